@@ -1,0 +1,78 @@
+#include "cli/app.hpp"
+
+#include <cerrno>
+#include <cstdio>
+#include <cstdlib>
+#include <filesystem>
+#include <unistd.h>
+
+#include "plugins/catalog/catalog.hpp"
+#include "units/suggest.hpp"
+
+namespace infracalc::cli {
+
+void finish_global_options(GlobalOptions& g) {
+  const std::vector<std::string_view> formats = {"table", "json", "csv", "md"};
+  if (g.json && g.csv) throw UserError{{"--json and --csv cannot both be given", "pick one output format"}};
+  std::string f = g.json ? "json" : g.csv ? "csv" : g.format;
+  if (f == "table") g.out.format = OutputFormat::table;
+  else if (f == "json") g.out.format = OutputFormat::json;
+  else if (f == "csv") g.out.format = OutputFormat::csv;
+  else if (f == "md" || f == "markdown") g.out.format = OutputFormat::md;
+  else throw UserError{{"--format: expected table, json, csv or md, got \"" + f + "\"", did_you_mean(f, formats)}};
+  if (g.out.number.digits < 1 || g.out.number.digits > 17)
+    throw UserError{{"--digits: expected 1 to 17 significant digits, got " + std::to_string(g.out.number.digits), "the default is 4"}};
+  if (g.color == "always") {
+    g.out.color = true;
+  } else if (g.color == "never") {
+    g.out.color = false;
+  } else if (g.color == "auto") {
+    const char* no_color = std::getenv("NO_COLOR");
+    g.out.color = isatty(STDOUT_FILENO) != 0 && (no_color == nullptr || *no_color == '\0');
+  } else {
+    throw UserError{{"--color: expected auto, always or never, got \"" + g.color + "\"", ""}};
+  }
+}
+
+std::string user_data_dir() {
+  if (const char* x = std::getenv("XDG_DATA_HOME"); x != nullptr && *x != '\0') return std::string(x) + "/infracalc";
+  if (const char* h = std::getenv("HOME"); h != nullptr && *h != '\0') return std::string(h) + "/.local/share/infracalc";
+  return {};
+}
+
+void apply_data_dirs(const GlobalOptions& g) {
+  auto& cat = Catalog::instance();
+  std::error_code ec;
+  if (const std::string u = user_data_dir(); !u.empty() && std::filesystem::is_directory(u, ec)) cat.add_overlay_dir(u);
+  if (const char* env = std::getenv("INFRACALC_DATA"); env != nullptr && *env != '\0') {
+    std::string s(env);
+    std::size_t start = 0;
+    while (start <= s.size()) {
+      const auto colon = s.find(':', start);
+      const std::string part = s.substr(start, colon == std::string::npos ? std::string::npos : colon - start);
+      if (!part.empty()) cat.add_overlay_dir(part);
+      if (colon == std::string::npos) break;
+      start = colon + 1;
+    }
+  }
+  for (const auto& d : g.data_dirs) cat.add_overlay_dir(d);
+}
+
+void emit(std::string_view text) {
+  if (text.empty()) return;
+  if (std::fwrite(text.data(), 1, text.size(), stdout) != text.size()) {
+    if (errno == EPIPE) std::_Exit(0);
+    std::perror("infracalc: write");
+    std::_Exit(2);
+  }
+}
+
+void finish_output() {
+  if (std::fflush(stdout) != 0) {
+    if (errno == EPIPE) std::_Exit(0);
+    std::perror("infracalc: write");
+    std::_Exit(2);
+  }
+}
+
+}  // namespace infracalc::cli

@@ -1,0 +1,49 @@
+// What every command shares: global options, the exit-status enum and the stdout sink.
+#pragma once
+
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "cli/output.hpp"
+
+namespace infracalc::cli {
+
+/// Process exit statuses (the design's contract).
+enum class ExitStatus : int {
+  ok = 0,            ///< evaluated, and every requested check passed
+  check_failed = 1,  ///< evaluated, but a check the user asked for failed (--require-fit, verify)
+  usage = 2,         ///< usage, unit, input or data error
+};
+
+/// Options every command accepts.
+struct GlobalOptions {
+  /// How results are written.
+  OutputOptions out;
+  /// --as-of DATE for dated series, "" for the newest.
+  std::string as_of;
+  /// --color auto|always|never.
+  std::string color = "auto";
+  /// --format value (table, json, csv, md).
+  std::string format = "table";
+  /// --json shorthand.
+  bool json = false;
+  /// --csv shorthand.
+  bool csv = false;
+  /// --data-dir overlays.
+  std::vector<std::string> data_dirs;
+};
+
+/// Resolves --format/--json/--csv and --color into out; throws UserError for bad values.
+void finish_global_options(GlobalOptions& g);
+/// Adds the overlay directories from $INFRACALC_DATA, the user data dir and --data-dir to the catalog.
+void apply_data_dirs(const GlobalOptions& g);
+/// The user data directory ($XDG_DATA_HOME/infracalc or ~/.local/share/infracalc).
+[[nodiscard]] std::string user_data_dir();
+
+/// Writes to stdout (buffered); a closed pipe ends the process quietly with status 0.
+void emit(std::string_view text);
+/// Flushes stdout at exit, with the same broken-pipe rule.
+void finish_output();
+
+}  // namespace infracalc::cli

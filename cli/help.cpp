@@ -1,0 +1,86 @@
+#include <fmt/format.h>
+
+#include "cli/commands.hpp"
+#include "plugins/core/context.hpp"
+#include "units/dim.hpp"
+
+namespace infracalc::cli {
+
+namespace {
+
+std::string value_word(const Input& in) {
+  switch (in.kind) {
+    case InputKind::integer: return "N";
+    case InputKind::choice: return "CHOICE";
+    case InputKind::text: return "TEXT";
+    case InputKind::flag: return "";
+    case InputKind::quantity: break;
+  }
+  return in.point ? "TEMP" : "VALUE";
+}
+
+std::string details(const Input& in) {
+  std::vector<std::string> parts;
+  if (in.kind == InputKind::quantity)
+    parts.push_back(in.point ? "a temperature in degC" : dim_words(in.dim) + (in.dim.dimensionless() ? "" : ", " + base_unit_string(in.dim)));
+  if (in.kind == InputKind::integer) parts.push_back("whole number");
+  if (in.kind == InputKind::choice) {
+    std::string c;
+    for (auto x : in.choices) c += (c.empty() ? "" : "|") + std::string(x);
+    parts.push_back(c);
+  }
+  if (!in.default_value.empty()) parts.push_back("default " + std::string(in.default_value));
+  if (!in.catalog.empty()) parts.push_back("from " + std::string(in.catalog));
+  if (!in.example.empty() && in.kind != InputKind::choice) parts.push_back("e.g. " + std::string(in.example));
+  if (in.optional && in.default_value.empty()) parts.push_back("optional");
+  std::string out;
+  for (const auto& p : parts) out += (out.empty() ? "" : "; ") + p;
+  return "[" + out + "]";
+}
+
+}  // namespace
+
+std::string output_options_help() {
+  return "output options\n"
+         "  --format table|json|csv|md   output format (--json and --csv are shorthands)\n"
+         "  --digits N                   significant digits in human output (default 4)\n"
+         "  --binary                     binary prefixes (KiB, GiB) for data sizes\n"
+         "  --color auto|always|never    colour; auto honours NO_COLOR and a non-terminal stdout\n"
+         "  --as-of DATE                 use the newest dated price or tariff not after DATE\n"
+         "  --data-dir DIR               overlay data files from DIR (also $INFRACALC_DATA)\n"
+         "  --table NAME                 with --csv: write the named result table\n";
+}
+
+std::string calculator_help(const Plugin& p, const Calculator& c) {
+  std::string out = fmt::format("infracalc {} {}: {}\n", p.name, c.name, c.summary);
+  if (!c.description.empty()) out += "\n  " + std::string(c.description) + "\n";
+  out += fmt::format("\nusage: infracalc {} {}", p.name, c.name);
+  for (const auto& r : c.refs) out += " [--" + std::string(r.name) + " ID]";
+  out += " [inputs] [output options]\n";
+  if (!c.refs.empty()) {
+    out += "\ncatalog references\n";
+    for (const auto& r : c.refs) out += fmt::format("  --{:<22} {}\n", std::string(r.name) + " ID", r.help);
+  }
+  out += "\ninputs\n";
+  for (const auto& in : c.inputs) {
+    const std::string flag = Context::flag_name(in.name) + (value_word(in).empty() ? "" : " " + value_word(in));
+    out += fmt::format("  {:<24} {}\n  {:<24} {}\n", flag, in.help, "", details(in));
+  }
+  out += "\noutputs (JSON key, unit in JSON, meaning)\n";
+  for (const auto& o : c.outputs)
+    out += fmt::format("  {:<26} {:<10} {}\n", o.name, o.point ? "K" : base_unit_string(o.dim), o.help);
+  if (!p.doc.empty()) out += "\nformulas and sources: " + std::string(p.doc) + "\n";
+  out += "\n" + output_options_help();
+  return out;
+}
+
+std::string plugin_help(const Plugin& p) {
+  std::string out = fmt::format("infracalc {}: {}\n\ncalculators\n", p.name, p.summary);
+  for (const auto& c : p.calculators) out += fmt::format("  {:<14} {}\n", c.name, c.summary);
+  out += fmt::format("\nrun `infracalc {} CALCULATOR --help` for its inputs and outputs", p.name);
+  if (!p.kernels.empty()) out += fmt::format("; `infracalc verify {}` runs its reference kernels", p.name);
+  out += "\n";
+  return out;
+}
+
+}  // namespace infracalc::cli

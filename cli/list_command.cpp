@@ -1,0 +1,46 @@
+#include <fmt/format.h>
+
+#include "cli/commands.hpp"
+#include "plugins/core/json.hpp"
+#include "plugins/registry.hpp"
+
+namespace infracalc::cli {
+
+ExitStatus run_list(const GlobalOptions& g) {
+  if (g.out.format == OutputFormat::json) {
+    std::string out = "{\"schema_version\": 1, \"plugins\": [";
+    bool first = true;
+    for (const auto& e : plugin_table()) {
+      const Plugin& p = e.get();
+      out += first ? "" : ", ";
+      first = false;
+      out += "{\"name\": ";
+      append_json_string(out, p.name);
+      out += ", \"summary\": ";
+      append_json_string(out, p.summary);
+      out += ", \"calculators\": [";
+      for (std::size_t i = 0; i < p.calculators.size(); ++i) {
+        out += i ? ", " : "";
+        out += "{\"name\": ";
+        append_json_string(out, p.calculators[i].name);
+        out += ", \"summary\": ";
+        append_json_string(out, p.calculators[i].summary);
+        out += "}";
+      }
+      out += "], \"kernels\": " + std::to_string(p.kernels.size()) + "}";
+    }
+    emit(out + "]}\n");
+    return ExitStatus::ok;
+  }
+  std::string out;
+  for (const auto& e : plugin_table()) {
+    const Plugin& p = e.get();
+    out += fmt::format("{:<10} {}\n", p.name, p.summary);
+    for (const auto& c : p.calculators) out += fmt::format("  {:<14} {}\n", c.name, c.summary);
+  }
+  out += "\nbuilt-in commands: calc, verify, plan, batch, list, hw, model, data, completions\n";
+  emit(out);
+  return ExitStatus::ok;
+}
+
+}  // namespace infracalc::cli

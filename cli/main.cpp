@@ -1,0 +1,346 @@
+// The command line: one table of commands (as in ninja), CLI11 for flags, and the exit-status contract.
+// This is the only translation unit that includes CLI11.
+#include <CLI/CLI.hpp>
+#include <csignal>
+#include <cstdio>
+#include <fmt/format.h>
+
+#include "cli/app.hpp"
+#include "cli/commands.hpp"
+#include "plugins/catalog/embedded.hpp"
+#include "plugins/core/context.hpp"
+#include "plugins/registry.hpp"
+#include "units/suggest.hpp"
+
+namespace infracalc::cli {
+
+namespace {
+
+constexpr std::string_view kVersion = "0.1.0";
+
+/// A built-in command: its name, summary and entry point (argv[0] is the command name).
+struct Command {
+  std::string_view name;
+  std::string_view summary;
+  ExitStatus (*run)(int argc, char** argv);
+};
+
+// Global output options, registered on every command's parser.
+void add_global(CLI::App& app, GlobalOptions& g) {
+  app.add_option("--format", g.format, "table, json, csv or md");
+  app.add_flag("--json", g.json, "JSON output");
+  app.add_flag("--csv", g.csv, "CSV output");
+  app.add_option("--digits", g.out.number.digits, "significant digits");
+  app.add_flag("--binary", g.out.number.binary, "binary prefixes");
+  app.add_option("--color", g.color, "auto, always or never");
+  app.add_option("--as-of", g.as_of, "date for dated series");
+  app.add_option("--data-dir", g.data_dirs, "overlay data directory");
+  app.add_option("--table", g.out.table, "table to write with --csv");
+}
+
+// Rejects unknown --flags with a did-you-mean before CLI11 sees them.
+void check_flags(const CLI::App& app, int argc, char** argv) {
+  std::vector<std::string> names;
+  for (const CLI::Option* o : app.get_options())
+    for (const auto& n : o->get_lnames()) names.push_back(n);
+  for (int i = 1; i < argc; ++i) {
+    std::string a = argv[i];
+    if (a == "--") break;
+    if (a.rfind("--", 0) != 0 || a.size() < 3) continue;
+    a = a.substr(2, a.find('=') == std::string::npos ? std::string::npos : a.find('=') - 2);
+    if (std::find(names.begin(), names.end(), a) != names.end()) continue;
+    std::vector<std::string_view> views(names.begin(), names.end());
+    std::string hint = did_you_mean(a, views);
+    if (!hint.empty()) hint = "did you mean '--" + hint.substr(hint.find('\'') + 1);
+    throw UserError{{std::string(app.get_name()) + ": unknown option '--" + a + "'",
+                     hint.empty() ? "see `infracalc " + app.get_name() + " --help`" : hint}};
+  }
+}
+
+// Parses with CLI11, mapping its errors to UserError (exit 2).
+void parse(CLI::App& app, int argc, char** argv) {
+  check_flags(app, argc, argv);
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::ParseError& e) {
+    throw UserError{{app.get_name() + ": " + e.what(), "see `infracalc " + app.get_name() + " --help`"}};
+  }
+}
+
+Date parse_as_of(const std::string& s) {
+  if (s.empty()) return {};
+  const Date d = Date::parse(s);
+  if (!d.valid()) throw UserError{{"--as-of: expected a date YYYY-MM-DD, got \"" + s + "\"", "e.g. --as-of 2025-01-01"}};
+  return d;
+}
+
+void prepare(GlobalOptions& g) {
+  finish_global_options(g);
+  apply_data_dirs(g);
+}
+
+ExitStatus cmd_calc(int argc, char** argv) {
+  CLI::App app{"evaluate a unit-checked expression", "calc"};
+  GlobalOptions g;
+  add_global(app, g);
+  std::vector<std::string> words;
+  app.add_option("expression", words, "the expression")->required();
+  bool help = false;
+  app.set_help_flag();
+  app.add_flag("--help,-h", help);
+  if (argc >= 2 && (std::string(argv[1]) == "--help" || std::string(argv[1]) == "-h")) help = true;
+  if (help) {
+    emit("usage: infracalc calc EXPR [-> UNIT]\n\n"
+         "  Unit-checked arithmetic: + - * / (also x and ÷), ^, parentheses, min max ceil floor sqrt abs round.\n"
+         "  Numbers take units (3.35 TB/s, $2.50/h, 30 degC, 128k); '-> UNIT' converts the answer.\n"
+         "  GB is 10^9 B and GiB 2^30 B; yr is the Julian year (365.25 d); degC is a point, K a difference.\n\n"
+         "examples\n  infracalc calc '140 GB / (3.35 TB/s)'\n  infracalc calc '700 W * 1 yr -> MWh'\n"
+         "  infracalc calc '192 GiB -> GB'\n\n" + output_options_help());
+    return ExitStatus::ok;
+  }
+  parse(app, argc, argv);
+  prepare(g);
+  std::string expr;
+  for (const auto& w : words) expr += (expr.empty() ? "" : " ") + w;
+  return run_calc(expr, g);
+}
+
+ExitStatus cmd_list(int argc, char** argv) {
+  CLI::App app{"list plugins and calculators", "list"};
+  GlobalOptions g;
+  add_global(app, g);
+  parse(app, argc, argv);
+  prepare(g);
+  return run_list(g);
+}
+
+ExitStatus cmd_verify(int argc, char** argv) {
+  CLI::App app{"run reference kernels", "verify"};
+  GlobalOptions g;
+  add_global(app, g);
+  std::vector<std::string> plugins;
+  KernelOptions k;
+  bool calibrate = false;
+  app.add_option("plugins", plugins);
+  app.add_flag("--quick", k.quick, "small sizes");
+  app.add_flag("--trace", k.trace, "step-by-step traces on stderr");
+  app.add_flag("--calibrate", calibrate, "write this machine's measured figures to the user data dir");
+  bool help = false;
+  app.set_help_flag();
+  app.add_flag("--help,-h", help);
+  parse(app, argc, argv);
+  if (help) {
+    emit("usage: infracalc verify [PLUGIN...] [--quick] [--trace]\n\n"
+         "  Runs each plugin's reference kernels and compares them with its formulas; exits 1 if any check fails.\n\n" +
+         output_options_help());
+    return ExitStatus::ok;
+  }
+  prepare(g);
+  if (calibrate) throw UserError{{"verify --calibrate: no plugin with a calibration kernel is built yet", "run `infracalc verify` without it"}};
+  k.progress = !k.quick;
+  return run_verify(plugins, k, g);
+}
+
+ExitStatus cmd_hw(int argc, char** argv) {
+  CLI::App app{"hardware catalog", "hw"};
+  GlobalOptions g;
+  add_global(app, g);
+  std::vector<std::string> words;
+  ListFilter f;
+  app.add_option("words", words);
+  app.add_option("--vendor", f.vendor);
+  app.add_option("--kind", f.kind);
+  app.add_option("--min-memory", f.min_memory);
+  parse(app, argc, argv);
+  prepare(g);
+  const std::string sub = words.empty() ? "list" : words.front();
+  if (sub == "list") return run_hw_list(f, g);
+  if (sub == "show") {
+    if (words.size() != 2) throw UserError{{"hw show takes one id", "e.g. infracalc hw show h100-sxm"}};
+    return run_entry_show(words[1], {"accelerator", "system"}, g);
+  }
+  if (sub == "compare") return run_hw_compare({words.begin() + 1, words.end()}, g);
+  throw UserError{{"hw: unknown subcommand '" + sub + "'", did_you_mean(sub, {"list", "show", "compare"})}};
+}
+
+ExitStatus cmd_model(int argc, char** argv) {
+  CLI::App app{"model catalog", "model"};
+  GlobalOptions g;
+  add_global(app, g);
+  std::vector<std::string> words;
+  ListFilter f;
+  app.add_option("words", words);
+  app.add_option("--vendor", f.vendor);
+  app.add_option("--kind", f.kind);
+  parse(app, argc, argv);
+  prepare(g);
+  const std::string sub = words.empty() ? "list" : words.front();
+  if (sub == "list") return run_model_list(f, g);
+  if (sub == "show") {
+    if (words.size() != 2) throw UserError{{"model show takes one id", "e.g. infracalc model show llama-3-70b"}};
+    return run_entry_show(words[1], {"model"}, g);
+  }
+  throw UserError{{"model: unknown subcommand '" + sub + "'", did_you_mean(sub, {"list", "show", "import"})}};
+}
+
+ExitStatus cmd_data(int argc, char** argv) {
+  CLI::App app{"data files", "data"};
+  GlobalOptions g;
+  add_global(app, g);
+  std::string sub;
+  app.add_option("subcommand", sub)->required();
+  parse(app, argc, argv);
+  prepare(g);
+  if (sub == "check") return run_data_check(g);
+  throw UserError{{"data: unknown subcommand '" + sub + "'", did_you_mean(sub, {"check"})}};
+}
+
+ExitStatus cmd_completions(int argc, char** argv) {
+  CLI::App app{"shell completions", "completions"};
+  std::string shell;
+  app.add_option("shell", shell)->required();
+  parse(app, argc, argv);
+  return run_completions(shell);
+}
+
+ExitStatus cmd_help(int argc, char** argv);
+
+constexpr Command kCommands[] = {
+    {"calc", "evaluate a unit-checked expression: infracalc calc '140 GB / (3.35 TB/s)'", cmd_calc},
+    {"verify", "run the reference kernels that check each plugin's formulas", cmd_verify},
+    {"list", "list plugins and their calculators", cmd_list},
+    {"hw", "hardware catalog: hw list | hw show ID | hw compare ID ID...", cmd_hw},
+    {"model", "model catalog: model list | model show ID", cmd_model},
+    {"data", "data files: data check", cmd_data},
+    {"completions", "shell completions: completions bash|zsh|fish", cmd_completions},
+    {"help", "this help, or help PLUGIN", cmd_help},
+};
+
+std::string main_help() {
+  std::string out = fmt::format(
+      "infracalc {}: AI-infrastructure calculator and planner\n\n"
+      "usage: infracalc <plugin> <calculator> [--input VALUE ...] [--model ID] [--gpu ID] [output options]\n"
+      "       infracalc <command> [args]\n\ncommands\n",
+      kVersion);
+  for (const auto& c : kCommands) out += fmt::format("  {:<12} {}\n", c.name, c.summary);
+  out += "\nplugins\n";
+  for (const auto& p : plugin_table()) out += fmt::format("  {:<12} {}\n", p.name, p.summary);
+  out += "\nexit codes: 0 ok; 1 a requested check failed; 2 usage, unit, input or data error\n"
+         "`infracalc PLUGIN --help` lists calculators; `infracalc PLUGIN CALC --help` lists inputs and outputs.\n";
+  return out;
+}
+
+ExitStatus cmd_help(int argc, char** argv) {
+  if (argc >= 2) {
+    if (const Plugin* p = find_plugin(argv[1])) {
+      emit(argc >= 3 && p->find(argv[2]) != nullptr ? calculator_help(*p, *p->find(argv[2])) : plugin_help(*p));
+      return ExitStatus::ok;
+    }
+  }
+  emit(main_help());
+  return ExitStatus::ok;
+}
+
+ExitStatus run_plugin(const Plugin& p, int argc, char** argv) {
+  if (argc < 2 || std::string_view(argv[1]) == "--help" || std::string_view(argv[1]) == "-h" ||
+      std::string_view(argv[1]) == "help") {
+    emit(plugin_help(p));
+    return ExitStatus::ok;
+  }
+  const Calculator* calc = p.find(argv[1]);
+  if (calc == nullptr) {
+    std::vector<std::string_view> names;
+    for (const auto& c : p.calculators) names.push_back(c.name);
+    std::string hint = did_you_mean(argv[1], names);
+    throw UserError{{std::string(p.name) + ": unknown calculator '" + argv[1] + "'",
+                     hint.empty() ? "see `infracalc " + std::string(p.name) + " --help`" : hint}};
+  }
+  CLI::App app{std::string(calc->summary), std::string(p.name) + " " + std::string(calc->name)};
+  app.set_help_flag();
+  bool help = false;
+  app.add_flag("--help,-h", help);
+  GlobalOptions g;
+  add_global(app, g);
+  const std::size_t n = calc->refs.size() + calc->inputs.size();
+  std::vector<std::string> values(n);
+  std::vector<bool> switches(n, false);
+  std::vector<std::pair<std::string, CLI::Option*>> opts;
+  std::size_t i = 0;
+  for (const auto& r : calc->refs) {
+    opts.emplace_back(std::string(r.name), app.add_option("--" + std::string(r.name), values[i++], std::string(r.help)));
+  }
+  for (const auto& in : calc->inputs) {
+    const std::string flag = Context::flag_name(in.name);
+    if (in.kind == InputKind::flag) {
+      const std::string help_text(in.help);
+      opts.emplace_back(std::string(in.name), app.add_flag(flag, help_text));
+      ++i;
+    } else {
+      opts.emplace_back(std::string(in.name), app.add_option(flag, values[i++], std::string(in.help)));
+    }
+  }
+  parse(app, argc - 1, argv + 1);  // argv[1] is the calculator name, CLI11's "program name"
+  if (help) {
+    emit(calculator_help(p, *calc));
+    return ExitStatus::ok;
+  }
+  prepare(g);
+  RawInputs raw;
+  for (std::size_t k = 0; k < opts.size(); ++k) {
+    if (opts[k].second->count() == 0) continue;
+    raw.emplace_back(opts[k].first, values[k]);
+  }
+  RunOptions ro;
+  ro.as_of = parse_as_of(g.as_of);
+  const Result r = run_calculator(p, *calc, raw, ro);
+  emit(render_result(r, g.out));
+  return r.check_failed ? ExitStatus::check_failed : ExitStatus::ok;
+}
+
+ExitStatus dispatch(int argc, char** argv) {
+  if (argc < 2) {
+    emit(main_help());
+    return ExitStatus::usage;
+  }
+  const std::string_view first = argv[1];
+  if (first == "--version" || first == "-V" || first == "version") {
+    emit(fmt::format("infracalc {} (data as of {})\n", kVersion, embedded_newest_date()));
+    return ExitStatus::ok;
+  }
+  if (first == "--help" || first == "-h") {
+    emit(main_help());
+    return ExitStatus::ok;
+  }
+  for (const auto& c : kCommands)
+    if (c.name == first) return c.run(argc - 1, argv + 1);
+  if (const Plugin* p = find_plugin(first)) return run_plugin(*p, argc - 1, argv + 1);
+  std::vector<std::string_view> names;
+  for (const auto& c : kCommands) names.push_back(c.name);
+  for (const auto& p : plugin_table()) names.push_back(p.name);
+  std::string hint = did_you_mean(first, names);
+  throw UserError{{"unknown command or plugin '" + std::string(first) + "'",
+                   hint.empty() ? "run `infracalc --help` for the list" : hint}};
+}
+
+}  // namespace
+
+}  // namespace infracalc::cli
+
+int main(int argc, char** argv) {
+  using infracalc::cli::ExitStatus;
+  std::signal(SIGPIPE, SIG_IGN);  // a closed pipe shows up as EPIPE on write, handled quietly
+  ExitStatus status = ExitStatus::usage;
+  try {
+    status = infracalc::cli::dispatch(argc, argv);
+  } catch (const infracalc::UserError& e) {
+    infracalc::cli::finish_output();
+    std::fprintf(stderr, "error: %s\n", e.error.text().c_str());
+    return static_cast<int>(ExitStatus::usage);
+  } catch (const std::exception& e) {
+    infracalc::cli::finish_output();
+    std::fprintf(stderr, "internal error: %s (please report this)\n", e.what());
+    return static_cast<int>(ExitStatus::usage);
+  }
+  infracalc::cli::finish_output();
+  return static_cast<int>(status);
+}

@@ -1,0 +1,343 @@
+#include "cli/output.hpp"
+
+#include <algorithm>
+#include <fmt/format.h>
+
+#include "plugins/core/json.hpp"
+
+namespace infracalc::cli {
+
+namespace {
+
+const char* origin_name(Origin o) {
+  switch (o) {
+    case Origin::flag: return "flag";
+    case Origin::catalog: return "catalog";
+    case Origin::default_value: return "default";
+    case Origin::derived: return "derived";
+  }
+  return "flag";
+}
+
+std::string bold(const std::string& s, bool color) { return color ? "\x1b[1m" + s + "\x1b[0m" : s; }
+std::string green(const std::string& s, bool color) { return color ? "\x1b[32m" + s + "\x1b[0m" : s; }
+std::string red(const std::string& s, bool color) { return color ? "\x1b[31m" + s + "\x1b[0m" : s; }
+
+// Display width of UTF-8 text (counts code points, which is right for the symbols used here).
+std::size_t width(const std::string& s) {
+  std::size_t w = 0;
+  for (unsigned char c : s)
+    if ((c & 0xC0) != 0x80) ++w;
+  return w;
+}
+
+std::string pad(const std::string& s, std::size_t w) { return s + std::string(w > width(s) ? w - width(s) : 0, ' '); }
+
+std::string csv_field(const std::string& s) {
+  if (s.find_first_of(",\"\n") == std::string::npos) return s;
+  std::string out = "\"";
+  for (char c : s) {
+    if (c == '"') out += '"';
+    out += c;
+  }
+  return out + "\"";
+}
+
+std::string md_escape(const std::string& s) {
+  std::string out;
+  for (char c : s) {
+    if (c == '|') out += '\\';
+    out += c;
+  }
+  return out;
+}
+
+// Aligned rows with two spaces between columns.
+std::string columns(const std::vector<std::vector<std::string>>& rows, const std::string& indent) {
+  std::vector<std::size_t> w;
+  for (const auto& r : rows)
+    for (std::size_t i = 0; i < r.size(); ++i) {
+      if (w.size() <= i) w.push_back(0);
+      w[i] = std::max(w[i], width(r[i]));
+    }
+  std::string out;
+  for (const auto& r : rows) {
+    std::string line = indent;
+    for (std::size_t i = 0; i < r.size(); ++i) line += (i + 1 < r.size() ? pad(r[i], w[i] + 2) : r[i]);
+    while (!line.empty() && line.back() == ' ') line.pop_back();
+    out += line + "\n";
+  }
+  return out;
+}
+
+std::string human_with_binary(const Quantity& q, const std::string& hint, const FormatOptions& opt) {
+  std::string s = format_human(q, opt, hint);
+  if (q.dim == dims::information && hint.empty()) {
+    FormatOptions other = opt;
+    other.binary = !opt.binary;
+    s += "  (" + format_human(q, other) + ")";
+  }
+  return s;
+}
+
+void append_cell_json(std::string& out, const Cell& c) {
+  if (const auto* q = std::get_if<Quantity>(&c))
+    out += format_machine(q->point ? q->value : q->value);
+  else
+    append_json_string(out, std::get<std::string>(c));
+}
+
+const Table* pick_table(const Result& r, const std::string& name) {
+  for (const auto& t : r.tables)
+    if (t.name == name) return &t;
+  return nullptr;
+}
+
+std::string table_csv(const Table& t) {
+  std::string out;
+  for (std::size_t i = 0; i < t.columns.size(); ++i) {
+    const auto& c = t.columns[i];
+    const bool text = !t.rows.empty() && std::holds_alternative<std::string>(t.rows.front()[i]);
+    out += (i ? "," : "") + csv_field(text || c.dim.dimensionless() ? c.key : c.key + " (" + base_unit_string(c.dim) + ")");
+  }
+  out += "\n";
+  for (const auto& row : t.rows) {
+    for (std::size_t i = 0; i < row.size(); ++i) {
+      out += i ? "," : "";
+      if (const auto* q = std::get_if<Quantity>(&row[i]))
+        out += format_machine(q->value);
+      else
+        out += csv_field(std::get<std::string>(row[i]));
+    }
+    out += "\n";
+  }
+  return out;
+}
+
+}  // namespace
+
+std::string machine_unit(const Quantity& q) { return q.point ? "K" : base_unit_string(q.dim); }
+
+void append_json_quantity(std::string& out, const Quantity& q) {
+  out += "{\"value\": " + format_machine(q.value) + ", \"unit\": ";
+  append_json_string(out, machine_unit(q));
+  out += "}";
+}
+
+std::string human_cell(const Cell& c, const std::string& unit_hint, const FormatOptions& opt) {
+  if (const auto* q = std::get_if<Quantity>(&c)) return format_human(*q, opt, unit_hint);
+  return std::get<std::string>(c);
+}
+
+std::string result_json(const Result& r) {
+  std::string out = "{\"schema_version\": 1, \"plugin\": ";
+  append_json_string(out, r.plugin);
+  out += ", \"calculator\": ";
+  append_json_string(out, r.calculator);
+  out += ", \"inputs\": {";
+  for (std::size_t i = 0; i < r.inputs.size(); ++i) {
+    const auto& in = r.inputs[i];
+    out += i ? ", " : "";
+    append_json_string(out, in.key);
+    out += ": {\"value\": ";
+    append_cell_json(out, in.value);
+    if (const auto* q = std::get_if<Quantity>(&in.value)) {
+      out += ", \"unit\": ";
+      append_json_string(out, machine_unit(*q));
+    }
+    out += ", \"from\": ";
+    append_json_string(out, origin_name(in.origin));
+    if (!in.from.empty()) {
+      out += ", \"id\": ";
+      append_json_string(out, in.from);
+    }
+    out += "}";
+  }
+  out += "}, \"results\": {";
+  for (std::size_t i = 0; i < r.values.size(); ++i) {
+    out += i ? ", " : "";
+    append_json_string(out, r.values[i].key);
+    out += ": ";
+    append_json_quantity(out, r.values[i].q);
+  }
+  out += "}, \"verdicts\": {";
+  for (std::size_t i = 0; i < r.verdicts.size(); ++i) {
+    out += i ? ", " : "";
+    append_json_string(out, r.verdicts[i].key);
+    out += ": {\"ok\": ";
+    out += r.verdicts[i].ok ? "true" : "false";
+    out += ", \"text\": ";
+    append_json_string(out, r.verdicts[i].text);
+    out += "}";
+  }
+  out += "}, \"tables\": {";
+  for (std::size_t i = 0; i < r.tables.size(); ++i) {
+    const auto& t = r.tables[i];
+    out += i ? ", " : "";
+    append_json_string(out, t.name);
+    out += ": {\"title\": ";
+    append_json_string(out, t.title);
+    out += ", \"columns\": [";
+    for (std::size_t c = 0; c < t.columns.size(); ++c) {
+      out += c ? ", " : "";
+      out += "{\"key\": ";
+      append_json_string(out, t.columns[c].key);
+      const bool text = !t.rows.empty() && std::holds_alternative<std::string>(t.rows.front()[c]);
+      if (!text) {
+        out += ", \"unit\": ";
+        append_json_string(out, base_unit_string(t.columns[c].dim));
+      }
+      out += "}";
+    }
+    out += "], \"rows\": [";
+    for (std::size_t k = 0; k < t.rows.size(); ++k) {
+      out += k ? ", [" : "[";
+      for (std::size_t c = 0; c < t.rows[k].size(); ++c) {
+        out += c ? ", " : "";
+        append_cell_json(out, t.rows[k][c]);
+      }
+      out += "]";
+    }
+    out += "]}";
+  }
+  out += "}, \"notes\": [";
+  for (std::size_t i = 0; i < r.notes.size(); ++i) {
+    out += i ? ", " : "";
+    append_json_string(out, r.notes[i]);
+  }
+  out += "], \"provenance\": [";
+  for (std::size_t i = 0; i < r.provenance.size(); ++i) {
+    const auto& p = r.provenance[i];
+    out += i ? ", {\"id\": " : "{\"id\": ";
+    append_json_string(out, p.id);
+    out += ", \"field\": ";
+    append_json_string(out, p.field);
+    out += ", \"as_of\": ";
+    append_json_string(out, p.as_of);
+    out += ", \"source\": ";
+    append_json_string(out, p.source);
+    if (!p.basis.empty()) {
+      out += ", \"basis\": ";
+      append_json_string(out, p.basis);
+    }
+    if (!p.note.empty()) {
+      out += ", \"note\": ";
+      append_json_string(out, p.note);
+    }
+    if (p.overlay) out += ", \"overlay\": true";
+    out += "}";
+  }
+  out += "]}";
+  return out;
+}
+
+std::string render_result(const Result& r, const OutputOptions& opt) {
+  const FormatOptions& nf = opt.number;
+  switch (opt.format) {
+    case OutputFormat::json:
+      return result_json(r) + "\n";
+    case OutputFormat::csv: {
+      const Table* t = opt.table.empty() ? nullptr : pick_table(r, opt.table);
+      if (!opt.table.empty() && t == nullptr) {
+        std::string names;
+        for (const auto& x : r.tables) names += (names.empty() ? "" : ", ") + x.name;
+        throw UserError{{"--table: no table '" + opt.table + "' in this result",
+                         names.empty() ? "this result has no tables" : "tables: " + names}};
+      }
+      if (t == nullptr && r.values.empty() && !r.tables.empty()) t = &r.tables.front();
+      if (t != nullptr) return table_csv(*t);
+      std::string out = "key,value,unit\n";
+      for (const auto& v : r.values) out += csv_field(v.key) + "," + format_machine(v.q.value) + "," + csv_field(machine_unit(v.q)) + "\n";
+      for (const auto& v : r.verdicts) out += csv_field(v.key) + "," + (v.ok ? "true" : "false") + ",\n";
+      return out;
+    }
+    case OutputFormat::md: {
+      std::string out = "## " + r.plugin + " " + r.calculator + "\n\n| result | value |\n|---|---|\n";
+      for (const auto& v : r.values) out += "| " + md_escape(v.key) + " | " + md_escape(human_with_binary(v.q, v.unit_hint, nf)) + " |\n";
+      for (const auto& v : r.verdicts) out += "| " + md_escape(v.key) + " | " + (v.ok ? "yes" : "no") + " — " + md_escape(v.text) + " |\n";
+      for (const auto& t : r.tables) {
+        out += "\n### " + md_escape(t.title) + "\n\n|";
+        for (const auto& c : t.columns) out += " " + md_escape(c.key) + " |";
+        out += "\n|";
+        for (std::size_t i = 0; i < t.columns.size(); ++i) out += "---|";
+        out += "\n";
+        for (const auto& row : t.rows) {
+          out += "|";
+          for (std::size_t i = 0; i < row.size(); ++i) out += " " + md_escape(human_cell(row[i], t.columns[i].unit_hint, nf)) + " |";
+          out += "\n";
+        }
+      }
+      out += "\n**Inputs:** ";
+      for (std::size_t i = 0; i < r.inputs.size(); ++i) {
+        const auto& in = r.inputs[i];
+        out += (i ? ", " : "") + md_escape(in.key) + " = " + md_escape(human_cell(in.value, "", nf)) + " (" +
+               origin_name(in.origin) + (in.from.empty() ? "" : " " + in.from) + ")";
+      }
+      out += "\n";
+      if (!r.notes.empty()) {
+        out += "\n**Notes**\n\n";
+        for (const auto& n : r.notes) out += "- " + md_escape(n) + "\n";
+      }
+      if (!r.provenance.empty()) {
+        out += "\n**Sources**\n\n";
+        for (const auto& p : r.provenance)
+          out += "- " + md_escape(p.id + "." + p.field) + " (as of " + p.as_of + "): " + md_escape(p.source) + "\n";
+      }
+      return out;
+    }
+    case OutputFormat::table:
+      break;
+  }
+  std::string out = bold(r.plugin + " " + r.calculator, opt.color) + "\n";
+  if (!r.values.empty()) {
+    std::vector<std::vector<std::string>> rows;
+    for (const auto& v : r.values) rows.push_back({v.key, human_with_binary(v.q, v.unit_hint, nf)});
+    out += columns(rows, "  ");
+  }
+  for (const auto& v : r.verdicts)
+    out += "  " + v.key + ": " + (v.ok ? green("yes", opt.color) : red("no", opt.color)) + (v.text.empty() ? "" : "  " + v.text) + "\n";
+  for (const auto& t : r.tables) {
+    out += "\n" + bold(t.title, opt.color) + "\n";
+    std::vector<std::vector<std::string>> rows;
+    std::vector<std::string> head;
+    for (const auto& c : t.columns) head.push_back(c.key);
+    rows.push_back(head);
+    for (const auto& row : t.rows) {
+      std::vector<std::string> cells;
+      for (std::size_t i = 0; i < row.size(); ++i) cells.push_back(human_cell(row[i], t.columns[i].unit_hint, nf));
+      rows.push_back(cells);
+    }
+    out += columns(rows, "  ");
+  }
+  if (!r.inputs.empty()) {
+    out += "\n" + bold("inputs", opt.color) + "\n";
+    std::vector<std::vector<std::string>> rows;
+    for (const auto& in : r.inputs)
+      rows.push_back({in.key, human_cell(in.value, "", nf), std::string(origin_name(in.origin)) + (in.from.empty() ? "" : " " + in.from)});
+    out += columns(rows, "  ");
+  }
+  if (!r.notes.empty()) {
+    out += "\n" + bold("notes", opt.color) + "\n";
+    for (const auto& n : r.notes) out += "  - " + n + "\n";
+  }
+  if (!r.provenance.empty()) {
+    out += "\n" + bold("sources", opt.color) + "\n";
+    // One line per (entry, date, source): the fields it supplied are listed together.
+    std::vector<std::pair<const Provenance*, std::string>> groups;
+    for (const auto& p : r.provenance) {
+      auto it = std::find_if(groups.begin(), groups.end(), [&](const auto& g) {
+        return g.first->id == p.id && g.first->as_of == p.as_of && g.first->source == p.source && g.first->basis == p.basis;
+      });
+      if (it == groups.end()) groups.emplace_back(&p, p.field);
+      else it->second += ", " + p.field;
+    }
+    std::vector<std::vector<std::string>> rows;
+    for (const auto& [p, fields] : groups)
+      rows.push_back({p->id + " (" + fields + ")", p->as_of,
+                      (p->basis.empty() ? "" : "[" + p->basis + "] ") + p->source + (p->overlay ? " (overlay)" : "")});
+    out += columns(rows, "  ");
+  }
+  return out;
+}
+
+}  // namespace infracalc::cli

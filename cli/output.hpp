@@ -1,0 +1,37 @@
+// Writers for calculator results: human table, JSON, CSV and Markdown.
+#pragma once
+
+#include <string>
+
+#include "plugins/plugin.hpp"
+#include "units/format.hpp"
+
+namespace infracalc::cli {
+
+/// Output format chosen with --format (or --json / --csv).
+enum class OutputFormat : unsigned char { table, json, csv, md };
+
+/// Options shared by every writer.
+struct OutputOptions {
+  /// The format.
+  OutputFormat format = OutputFormat::table;
+  /// Human number formatting (--digits, --binary).
+  FormatOptions number;
+  /// ANSI colour in the human table.
+  bool color = false;
+  /// For CSV: which table to write instead of the results ("" = results, or the only table).
+  std::string table;
+};
+
+/// A result as one JSON object (schema_version 1), without a trailing newline.
+[[nodiscard]] std::string result_json(const Result& r);
+/// A result in the chosen format, ending in a newline.
+[[nodiscard]] std::string render_result(const Result& r, const OutputOptions& opt);
+/// One cell for human output.
+[[nodiscard]] std::string human_cell(const Cell& c, const std::string& unit_hint, const FormatOptions& opt);
+/// The machine unit string of a quantity (base units; "K" for temperature points).
+[[nodiscard]] std::string machine_unit(const Quantity& q);
+/// Appends {"value": v, "unit": u} for a quantity to a JSON string.
+void append_json_quantity(std::string& out, const Quantity& q);
+
+}  // namespace infracalc::cli

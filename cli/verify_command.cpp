@@ -1,0 +1,108 @@
+#include <cmath>
+#include <exception>
+#include <fmt/format.h>
+
+#include "cli/commands.hpp"
+#include "plugins/core/json.hpp"
+#include "plugins/registry.hpp"
+#include "units/suggest.hpp"
+
+namespace infracalc::cli {
+
+namespace {
+struct Row {
+  std::string plugin, kernel;
+  KernelCheck check;
+  bool pass = false;
+  std::string error;
+};
+
+Row failed_row(std::string_view plugin, std::string_view kernel, std::string error) {
+  Row r;
+  r.plugin = std::string(plugin);
+  r.kernel = std::string(kernel);
+  r.check.figure = "kernel did not finish";
+  r.pass = false;
+  r.error = std::move(error);
+  return r;
+}
+
+double rel_diff(const KernelCheck& c) {
+  const double d = std::fabs(c.kernel.value - c.formula.value);
+  return c.formula.value != 0.0 ? d / std::fabs(c.formula.value) : d;
+}
+}  // namespace
+
+ExitStatus run_verify(const std::vector<std::string>& plugins, const KernelOptions& k, const GlobalOptions& g) {
+  std::vector<const Plugin*> chosen;
+  if (plugins.empty()) {
+    for (const auto& e : plugin_table()) chosen.push_back(&e.get());
+  } else {
+    std::vector<std::string_view> names;
+    for (const auto& e : plugin_table()) names.push_back(e.name);
+    for (const auto& name : plugins) {
+      const Plugin* p = find_plugin(name);
+      if (p == nullptr) throw UserError{{"verify: unknown plugin '" + name + "'", did_you_mean(name, names)}};
+      chosen.push_back(p);
+    }
+  }
+  std::vector<Row> rows;
+  for (const Plugin* p : chosen) {
+    for (const auto& kern : p->kernels) {
+      if (k.progress) fmt::print(stderr, "verify: {} {} ...\n", p->name, kern.name);
+      try {
+        for (auto& c : kern.run(k)) rows.push_back({std::string(p->name), std::string(kern.name), c, c.pass(), ""});
+      } catch (const std::exception& e) {
+        rows.push_back(failed_row(p->name, kern.name, e.what()));
+      } catch (const UserError& e) {
+        rows.push_back(failed_row(p->name, kern.name, e.error.text()));
+      }
+    }
+  }
+  std::size_t failed = 0;
+  for (const auto& r : rows) failed += r.pass ? 0 : 1;
+  if (g.out.format == OutputFormat::json) {
+    std::string out = "{\"schema_version\": 1, \"verify\": [";
+    for (std::size_t i = 0; i < rows.size(); ++i) {
+      const auto& r = rows[i];
+      out += i ? ", " : "";
+      out += "{\"plugin\": ";
+      append_json_string(out, r.plugin);
+      out += ", \"kernel\": ";
+      append_json_string(out, r.kernel);
+      out += ", \"figure\": ";
+      append_json_string(out, r.check.figure);
+      out += ", \"formula\": ";
+      append_json_quantity(out, r.check.formula);
+      out += ", \"kernel_value\": ";
+      append_json_quantity(out, r.check.kernel);
+      out += ", \"rel_diff\": " + format_machine(rel_diff(r.check));
+      out += ", \"rel_tol\": " + format_machine(r.check.rel_tol);
+      out += std::string(", \"pass\": ") + (r.pass ? "true" : "false");
+      if (!r.error.empty()) {
+        out += ", \"error\": ";
+        append_json_string(out, r.error);
+      }
+      out += "}";
+    }
+    out += "], \"passed\": " + std::to_string(rows.size() - failed) + ", \"failed\": " + std::to_string(failed) + "}\n";
+    emit(out);
+  } else {
+    std::string out;
+    for (const auto& r : rows) {
+      const std::string status = r.pass ? (g.out.color ? "\x1b[32mpass\x1b[0m" : "pass") : (g.out.color ? "\x1b[31mFAIL\x1b[0m" : "FAIL");
+      if (!r.error.empty()) {
+        out += fmt::format("{}  {:<6} {:<18} error: {}\n", status, r.plugin, r.kernel, r.error);
+        continue;
+      }
+      out += fmt::format("{}  {:<6} {:<18} {}\n      formula {}  kernel {}  diff {:.3g} (tol {:.3g})\n", status, r.plugin,
+                         r.kernel, r.check.figure, format_human(r.check.formula, g.out.number),
+                         format_human(r.check.kernel, g.out.number), rel_diff(r.check), r.check.rel_tol);
+    }
+    out += fmt::format("\n{} checks: {} passed, {} failed\n", rows.size(), rows.size() - failed, failed);
+    emit(out);
+  }
+  return failed == 0 ? ExitStatus::ok : ExitStatus::check_failed;
+}
+
+}  // namespace infracalc::cli

@@ -1,0 +1,29 @@
+// `data check`: lints every data file (required fields, units, dates, sources, ranges, unique ids).
+#pragma once
+
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "plugins/catalog/catalog.hpp"
+
+namespace infracalc {
+
+/// One problem found in a data file.
+struct Finding {
+  /// "file:line:col" or "file".
+  std::string where;
+  /// What is wrong.
+  std::string message;
+  /// True for errors (exit 2), false for warnings.
+  bool error = true;
+};
+
+/// Calls `fn(path, ref)` for every leaf value of an entry (inline-table overrides are leaves; the
+/// items of a dated series are visited as "path[i]"), skipping id, name, kind and [meta].
+void for_each_field(const Entry& e, const std::function<void(const std::string&, const FieldRef&)>& fn);
+
+/// Checks every file in the catalog (built-in and overlays); `today` bounds as-of dates.
+[[nodiscard]] std::vector<Finding> check_catalog(Catalog& catalog, const Date& today);
+
+}  // namespace infracalc

@@ -1,0 +1,308 @@
+#include "plugins/core/context.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <stdexcept>
+
+#include "units/format.hpp"
+#include "units/suggest.hpp"
+
+namespace infracalc {
+
+namespace {
+
+std::string kebab(std::string_view key) {
+  std::string s(key);
+  std::replace(s.begin(), s.end(), '_', '-');
+  return s;
+}
+
+const char* bound_words(Bound b) {
+  switch (b) {
+    case Bound::any: return "a finite value";
+    case Bound::positive: return "a value greater than zero";
+    case Bound::non_negative: return "a value of zero or more";
+    case Bound::fraction: return "a fraction above 0 and at most 1 (e.g. 0.4 or 40%)";
+    case Bound::fraction0: return "a fraction from 0 to 1 (e.g. 0.4 or 40%)";
+    case Bound::open_fraction: return "a fraction strictly between 0 and 1 (e.g. 0.8)";
+  }
+  return "a valid value";
+}
+
+bool within(Bound b, double v) {
+  if (!std::isfinite(v)) return false;
+  switch (b) {
+    case Bound::any: return true;
+    case Bound::positive: return v > 0;
+    case Bound::non_negative: return v >= 0;
+    case Bound::fraction: return v > 0 && v <= 1;
+    case Bound::fraction0: return v >= 0 && v <= 1;
+    case Bound::open_fraction: return v > 0 && v < 1;
+  }
+  return false;
+}
+
+// Parses one input's text; `label` names it in errors ("--layers" or "llama-3-70b.layers").
+Cell parse_value(const Input& in, const std::string& text, const std::string& label) {
+  switch (in.kind) {
+    case InputKind::choice: {
+      for (auto c : in.choices)
+        if (c == text) return std::string(c);
+      std::string list;
+      for (auto c : in.choices) list += (list.empty() ? "" : ", ") + std::string(c);
+      std::string hint = did_you_mean(text, in.choices);
+      throw UserError{{label + ": expected one of " + list + ", got \"" + text + "\"",
+                       hint.empty() ? "choose one of the listed values" : hint}};
+    }
+    case InputKind::text:
+      if (text.empty()) throw UserError{{label + ": expected a value, got an empty string", "e.g. " + std::string(in.example)}};
+      return text;
+    case InputKind::flag:
+      if (text.empty() || text == "true" || text == "1") return Quantity::number(1);
+      if (text == "false" || text == "0") return Quantity::number(0);
+      throw UserError{{label + ": a switch takes no value (or true/false), got \"" + text + "\"", ""}};
+    case InputKind::quantity:
+    case InputKind::integer: {
+      auto q = parse_input(text, Expectation{in.dim, in.point}, label);
+      if (!q) throw UserError{q.error()};
+      const Quantity v = q.value();
+      if (in.kind == InputKind::integer && v.value != std::floor(v.value))
+        throw UserError{{label + ": expected a whole number, got \"" + text + "\"", "counts are whole numbers"}};
+      if (in.kind == InputKind::integer && std::fabs(v.value) > 9.0e15)
+        throw UserError{{label + ": \"" + text + "\" is too large for a count", "counts must be below 9e15"}};
+      if (!in.point && !within(in.bound, v.value))
+        throw UserError{{label + ": expected " + std::string(bound_words(in.bound)) + ", got \"" + text + "\"",
+                         in.example.empty() ? std::string() : "e.g. " + std::string(in.example)}};
+      return v;
+    }
+  }
+  return text;
+}
+
+}  // namespace
+
+bool KernelCheck::pass() const {
+  if (formula.dim != kernel.dim || !std::isfinite(formula.value) || !std::isfinite(kernel.value)) return false;
+  const double diff = std::fabs(kernel.value - formula.value);
+  return diff <= std::max(abs_tol, rel_tol * std::fabs(formula.value));
+}
+
+std::string snake_key(std::string_view key) {
+  std::string s(key);
+  std::replace(s.begin(), s.end(), '-', '_');
+  return s;
+}
+
+std::string Context::flag_name(std::string_view key) { return "--" + kebab(key); }
+
+Context::Context(const Plugin& plugin, const Calculator& calc, const RawInputs& raw, const RunOptions& options)
+    : plugin_(plugin), calc_(calc), options_(options) {
+  result_.plugin = std::string(plugin.name);
+  result_.calculator = std::string(calc.name);
+  // Every raw key must be a declared input or reference.
+  std::vector<std::string_view> known;
+  for (const auto& in : calc.inputs) known.push_back(in.name);
+  for (const auto& r : calc.refs) known.push_back(r.name);
+  for (const auto& [k, v] : raw) {
+    const std::string key = snake_key(k);
+    if (std::find(known.begin(), known.end(), key) != known.end()) continue;
+    std::string hint = did_you_mean(key, known);
+    if (hint.empty()) hint = "see `infracalc " + std::string(plugin.name) + " " + std::string(calc.name) + " --help`";
+    throw UserError{{std::string(plugin.name) + " " + std::string(calc.name) + ": unknown input '" + kebab(key) + "'",
+                     hint}};
+  }
+  auto raw_value = [&](std::string_view key) -> const std::string* {
+    const std::string* found = nullptr;
+    for (const auto& [k, v] : raw)
+      if (snake_key(k) == key) found = &v;  // the last one given wins
+    return found;
+  };
+  for (const auto& r : calc.refs) {
+    if (const std::string* id = raw_value(r.name)) {
+      const Entry& e = Catalog::instance().get(*id, r.kinds, flag_name(r.name));
+      refs_.emplace_back(std::string(r.name), &e);
+      if (e.overlay())
+        result_.notes.push_back("overlay in effect: " + e.id() + " comes from " + e.file() + ", not the built-in data");
+    }
+  }
+  for (const auto& in : calc.inputs) {
+    ResolvedInput ri;
+    ri.key = std::string(in.name);
+    const std::string label = flag_name(in.name);
+    if (const std::string* text = raw_value(in.name)) {
+      ri.origin = Origin::flag;
+      ri.raw = *text;
+      ri.value = parse_value(in, *text, label);
+      result_.inputs.push_back(std::move(ri));
+      continue;
+    }
+    if (!in.catalog.empty()) {
+      const auto dot = in.catalog.find('.');
+      const std::string_view ref_name = in.catalog.substr(0, dot);
+      const std::string_view path = in.catalog.substr(dot + 1);
+      if (const Entry* e = ref(ref_name)) {
+        if (auto field = e->field(path)) {
+          ri.origin = Origin::catalog;
+          ri.from = e->id();
+          const Node& node = *field->value;
+          const std::string where = field->location + ": " + std::string(path);
+          if (in.kind == InputKind::quantity || in.kind == InputKind::integer) {
+            if (node.kind != Node::Kind::string && !node.is_number())
+              throw UserError{{where + ": expected a quantity, got " + std::string(node.kind_name()), ""}};
+            ri.raw = node.kind == Node::Kind::string ? node.str : format_machine(node.number);
+            ri.value = parse_value(in, ri.raw, where);
+          } else if (node.kind == Node::Kind::string) {
+            ri.raw = node.str;
+            ri.value = parse_value(in, node.str, where);
+          } else if (node.kind == Node::Kind::boolean && in.kind == InputKind::flag) {
+            ri.raw = node.boolean ? "true" : "false";
+            ri.value = Quantity::number(node.boolean ? 1 : 0);
+          } else {
+            throw UserError{{where + ": expected " + std::string(in.kind == InputKind::flag ? "true or false" : "a string") +
+                                 ", got " + std::string(node.kind_name()),
+                             ""}};
+          }
+          cite(field->provenance);
+          result_.inputs.push_back(std::move(ri));
+          continue;
+        }
+      }
+    }
+    if (!in.default_value.empty()) {
+      ri.origin = Origin::default_value;
+      ri.raw = std::string(in.default_value);
+      ri.value = parse_value(in, ri.raw, label + " (default)");
+      result_.inputs.push_back(std::move(ri));
+      continue;
+    }
+    if (in.optional || in.kind == InputKind::flag) continue;
+    std::string hint = "give " + label + " " + std::string(in.example.empty() ? "VALUE" : in.example);
+    if (!in.catalog.empty()) {
+      const std::string_view ref_name = in.catalog.substr(0, in.catalog.find('.'));
+      if (const Entry* e = ref(ref_name))
+        throw UserError{{"missing " + label + " (" + std::string(in.help) + "): " + e->id() + " has no '" +
+                             std::string(in.catalog.substr(in.catalog.find('.') + 1)) + "'",
+                         hint}};
+      hint += " or --" + std::string(ref_name) + " ID";
+    }
+    throw UserError{{"missing " + label + " (" + std::string(in.help) + ")", hint}};
+  }
+}
+
+const ResolvedInput* Context::find(std::string_view key) const {
+  for (const auto& ri : result_.inputs)
+    if (ri.key == key) return &ri;
+  return nullptr;
+}
+
+const ResolvedInput& Context::need(std::string_view key) const {
+  const ResolvedInput* ri = find(key);
+  if (ri == nullptr) {
+    const bool declared = std::any_of(calc_.inputs.begin(), calc_.inputs.end(), [&](const Input& i) { return i.name == key; });
+    if (!declared) throw std::logic_error("calculator read undeclared input '" + std::string(key) + "'");
+    throw UserError{{"missing " + flag_name(key), "give " + flag_name(key) + " VALUE"}};
+  }
+  return *ri;
+}
+
+bool Context::has(std::string_view key) const { return find(key) != nullptr; }
+
+Quantity Context::quantity(std::string_view key) const {
+  const auto& ri = need(key);
+  if (const auto* q = std::get_if<Quantity>(&ri.value)) return *q;
+  throw std::logic_error("input '" + std::string(key) + "' is text, not a quantity");
+}
+
+double Context::number(std::string_view key) const {
+  const Quantity q = quantity(key);
+  if (!q.dim.dimensionless()) throw std::logic_error("input '" + std::string(key) + "' has a dimension");
+  return q.value;
+}
+
+std::int64_t Context::integer(std::string_view key) const { return static_cast<std::int64_t>(std::llround(quantity(key).value)); }
+
+const std::string& Context::text(std::string_view key) const {
+  const auto& ri = need(key);
+  if (const auto* s = std::get_if<std::string>(&ri.value)) return *s;
+  throw std::logic_error("input '" + std::string(key) + "' is a quantity, not text");
+}
+
+bool Context::flag(std::string_view key) const {
+  const ResolvedInput* ri = find(key);
+  if (ri == nullptr) return false;
+  const auto* q = std::get_if<Quantity>(&ri->value);
+  return q != nullptr && q->value != 0.0;
+}
+
+Origin Context::origin(std::string_view key) const { return need(key).origin; }
+
+const Entry* Context::ref(std::string_view name) const {
+  for (const auto& [n, e] : refs_)
+    if (n == name) return e;
+  return nullptr;
+}
+
+std::optional<Quantity> Context::catalog_quantity(const Entry& e, std::string_view path, const Expectation& want) {
+  auto field = e.field(path);
+  if (!field) return std::nullopt;
+  auto q = e.quantity(path, want);
+  if (!q) throw UserError{q.error()};
+  cite(field->provenance);
+  return q.value();
+}
+
+std::optional<std::string> Context::catalog_text(const Entry& e, std::string_view path) {
+  auto field = e.field(path);
+  if (!field || field->value->kind != Node::Kind::string) return std::nullopt;
+  cite(field->provenance);
+  return field->value->str;
+}
+
+void Context::cite(const Provenance& p) {
+  for (const auto& x : result_.provenance)
+    if (x.id == p.id && x.field == p.field) return;
+  result_.provenance.push_back(p);
+}
+
+void Context::set_quantity(std::string_view key, const Quantity& q) {
+  const Output* decl = nullptr;
+  for (const auto& o : calc_.outputs)
+    if (o.name == key) decl = &o;
+  if (decl == nullptr) throw std::logic_error("calculator set undeclared output '" + std::string(key) + "'");
+  if (decl->dim != q.dim || decl->point != q.point)
+    throw std::logic_error("output '" + std::string(key) + "' declared as " + dim_formula(decl->dim) + ", set as " +
+                           dim_formula(q.dim));
+  if (!std::isfinite(q.value))
+    throw UserError{{std::string(key) + ": the result is not a finite number (overflow or division by zero)",
+                     "check the inputs for zeros and extreme magnitudes"}};
+  for (auto& v : result_.values)
+    if (v.key == key) {
+      v.q = q;
+      return;
+    }
+  result_.values.push_back({std::string(key), q, std::string(decl->unit_hint)});
+}
+
+void Context::verdict(std::string_view key, bool ok, std::string text) {
+  result_.verdicts.push_back({std::string(key), ok, std::move(text)});
+}
+
+void Context::note(std::string text) { result_.notes.push_back(std::move(text)); }
+
+void Context::add_table(Table table) {
+  for (const auto& row : table.rows) {
+    if (row.size() != table.columns.size()) throw std::logic_error("table '" + table.name + "' row width mismatch");
+    for (const auto& cell : row)
+      if (const auto* q = std::get_if<Quantity>(&cell); q != nullptr && !std::isfinite(q->value))
+        throw UserError{{table.name + ": a value is not a finite number", "check the inputs for zeros and extreme magnitudes"}};
+  }
+  result_.tables.push_back(std::move(table));
+}
+
+Result run_calculator(const Plugin& plugin, const Calculator& calc, const RawInputs& raw, const RunOptions& options) {
+  Context ctx(plugin, calc, raw, options);
+  calc.run(ctx);
+  return std::move(ctx.result());
+}
+
+}  // namespace infracalc

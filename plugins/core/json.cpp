@@ -1,0 +1,311 @@
+#include "plugins/core/json.hpp"
+
+#include <charconv>
+#include <cmath>
+#include <fmt/format.h>
+
+namespace infracalc {
+
+namespace {
+
+class JsonParser {
+ public:
+  JsonParser(std::string_view s, std::string_view src) : s_(s), src_(src) {}
+
+  Expected<Node> parse() {
+    Node n;
+    skip_ws();
+    if (!value(n, 0)) return err_;
+    skip_ws();
+    if (pos_ != s_.size()) return fail("unexpected text after the JSON value");
+    return n;
+  }
+
+ private:
+  Error fail(std::string_view what) {
+    err_ = Error{fmt::format("{}:{}:{}: {}", src_, line_, pos_ - line_start_ + 1, what), "check the JSON syntax"};
+    return err_;
+  }
+  bool bad(std::string_view what) {
+    fail(what);
+    return false;
+  }
+  void skip_ws() {
+    while (pos_ < s_.size()) {
+      const char c = s_[pos_];
+      if (c == '\n') {
+        ++line_;
+        line_start_ = pos_ + 1;
+      } else if (c != ' ' && c != '\t' && c != '\r') {
+        break;
+      }
+      ++pos_;
+    }
+  }
+  void mark(Node& n) const {
+    n.line = line_;
+    n.column = static_cast<int>(pos_ - line_start_ + 1);
+  }
+  bool literal(std::string_view word) {
+    if (s_.substr(pos_, word.size()) != word) return false;
+    pos_ += word.size();
+    return true;
+  }
+
+  bool value(Node& n, int depth) {
+    if (depth > 64) return bad("nesting deeper than 64 levels");
+    mark(n);
+    if (pos_ >= s_.size()) return bad("unexpected end of input");
+    const char c = s_[pos_];
+    if (c == '{') return object(n, depth);
+    if (c == '[') return array(n, depth);
+    if (c == '"') {
+      n.kind = Node::Kind::string;
+      return string(n.str);
+    }
+    if (literal("true")) {
+      n.kind = Node::Kind::boolean;
+      n.boolean = true;
+      return true;
+    }
+    if (literal("false")) {
+      n.kind = Node::Kind::boolean;
+      return true;
+    }
+    if (literal("null")) {
+      n.kind = Node::Kind::null;
+      return true;
+    }
+    if (c == '-' || (c >= '0' && c <= '9')) return number(n);
+    return bad(fmt::format("unexpected character '{}'", c));
+  }
+
+  bool object(Node& n, int depth) {
+    n.kind = Node::Kind::table;
+    ++pos_;
+    skip_ws();
+    if (pos_ < s_.size() && s_[pos_] == '}') {
+      ++pos_;
+      return true;
+    }
+    for (;;) {
+      skip_ws();
+      if (pos_ >= s_.size() || s_[pos_] != '"') return bad("expected a string key");
+      std::string key;
+      if (!string(key)) return false;
+      for (const auto& m : n.members)
+        if (m.first == key) return bad("duplicate key \"" + key + "\"");
+      skip_ws();
+      if (pos_ >= s_.size() || s_[pos_] != ':') return bad("expected ':' after a key");
+      ++pos_;
+      skip_ws();
+      n.members.emplace_back(std::move(key), Node{});
+      if (!value(n.members.back().second, depth + 1)) return false;
+      skip_ws();
+      if (pos_ < s_.size() && s_[pos_] == ',') {
+        ++pos_;
+        continue;
+      }
+      if (pos_ < s_.size() && s_[pos_] == '}') {
+        ++pos_;
+        return true;
+      }
+      return bad("expected ',' or '}' in an object");
+    }
+  }
+
+  bool array(Node& n, int depth) {
+    n.kind = Node::Kind::array;
+    ++pos_;
+    skip_ws();
+    if (pos_ < s_.size() && s_[pos_] == ']') {
+      ++pos_;
+      return true;
+    }
+    for (;;) {
+      skip_ws();
+      n.items.emplace_back();
+      if (!value(n.items.back(), depth + 1)) return false;
+      skip_ws();
+      if (pos_ < s_.size() && s_[pos_] == ',') {
+        ++pos_;
+        continue;
+      }
+      if (pos_ < s_.size() && s_[pos_] == ']') {
+        ++pos_;
+        return true;
+      }
+      return bad("expected ',' or ']' in an array");
+    }
+  }
+
+  bool number(Node& n) {
+    const std::size_t start = pos_;
+    if (s_[pos_] == '-') ++pos_;
+    auto digits = [&] {
+      const std::size_t d = pos_;
+      while (pos_ < s_.size() && s_[pos_] >= '0' && s_[pos_] <= '9') ++pos_;
+      return pos_ - d;
+    };
+    const std::size_t int_start = pos_;
+    if (digits() == 0) return bad("expected digits");
+    if (s_[int_start] == '0' && pos_ - int_start > 1) return bad("leading zeros are not allowed");
+    bool integral = true;
+    if (pos_ < s_.size() && s_[pos_] == '.') {
+      ++pos_;
+      integral = false;
+      if (digits() == 0) return bad("expected digits after '.'");
+    }
+    if (pos_ < s_.size() && (s_[pos_] == 'e' || s_[pos_] == 'E')) {
+      ++pos_;
+      integral = false;
+      if (pos_ < s_.size() && (s_[pos_] == '+' || s_[pos_] == '-')) ++pos_;
+      if (digits() == 0) return bad("expected digits in the exponent");
+    }
+    const std::string_view text = s_.substr(start, pos_ - start);
+    double v = 0.0;
+    const auto r = std::from_chars(text.data(), text.data() + text.size(), v);
+    if (r.ec != std::errc() || !std::isfinite(v)) return bad("number out of range");
+    n.number = v;
+    if (integral && std::fabs(v) < 9.2e18) {
+      n.kind = Node::Kind::integer;
+      std::from_chars(text.data(), text.data() + text.size(), n.integer);
+    } else {
+      n.kind = Node::Kind::floating;
+    }
+    return true;
+  }
+
+  static void put_utf8(std::string& out, std::uint32_t cp) {
+    if (cp < 0x80) {
+      out += static_cast<char>(cp);
+    } else if (cp < 0x800) {
+      out += static_cast<char>(0xC0 | (cp >> 6));
+      out += static_cast<char>(0x80 | (cp & 0x3F));
+    } else if (cp < 0x10000) {
+      out += static_cast<char>(0xE0 | (cp >> 12));
+      out += static_cast<char>(0x80 | ((cp >> 6) & 0x3F));
+      out += static_cast<char>(0x80 | (cp & 0x3F));
+    } else {
+      out += static_cast<char>(0xF0 | (cp >> 18));
+      out += static_cast<char>(0x80 | ((cp >> 12) & 0x3F));
+      out += static_cast<char>(0x80 | ((cp >> 6) & 0x3F));
+      out += static_cast<char>(0x80 | (cp & 0x3F));
+    }
+  }
+
+  bool hex4(std::uint32_t& cp) {
+    if (pos_ + 4 > s_.size()) return bad("truncated \\u escape");
+    cp = 0;
+    for (int i = 0; i < 4; ++i) {
+      const char c = s_[pos_++];
+      cp <<= 4;
+      if (c >= '0' && c <= '9') cp |= static_cast<std::uint32_t>(c - '0');
+      else if (c >= 'a' && c <= 'f') cp |= static_cast<std::uint32_t>(c - 'a' + 10);
+      else if (c >= 'A' && c <= 'F') cp |= static_cast<std::uint32_t>(c - 'A' + 10);
+      else return bad("bad hex digit in \\u escape");
+    }
+    return true;
+  }
+
+  bool string(std::string& out) {
+    ++pos_;  // opening quote
+    while (pos_ < s_.size()) {
+      const auto c = static_cast<unsigned char>(s_[pos_]);
+      if (c == '"') {
+        ++pos_;
+        return true;
+      }
+      if (c < 0x20) return bad("control character inside a string");
+      if (c == '\\') {
+        if (++pos_ >= s_.size()) break;
+        const char e = s_[pos_++];
+        switch (e) {
+          case '"': out += '"'; break;
+          case '\\': out += '\\'; break;
+          case '/': out += '/'; break;
+          case 'b': out += '\b'; break;
+          case 'f': out += '\f'; break;
+          case 'n': out += '\n'; break;
+          case 'r': out += '\r'; break;
+          case 't': out += '\t'; break;
+          case 'u': {
+            std::uint32_t cp = 0;
+            if (!hex4(cp)) return false;
+            if (cp >= 0xD800 && cp <= 0xDBFF) {
+              std::uint32_t lo = 0;
+              if (s_.substr(pos_, 2) != "\\u") return bad("unpaired surrogate in \\u escape");
+              pos_ += 2;
+              if (!hex4(lo) || lo < 0xDC00 || lo > 0xDFFF) return bad("bad low surrogate in \\u escape");
+              cp = 0x10000 + ((cp - 0xD800) << 10) + (lo - 0xDC00);
+            } else if (cp >= 0xDC00 && cp <= 0xDFFF) {
+              return bad("unpaired surrogate in \\u escape");
+            }
+            put_utf8(out, cp);
+            break;
+          }
+          default:
+            return bad(fmt::format("unknown escape '\\{}'", e));
+        }
+        continue;
+      }
+      // Validate UTF-8 sequences so that bad bytes never reach the output.
+      int len = c < 0x80 ? 1 : (c >> 5) == 0x6 ? 2 : (c >> 4) == 0xE ? 3 : (c >> 3) == 0x1E ? 4 : 0;
+      if (len == 0 || pos_ + static_cast<std::size_t>(len) > s_.size()) return bad("invalid UTF-8 in a string");
+      for (int k = 1; k < len; ++k)
+        if ((static_cast<unsigned char>(s_[pos_ + static_cast<std::size_t>(k)]) & 0xC0) != 0x80)
+          return bad("invalid UTF-8 in a string");
+      out.append(s_.substr(pos_, static_cast<std::size_t>(len)));
+      pos_ += static_cast<std::size_t>(len);
+    }
+    return bad("unterminated string");
+  }
+
+  std::string_view s_;
+  std::string_view src_;
+  std::size_t pos_ = 0;
+  int line_ = 1;
+  std::size_t line_start_ = 0;
+  Error err_;
+};
+
+}  // namespace
+
+Expected<Node> read_json(std::string_view text, std::string_view source_name) {
+  return JsonParser(text, source_name).parse();
+}
+
+void append_json_string(std::string& out, std::string_view s) {
+  out += '"';
+  for (std::size_t i = 0; i < s.size(); ++i) {
+    const auto c = static_cast<unsigned char>(s[i]);
+    switch (c) {
+      case '"': out += "\\\""; continue;
+      case '\\': out += "\\\\"; continue;
+      case '\n': out += "\\n"; continue;
+      case '\r': out += "\\r"; continue;
+      case '\t': out += "\\t"; continue;
+      default: break;
+    }
+    if (c < 0x20) {
+      out += fmt::format("\\u{:04x}", c);
+      continue;
+    }
+    if (c < 0x80) {
+      out += static_cast<char>(c);
+      continue;
+    }
+    const std::size_t len = (c >> 5) == 0x6 ? 2 : (c >> 4) == 0xE ? 3 : (c >> 3) == 0x1E ? 4 : 0;
+    bool ok = len != 0 && i + len <= s.size();
+    for (std::size_t k = 1; ok && k < len; ++k) ok = (static_cast<unsigned char>(s[i + k]) & 0xC0) == 0x80;
+    if (!ok) {
+      out += "\uFFFD";
+      continue;
+    }
+    out.append(s.substr(i, len));
+    i += len - 1;
+  }
+  out += '"';
+}
+
+}  // namespace infracalc

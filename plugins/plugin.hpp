@@ -1,0 +1,257 @@
+// The plugin contract: a plugin declares typed inputs and outputs, and the host does the rest
+// (flags, help, JSON keys, batch keys, completions, catalog fill-in, provenance).
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <limits>
+#include <string>
+#include <string_view>
+#include <variant>
+#include <vector>
+
+#include "plugins/catalog/catalog.hpp"
+#include "units/dim.hpp"
+#include "units/quantity.hpp"
+
+namespace infracalc {
+
+class Context;
+
+/// What kind of value an input takes.
+enum class InputKind : std::uint8_t {
+  quantity,  ///< a number with a unit of the input's dimension ("3.35 TB/s")
+  integer,   ///< a whole count ("80"); count suffixes allowed ("8Ki")
+  choice,    ///< one of a fixed list ("fp16")
+  text,      ///< free text (a file path, an id list)
+  flag,      ///< a switch without a value (--require-fit)
+};
+
+/// Which values an input accepts, checked by the host before the calculator runs.
+enum class Bound : std::uint8_t {
+  any,           ///< any finite value
+  positive,      ///< > 0 (the default: most physical inputs)
+  non_negative,  ///< >= 0
+  fraction,      ///< 0 < x <= 1 ("0.4" or "40%")
+  fraction0,     ///< 0 <= x <= 1
+  open_fraction, ///< 0 < x < 1 (acceptance rates)
+};
+
+/// One declared input of a calculator.
+struct Input {
+  /// Key in snake_case (JSON and batch); the flag is the same in kebab-case: kv_heads → --kv-heads.
+  std::string_view name;
+  /// Value kind.
+  InputKind kind = InputKind::quantity;
+  /// Dimension (quantity and integer inputs; integers are dimensionless unless they count tokens).
+  Dim dim{};
+  /// Help text: what the input means.
+  std::string_view help;
+  /// Default value as text, parsed like a flag; empty means none.
+  std::string_view default_value{};
+  /// An example value for help and completions.
+  std::string_view example{};
+  /// Catalog field that can supply it, as "ref.path" (e.g. "model.layers", "gpu.memory_bandwidth").
+  std::string_view catalog{};
+  /// Allowed values for choice inputs.
+  std::vector<std::string_view> choices{};
+  /// Accepted range.
+  Bound bound = Bound::positive;
+  /// True when the calculator copes with the input being absent (no default, not required).
+  bool optional = false;
+  /// True when a temperature point (degC) is expected.
+  bool point = false;
+};
+
+/// One declared output value.
+struct Output {
+  /// Key in snake_case (JSON, CSV, batch, plan references).
+  std::string_view name;
+  /// Dimension of the value (JSON carries it in base units).
+  Dim dim{};
+  /// Help text.
+  std::string_view help;
+  /// Preferred human display unit, e.g. "Gb/s", "L/min", "$/MWh"; empty for the dimension's default.
+  std::string_view unit_hint{};
+  /// True when the value is a temperature point.
+  bool point = false;
+};
+
+/// A catalog reference flag such as --model or --gpu.
+struct CatalogRef {
+  /// Flag name without dashes ("model", "gpu").
+  std::string_view name;
+  /// Entry kinds it accepts ("model"; "accelerator").
+  std::vector<std::string_view> kinds;
+  /// Help text.
+  std::string_view help;
+};
+
+/// A run-time value: a quantity or a piece of text (choices, ids, labels).
+using Cell = std::variant<Quantity, std::string>;
+
+/// A column of a result table.
+struct Column {
+  /// Key in snake_case.
+  std::string key;
+  /// Dimension of quantity cells; ignored for text columns.
+  Dim dim{};
+  /// Display unit hint for the column.
+  std::string unit_hint{};
+};
+
+/// A table in a result (comparisons, waterfalls, sweeps, traces).
+struct Table {
+  /// Key in snake_case (JSON: results tables are under "tables").
+  std::string name;
+  /// Title for human output.
+  std::string title;
+  /// Columns.
+  std::vector<Column> columns;
+  /// Rows; each row has one cell per column.
+  std::vector<std::vector<Cell>> rows;
+};
+
+/// Where an input value came from.
+enum class Origin : std::uint8_t { flag, catalog, default_value, derived };
+
+/// An input as the calculator saw it.
+struct ResolvedInput {
+  /// Input key.
+  std::string key;
+  /// Where it came from.
+  Origin origin = Origin::flag;
+  /// The value (quantity, or text for choices and ids).
+  Cell value;
+  /// The text the user or the file gave.
+  std::string raw;
+  /// The catalog id it came from, when origin is catalog.
+  std::string from;
+};
+
+/// A named yes/no outcome ("fits": no).
+struct Verdict {
+  /// Key in snake_case.
+  std::string key;
+  /// The outcome.
+  bool ok = false;
+  /// A short explanation.
+  std::string text;
+};
+
+/// One named output value.
+struct Value {
+  /// Output key.
+  std::string key;
+  /// The value in base units.
+  Quantity q;
+  /// Display unit hint copied from the descriptor.
+  std::string unit_hint;
+};
+
+/// Everything a calculation produced.
+struct Result {
+  /// Plugin name.
+  std::string plugin;
+  /// Calculator name.
+  std::string calculator;
+  /// Inputs in declaration order, with their origins.
+  std::vector<ResolvedInput> inputs;
+  /// Outputs in the order the calculator set them.
+  std::vector<Value> values;
+  /// Verdicts.
+  std::vector<Verdict> verdicts;
+  /// Notes: assumptions, what is left out, warnings.
+  std::vector<std::string> notes;
+  /// Every catalog value used, with date and source.
+  std::vector<Provenance> provenance;
+  /// Tables.
+  std::vector<Table> tables;
+  /// True when a check the user asked for failed (exit code 1).
+  bool check_failed = false;
+
+  /// The value with this key, or nullptr.
+  [[nodiscard]] const Value* find(std::string_view key) const {
+    for (const auto& v : values)
+      if (v.key == key) return &v;
+    return nullptr;
+  }
+};
+
+/// One comparison made by a reference kernel: the formula's figure against the kernel's.
+struct KernelCheck {
+  /// What is compared, e.g. "kv bytes, 4-layer GQA model".
+  std::string figure;
+  /// The formula's value.
+  Quantity formula;
+  /// The kernel's value.
+  Quantity kernel;
+  /// Relative tolerance.
+  double rel_tol = 1e-9;
+  /// Absolute tolerance (in base units), for figures that should be zero.
+  double abs_tol = 0.0;
+
+  /// True when the kernel agrees with the formula within tolerance.
+  [[nodiscard]] bool pass() const;
+};
+
+/// Options for running kernels.
+struct KernelOptions {
+  /// Small sizes for the test suite.
+  bool quick = false;
+  /// Print step-by-step traces to stderr.
+  bool trace = false;
+  /// Progress lines on stderr for long kernels.
+  bool progress = false;
+};
+
+/// A reference kernel: computes a plugin's headline figures independently of its formulas.
+struct Kernel {
+  /// Name, e.g. "kv-buffers".
+  std::string_view name;
+  /// What it checks, one line.
+  std::string_view checks;
+  /// Runs it and returns its comparisons.
+  std::function<std::vector<KernelCheck>(const KernelOptions&)> run;
+};
+
+/// One calculator: inputs, outputs, the function that computes, and help.
+struct Calculator {
+  /// Name, e.g. "size".
+  std::string_view name;
+  /// One-line summary.
+  std::string_view summary;
+  /// Longer description for --help: the formula and what it leaves out.
+  std::string_view description{};
+  /// Catalog reference flags it accepts.
+  std::vector<CatalogRef> refs{};
+  /// Declared inputs.
+  std::vector<Input> inputs{};
+  /// Declared outputs.
+  std::vector<Output> outputs{};
+  /// The computation.
+  std::function<void(Context&)> run{};
+};
+
+/// A plugin: a named group of calculators and their kernels.
+struct Plugin {
+  /// Name, e.g. "kv".
+  std::string_view name;
+  /// One-line summary.
+  std::string_view summary;
+  /// Its calculators.
+  std::vector<Calculator> calculators;
+  /// Its reference kernels.
+  std::vector<Kernel> kernels{};
+  /// The page in docs/ describing its formulas.
+  std::string_view doc{};
+
+  /// The calculator with this name, or nullptr.
+  [[nodiscard]] const Calculator* find(std::string_view calc) const {
+    for (const auto& c : calculators)
+      if (c.name == calc) return &c;
+    return nullptr;
+  }
+};
+
+}  // namespace infracalc

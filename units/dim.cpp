@@ -1,0 +1,131 @@
+#include "units/dim.hpp"
+
+#include <array>
+#include <string_view>
+
+namespace infracalc {
+
+namespace {
+
+struct NamedDim {
+  Dim dim;
+  std::string_view words;
+  std::string_view example;
+};
+
+constexpr std::array kNamed = {
+    NamedDim{dims::none, "a plain number", "0.5"},
+    NamedDim{dims::length, "a length", "2 m"},
+    NamedDim{dims::area, "an area", "814 mm2"},
+    NamedDim{dims::volume, "a volume", "20 L"},
+    NamedDim{dims::mass, "a mass", "12 kg"},
+    NamedDim{dims::time, "a time", "10 ms"},
+    NamedDim{dims::temperature, "a temperature difference", "10 K"},
+    NamedDim{dims::current, "a current", "100 A"},
+    NamedDim{dims::information, "an amount of data", "80 GB"},
+    NamedDim{dims::currency, "an amount of money", "$40000"},
+    NamedDim{dims::token, "a token count", "8000 tok"},
+    NamedDim{dims::flop, "an amount of computation", "6e24 FLOP"},
+    NamedDim{dims::frequency, "a frequency or rate per time", "2 GHz"},
+    NamedDim{dims::energy, "an energy", "10 kWh"},
+    NamedDim{dims::power, "a power", "700 W"},
+    NamedDim{dims::voltage, "a voltage", "48 V"},
+    NamedDim{dims::resistance, "a resistance", "1 mohm"},
+    NamedDim{dims::pressure, "a pressure", "100 kPa"},
+    NamedDim{dims::data_rate, "a data rate", "3.35 TB/s"},
+    NamedDim{dims::flop_rate, "a compute rate", "989 TFLOP/s"},
+    NamedDim{dims::token_rate, "a token rate", "2500 tok/s"},
+    NamedDim{dims::money_rate, "a price per time", "$2.50/h"},
+    NamedDim{dims::money_per_token, "a price per token", "$0.50/Mtok"},
+    NamedDim{dims::money_per_energy, "an energy tariff", "$0.08/kWh"},
+    NamedDim{dims::volume_flow, "a volume flow", "60 L/min"},
+    NamedDim{dims::mass_flow, "a mass flow", "1 kg/s"},
+    NamedDim{dims::density, "a density", "997 kg/m3"},
+    NamedDim{dims::specific_heat, "a specific heat", "4186 J/kg/K"},
+    NamedDim{dims::heat_flux, "a heat flux", "86 W/cm2"},
+    NamedDim{dims::intensity, "an arithmetic intensity", "295 FLOP/B"},
+    NamedDim{dims::bytes_per_token, "data per token", "320 KiB/tok"},
+    NamedDim{dims::energy_per_token, "energy per token", "0.3 J/tok"},
+    NamedDim{dims::energy_per_bit, "energy per bit", "5 pJ/bit"},
+    NamedDim{dims::carbon_intensity, "a carbon intensity", "400 g/kWh"},
+    NamedDim{dims::water_intensity, "a water-use intensity", "1.8 L/kWh"},
+    NamedDim{dims::currency / dims::flop, "a price per computation", "$1/PFLOP"},
+    NamedDim{dims::power / dims::temperature, "a thermal conductance", "100 W/K"},
+    NamedDim{dims::temperature / dims::power, "a thermal resistance", "0.1 K/W"},
+};
+
+constexpr std::array<std::string_view, kBaseCount> kBaseWords = {"length", "mass", "time", "temperature", "current",
+                                                                 "information", "money", "tokens", "computation"};
+constexpr std::array<std::string_view, kBaseCount> kBaseSymbols = {"m", "kg", "s", "K", "A", "B", "USD", "tok", "FLOP"};
+
+// Renders exponents as "a*b^2/c" using the given per-base names.
+std::string render(const Dim& d, const std::array<std::string_view, kBaseCount>& names, std::string_view times) {
+  std::string num, den;
+  for (std::size_t i = 0; i < kBaseCount; ++i) {
+    const int x = d.e[i];
+    if (x == 0) continue;
+    std::string& target = x > 0 ? num : den;
+    if (!target.empty()) target += times;
+    target += names[i];
+    const int ax = x < 0 ? -x : x;
+    if (ax != 1) target += "^" + std::to_string(ax);
+  }
+  if (num.empty() && den.empty()) return "1";
+  if (num.empty()) num = "1";
+  return den.empty() ? num : num + "/" + den;
+}
+
+struct Derived {
+  std::string_view symbol;
+  Dim dim;
+};
+constexpr std::array kDerived = {Derived{"W", dims::power}, Derived{"J", dims::energy}, Derived{"Pa", dims::pressure},
+                                 Derived{"V", dims::voltage}, Derived{"ohm", dims::resistance}};
+
+}  // namespace
+
+std::string dim_words(const Dim& d) {
+  for (const auto& n : kNamed)
+    if (n.dim == d) return std::string(n.words);
+  return "a quantity of " + dim_formula(d);
+}
+
+std::string dim_formula(const Dim& d) {
+  if (d.dimensionless()) return "no dimension";
+  return render(d, kBaseWords, "*");
+}
+
+std::string dim_example(const Dim& d) {
+  for (const auto& n : kNamed)
+    if (n.dim == d) return std::string(n.example);
+  return {};
+}
+
+std::string base_unit_string(const Dim& d) {
+  if (d.dimensionless()) return "1";
+  // Prefer one named SI derived unit times a simple residual (J/tok, W/m^2) over raw base units.
+  std::string best = render(d, kBaseSymbols, "*");
+  int best_cost = d.complexity();
+  for (const auto& der : kDerived) {
+    for (int sign : {1, -1}) {
+      const Dim residual = sign > 0 ? d / der.dim : d * der.dim;
+      const int cost = residual.complexity() + 1;
+      if (cost >= best_cost) continue;
+      best_cost = cost;
+      if (residual.dimensionless()) {
+        best = sign > 0 ? std::string(der.symbol) : "1/" + std::string(der.symbol);
+      } else {
+        const std::string r = render(residual, kBaseSymbols, "*");
+        if (sign > 0) {
+          // residual may be "x/y" or "1/y".
+          best = r.rfind("1/", 0) == 0 ? std::string(der.symbol) + r.substr(1) : std::string(der.symbol) + "*" + r;
+        } else {
+          best = r.find('/') == std::string::npos ? r + "/" + std::string(der.symbol) : r + "/" + std::string(der.symbol);
+        }
+      }
+    }
+  }
+  return best;
+}
+
+}  // namespace infracalc

@@ -1,0 +1,59 @@
+#include "units/suggest.hpp"
+
+#include <algorithm>
+#include <cctype>
+
+namespace infracalc {
+
+namespace {
+std::string lower(std::string_view s) {
+  std::string out(s);
+  std::transform(out.begin(), out.end(), out.begin(), [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+  return out;
+}
+}  // namespace
+
+std::size_t edit_distance(std::string_view a, std::string_view b) {
+  const std::size_t n = a.size();
+  const std::size_t m = b.size();
+  std::vector<std::size_t> prev2(m + 1), prev(m + 1), cur(m + 1);
+  for (std::size_t j = 0; j <= m; ++j) prev[j] = j;
+  for (std::size_t i = 1; i <= n; ++i) {
+    cur[0] = i;
+    for (std::size_t j = 1; j <= m; ++j) {
+      const std::size_t cost = a[i - 1] == b[j - 1] ? 0 : 1;
+      cur[j] = std::min({prev[j] + 1, cur[j - 1] + 1, prev[j - 1] + cost});
+      if (i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1]) cur[j] = std::min(cur[j], prev2[j - 2] + 1);
+    }
+    std::swap(prev2, prev);
+    std::swap(prev, cur);
+  }
+  return prev[m];
+}
+
+std::string closest_match(std::string_view typed, const std::vector<std::string_view>& candidates) {
+  const std::string t = lower(typed);
+  std::string best;
+  std::size_t best_d = static_cast<std::size_t>(-1);
+  for (auto c : candidates) {
+    const std::string lc = lower(c);
+    if (lc == t) return std::string(c);
+    std::size_t d = edit_distance(t, lc);
+    // A typed prefix or fragment of a long id ("h100" for "h100-sxm") is a strong signal.
+    if (t.size() >= 3 && (lc.find(t) != std::string::npos || t.find(lc) != std::string::npos)) d = std::min<std::size_t>(d, 1);
+    if (d < best_d) {
+      best_d = d;
+      best = std::string(c);
+    }
+  }
+  // Allow about one edit per three characters, at least one.
+  const std::size_t limit = std::max<std::size_t>(1, t.size() / 3);
+  return best_d <= limit ? best : std::string();
+}
+
+std::string did_you_mean(std::string_view typed, const std::vector<std::string_view>& candidates) {
+  const std::string m = closest_match(typed, candidates);
+  return m.empty() ? std::string() : "did you mean '" + m + "'?";
+}
+
+}  // namespace infracalc
