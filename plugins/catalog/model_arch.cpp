@@ -1,0 +1,209 @@
+#include "plugins/catalog/model_arch.hpp"
+
+#include <algorithm>
+#include <cmath>
+
+namespace infracalc {
+
+namespace {
+
+// Reads optional integer-like fields, recording provenance.
+class Reader {
+ public:
+  Reader(const Entry& e, std::vector<Provenance>* cited) : e_(e), cited_(cited) {}
+
+  std::optional<double> number(std::string_view path, std::optional<Error>& err) {
+    auto ref = e_.field(path);
+    if (!ref) return std::nullopt;
+    auto q = node_quantity(*ref->value, Expectation{dims::none, false}, ref->location + ": " + std::string(path));
+    if (!q) {
+      if (!err) err = q.error();
+      return std::nullopt;
+    }
+    if (cited_ != nullptr) cited_->push_back(ref->provenance);
+    return q->value;
+  }
+  std::optional<double> tokens(std::string_view path, std::optional<Error>& err) {
+    auto ref = e_.field(path);
+    if (!ref) return std::nullopt;
+    auto q = node_quantity(*ref->value, Expectation{dims::token, false}, ref->location + ": " + std::string(path));
+    if (!q) {
+      if (!err) err = q.error();
+      return std::nullopt;
+    }
+    if (cited_ != nullptr) cited_->push_back(ref->provenance);
+    return q->value;
+  }
+  int count(std::string_view path, std::optional<Error>& err, bool required) {
+    auto v = number(path, err);
+    if (!v) {
+      if (required && !err) err = Error{e_.file() + ": model " + e_.id() + " has no '" + std::string(path) + "'", "add it to the model file"};
+      return 0;
+    }
+    if (*v < 0 || *v != std::floor(*v) || *v > 2e9) {
+      if (!err) err = Error{e_.file() + ": " + std::string(path) + " must be a whole number, got " + std::to_string(*v), ""};
+      return 0;
+    }
+    return static_cast<int>(*v);
+  }
+  std::optional<std::string> text(std::string_view path) {
+    auto ref = e_.field(path);
+    if (!ref || ref->value->kind != Node::Kind::string) return std::nullopt;
+    if (cited_ != nullptr) cited_->push_back(ref->provenance);
+    return ref->value->str;
+  }
+  std::optional<bool> boolean(std::string_view path) {
+    auto ref = e_.field(path);
+    if (!ref || ref->value->kind != Node::Kind::boolean) return std::nullopt;
+    return ref->value->boolean;
+  }
+
+ private:
+  const Entry& e_;
+  std::vector<Provenance>* cited_;
+};
+
+}  // namespace
+
+const char* layout_name(AttentionLayout l) {
+  switch (l) {
+    case AttentionLayout::mha: return "mha";
+    case AttentionLayout::gqa: return "gqa";
+    case AttentionLayout::mqa: return "mqa";
+    case AttentionLayout::mla: return "mla";
+  }
+  return "gqa";
+}
+
+Expected<ModelArch> read_model_arch(const Entry& e, std::vector<Provenance>* cited) {
+  if (e.kind() != "model") return Error{e.file() + ": " + e.id() + " is a " + e.kind() + ", not a model", ""};
+  Reader r(e, cited);
+  std::optional<Error> err;
+  ModelArch m;
+  m.id = e.id();
+  m.layers = r.count("layers", err, true);
+  m.hidden_size = r.count("hidden_size", err, true);
+  m.attention_heads = r.count("attention_heads", err, true);
+  m.kv_heads = r.count("kv_heads", err, true);
+  m.head_dim = r.count("head_dim", err, true);
+  m.ffn_size = r.count("ffn_size", err, false);
+  m.vocab_size = r.count("vocab_size", err, false);
+  if (auto t = r.boolean("tied_embeddings")) m.tied_embeddings = *t;
+  if (auto b = r.boolean("attention_bias")) m.attention_bias = *b;
+  if (auto a = r.text("activation")) m.gated_mlp = *a == "swiglu" || *a == "geglu" || *a == "gated-gelu" || *a == "gated-silu";
+  if (auto c = r.tokens("max_context", err)) m.max_context = static_cast<std::int64_t>(*c);
+  if (auto p = r.number("params_total", err)) m.params_total_published = *p;
+  if (auto p = r.number("params_active", err)) m.params_active_published = *p;
+  if (err) return *err;
+
+  // Layout: explicit [attention] layout, else from the head counts.
+  if (auto l = r.text("attention.layout")) {
+    if (*l == "mha") m.layout = AttentionLayout::mha;
+    else if (*l == "gqa") m.layout = AttentionLayout::gqa;
+    else if (*l == "mqa") m.layout = AttentionLayout::mqa;
+    else if (*l == "mla") m.layout = AttentionLayout::mla;
+    else return Error{e.file() + ": attention.layout must be mha, gqa, mqa or mla, got \"" + *l + "\"", ""};
+  } else {
+    m.layout = m.kv_heads == m.attention_heads ? AttentionLayout::mha
+               : m.kv_heads == 1              ? AttentionLayout::mqa
+                                              : AttentionLayout::gqa;
+  }
+  if (m.kv_heads > m.attention_heads || (m.kv_heads > 0 && m.attention_heads % m.kv_heads != 0))
+    return Error{e.file() + ": kv_heads (" + std::to_string(m.kv_heads) + ") must divide attention_heads (" +
+                     std::to_string(m.attention_heads) + ")",
+                 ""};
+  if (m.layout == AttentionLayout::mla) {
+    MlaDims d;
+    d.kv_lora_rank = r.count("attention.kv_lora_rank", err, true);
+    d.qk_rope_head_dim = r.count("attention.qk_rope_head_dim", err, true);
+    d.qk_nope_head_dim = r.count("attention.qk_nope_head_dim", err, true);
+    d.v_head_dim = r.count("attention.v_head_dim", err, true);
+    d.q_lora_rank = r.count("attention.q_lora_rank", err, false);
+    m.mla = d;
+  }
+  if (auto w = r.tokens("attention.sliding_window", err)) m.sliding_window = static_cast<std::int64_t>(*w);
+  m.kv_shared_layers = r.count("attention.kv_shared_layers", err, false);
+  if (err) return *err;
+
+  // Layer pattern: a list repeated cyclically over the layers; without one, every layer is full
+  // attention, or sliding when a window is given.
+  m.layer_types.assign(static_cast<std::size_t>(m.layers), m.sliding_window > 0 ? LayerAttention::sliding : LayerAttention::full);
+  if (auto ref = e.field("attention.layer_pattern")) {
+    const Node& p = *ref->value;
+    if (p.kind != Node::Kind::array || p.items.empty())
+      return Error{ref->location + ": attention.layer_pattern must be a non-empty array of \"full\"/\"sliding\"", ""};
+    std::vector<LayerAttention> pattern;
+    for (const auto& item : p.items) {
+      if (item.kind == Node::Kind::string && item.str == "full") pattern.push_back(LayerAttention::full);
+      else if (item.kind == Node::Kind::string && item.str == "sliding") pattern.push_back(LayerAttention::sliding);
+      else return Error{e.where(item) + ": layer_pattern items are \"full\" or \"sliding\"", ""};
+    }
+    if (cited != nullptr) cited->push_back(ref->provenance);
+    for (std::size_t i = 0; i < m.layer_types.size(); ++i) m.layer_types[i] = pattern[i % pattern.size()];
+    const bool any_sliding = std::find(pattern.begin(), pattern.end(), LayerAttention::sliding) != pattern.end();
+    if (any_sliding && m.sliding_window <= 0)
+      return Error{ref->location + ": layer_pattern has sliding layers but attention.sliding_window is missing", ""};
+  }
+
+  if (e.field("moe")) {
+    MoeDims d;
+    d.experts = r.count("moe.experts", err, true);
+    d.experts_per_token = r.count("moe.experts_per_token", err, true);
+    d.shared_experts = r.count("moe.shared_experts", err, false);
+    d.expert_ffn_size = r.count("moe.expert_ffn_size", err, true);
+    d.dense_layers = r.count("moe.dense_layers", err, false);
+    if (err) return *err;
+    if (d.experts_per_token > d.experts)
+      return Error{e.file() + ": moe.experts_per_token exceeds moe.experts", ""};
+    m.moe = d;
+  }
+  if (err) return *err;
+  return m;
+}
+
+// Counts follow the standard decoder layout (Llama/Mistral/Qwen/DeepSeek Hugging Face implementations):
+// q/k/v/o projections, a gated or plain MLP, RMSNorm weights before attention and MLP plus a final norm.
+ParamCount count_params(const ModelArch& m) {
+  ParamCount c;
+  const double h = m.hidden_size;
+  const double v = m.vocab_size;
+  c.embeddings = v * h * (m.tied_embeddings ? 1.0 : 2.0);
+  double attn = 0;
+  if (m.mla) {
+    const MlaDims& d = *m.mla;
+    const double heads = m.attention_heads;
+    const double qk = d.qk_nope_head_dim + d.qk_rope_head_dim;
+    const double q = d.q_lora_rank > 0 ? h * d.q_lora_rank + d.q_lora_rank + d.q_lora_rank * heads * qk : h * heads * qk;
+    const double kv = h * (d.kv_lora_rank + d.qk_rope_head_dim) + d.kv_lora_rank +
+                      d.kv_lora_rank * heads * (d.qk_nope_head_dim + d.v_head_dim);
+    const double o = heads * d.v_head_dim * h;
+    attn = q + kv + o;
+  } else {
+    const double q = h * m.attention_heads * m.head_dim;
+    const double kv = 2.0 * h * m.kv_heads * m.head_dim;
+    const double o = static_cast<double>(m.attention_heads) * m.head_dim * h;
+    const double bias = m.attention_bias ? static_cast<double>(m.attention_heads + 2 * m.kv_heads) * m.head_dim : 0.0;
+    attn = q + kv + o + bias;
+  }
+  c.attention = attn * m.layers;
+  const double mats = m.gated_mlp ? 3.0 : 2.0;
+  const double dense_mlp = mats * h * m.ffn_size;
+  double active_mlp = 0;
+  if (m.moe) {
+    const MoeDims& d = *m.moe;
+    const double expert = mats * h * d.expert_ffn_size;
+    const int moe_layers = m.layers - d.dense_layers;
+    c.mlp = d.dense_layers * dense_mlp + moe_layers * (d.experts + d.shared_experts) * expert;
+    c.router = moe_layers * h * d.experts;
+    active_mlp = d.dense_layers * dense_mlp + moe_layers * (d.experts_per_token + d.shared_experts) * expert;
+  } else {
+    c.mlp = m.layers * dense_mlp;
+    active_mlp = c.mlp;
+  }
+  c.norms = (2.0 * m.layers + 1.0) * h;
+  c.total = c.embeddings + c.attention + c.mlp + c.router + c.norms;
+  c.active = c.embeddings + c.attention + active_mlp + c.router + c.norms;
+  return c;
+}
+
+}  // namespace infracalc
