@@ -371,12 +371,21 @@ Error dimension_error(std::string_view input_name, const Expectation& want, std:
     hint = ex.empty() ? "add a unit" : "add a unit, e.g. " + ex;
   } else {
     const Dim extra = got.dim / want.dim;  // got = want * extra
-    const std::string ew = dim_words(extra);
-    if (ew.rfind("a quantity of", 0) != 0 && !extra.dimensionless())
-      hint = "divide by " + ew;
-    else if (const std::string mw = dim_words(want.dim / got.dim);
-             mw.rfind("a quantity of", 0) != 0 && !(want.dim / got.dim).dimensionless())
-      hint = "multiply by " + mw;
+    const Dim missing = want.dim / got.dim;
+    auto simple = [](const Dim& d) {
+      for (auto x : d.e)
+        if (x < 0) return false;
+      return !d.dimensionless() && dim_words(d).rfind("a quantity of", 0) != 0;
+    };
+    // Prefer the fix that names a plain quantity ("multiply by a time" over "divide by a frequency").
+    if (simple(extra))
+      hint = "divide by " + dim_words(extra);
+    else if (simple(missing))
+      hint = "multiply by " + dim_words(missing);
+    else if (dim_words(extra).rfind("a quantity of", 0) != 0)
+      hint = "divide by " + dim_words(extra);
+    else if (dim_words(missing).rfind("a quantity of", 0) != 0)
+      hint = "multiply by " + dim_words(missing);
     else
       hint = "check the unit";
   }

@@ -126,6 +126,8 @@ class Catalog {
   [[nodiscard]] std::vector<Error> load_errors();
   /// Drops every cached entry and overlay (tests).
   void reset();
+  /// How many files have been parsed so far (lazy loading is observable in tests).
+  [[nodiscard]] std::size_t parsed_count() const { return cache_.size(); }
 
  private:
   Catalog() = default;

@@ -85,7 +85,7 @@ std::vector<Finding> check_catalog(Catalog& catalog, const Date& today) {
     for_each_field(*e, [&](const std::string& path, const FieldRef& ref) {
       const Node& v = *ref.value;
       const Provenance& p = ref.provenance;
-      if (Date d = Date::parse(p.as_of); d.valid() && today < d)
+      if (Date d = Date::parse(p.as_of); d.valid() && today < d && p.as_of != e->as_of().str())
         out.push_back({ref.location, path + ": as_of " + p.as_of + " is in the future", true});
       if (p.source.empty()) out.push_back({ref.location, path + ": no source", true});
       if (!p.basis.empty() && std::find(std::begin(kBases), std::end(kBases), p.basis) == std::end(kBases))

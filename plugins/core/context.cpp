@@ -58,8 +58,8 @@ Cell parse_value(const Input& in, const std::string& text, const std::string& la
       if (text.empty()) throw UserError{{label + ": expected a value, got an empty string", "e.g. " + std::string(in.example)}};
       return text;
     case InputKind::flag:
-      if (text.empty() || text == "true" || text == "1") return Quantity::number(1);
-      if (text == "false" || text == "0") return Quantity::number(0);
+      if (text.empty() || text == "true" || text == "1") return std::string("true");
+      if (text == "false" || text == "0") return std::string("false");
       throw UserError{{label + ": a switch takes no value (or true/false), got \"" + text + "\"", ""}};
     case InputKind::quantity:
     case InputKind::integer: {
@@ -156,7 +156,7 @@ Context::Context(const Plugin& plugin, const Calculator& calc, const RawInputs& 
             ri.value = parse_value(in, node.str, where);
           } else if (node.kind == Node::Kind::boolean && in.kind == InputKind::flag) {
             ri.raw = node.boolean ? "true" : "false";
-            ri.value = Quantity::number(node.boolean ? 1 : 0);
+            ri.value = ri.raw;
           } else {
             throw UserError{{where + ": expected " + std::string(in.kind == InputKind::flag ? "true or false" : "a string") +
                                  ", got " + std::string(node.kind_name()),
@@ -230,8 +230,8 @@ const std::string& Context::text(std::string_view key) const {
 bool Context::flag(std::string_view key) const {
   const ResolvedInput* ri = find(key);
   if (ri == nullptr) return false;
-  const auto* q = std::get_if<Quantity>(&ri->value);
-  return q != nullptr && q->value != 0.0;
+  const auto* s = std::get_if<std::string>(&ri->value);
+  return s != nullptr && *s == "true";
 }
 
 Origin Context::origin(std::string_view key) const { return need(key).origin; }

@@ -53,6 +53,17 @@ void run_size(Context& ctx) {
     const double heads = static_cast<double>(ctx.integer("heads"));
     ctx.set_number("factor_vs_mha", heads / shape.kv_heads.value());
   }
+  if (ctx.has("budget")) {
+    const Bytes budget = ctx.get<Bytes>("budget");
+    const Bytes total = kv::total(per_token, tokens, batch);
+    const bool fits = total <= budget;
+    ctx.set("budget_headroom", budget - total);
+    ctx.verdict("fits", fits,
+                fits ? "the cache fits in --budget" : "the cache exceeds --budget; shorten the context, shrink the batch or use a smaller dtype");
+    if (!fits && ctx.flag("require_fit")) ctx.fail_check();
+  } else if (ctx.flag("require_fit")) {
+    throw UserError{{"--require-fit needs --budget (the memory the cache may use)", "e.g. --budget 40GB"}};
+  }
   ctx.note(fmt::format("bytes per token = 2 (K and V) x {} layers x {} KV heads x {} head dim x {} B ({})",
                        ctx.integer("layers"), shape.kv_heads.value(), ctx.integer("head_dim"),
                        shape.bytes_per_element.value(), fmt->name));
@@ -86,6 +97,9 @@ Plugin make_kv_plugin() {
       {.name = "batch", .kind = InputKind::integer, .help = "sequences held at once", .default_value = "1", .example = "32"},
       {.name = "attention", .kind = InputKind::choice, .help = "attention layout (derived from head counts when omitted)",
        .example = "gqa", .choices = {"mha", "gqa", "mqa"}, .optional = true},
+      {.name = "budget", .kind = InputKind::quantity, .dim = dims::information,
+       .help = "memory the cache may use; adds a fits verdict", .example = "40GB", .optional = true},
+      {.name = "require_fit", .kind = InputKind::flag, .help = "exit 1 when the cache does not fit in --budget"},
   };
   size.outputs = {
       {"kv_bytes_per_token", dims::information, "KV-cache bytes one token occupies (all layers, K and V)"},
@@ -93,6 +107,7 @@ Plugin make_kv_plugin() {
       {"kv_total", dims::information, "KV-cache bytes for tokens x batch"},
       {"kv_heads_used", dims::none, "KV heads per layer after applying the attention layout"},
       {"factor_vs_mha", dims::none, "how many times smaller than full MHA (query heads / KV heads)"},
+      {"budget_headroom", dims::information, "--budget minus kv_total (negative when it does not fit)"},
   };
   size.run = run_size;
   p.calculators.push_back(std::move(size));

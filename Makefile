@@ -1,0 +1,59 @@
+# Set-up, build and test in one command each. `make demo` and `make test` install missing Debian
+# packages with apt-get, configure with CMake and build; see README.md.
+
+BUILD      ?= build
+ASAN_BUILD ?= build-asan
+JOBS       ?= $(shell nproc 2>/dev/null || echo 2)
+# make test runs the sanitizer tier too; ASAN=0 skips it.
+ASAN       ?= 1
+# Warnings are errors in the test build (CI).
+WERROR     ?= ON
+
+PACKAGES := cmake g++ make libcli11-dev libtomlplusplus-dev libfmt-dev libboost-dev catch2 bsdutils
+OPTIONAL_PACKAGES := libxlsxwriter-dev libbenchmark-dev libopenblas-dev
+
+CMAKE_FLAGS := -DCMAKE_BUILD_TYPE=Release
+
+.PHONY: all deps build demo test unit asan bench clean
+
+all: build
+
+# Installs what is missing (apt-get update first, as a fresh machine needs). Uses sudo when not root.
+deps:
+	@missing=""; for p in $(PACKAGES) $(OPTIONAL_PACKAGES); do \
+	  dpkg -s $$p >/dev/null 2>&1 || missing="$$missing $$p"; done; \
+	if [ -n "$$missing" ]; then \
+	  echo "installing:$$missing"; \
+	  sudo=""; [ "$$(id -u)" -eq 0 ] || sudo="sudo"; \
+	  $$sudo apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$sudo apt-get install -y -qq --no-install-recommends $$missing; \
+	fi
+
+$(BUILD)/CMakeCache.txt:
+	cmake -S . -B $(BUILD) $(CMAKE_FLAGS) -DINFRACALC_WERROR=$(WERROR)
+
+build: deps $(BUILD)/CMakeCache.txt
+	cmake --build $(BUILD) -j$(JOBS)
+
+demo: deps $(BUILD)/CMakeCache.txt
+	cmake --build $(BUILD) -j$(JOBS) --target infracalc
+	./examples/demo.sh $(BUILD)/bin/infracalc
+
+unit: build
+	cd $(BUILD) && ctest --output-on-failure -j$(JOBS)
+
+asan: deps
+	cmake -S . -B $(ASAN_BUILD) -DCMAKE_BUILD_TYPE=RelWithDebInfo -DINFRACALC_SANITIZE=ON -DINFRACALC_WERROR=$(WERROR)
+	cmake --build $(ASAN_BUILD) -j$(JOBS)
+	cd $(ASAN_BUILD) && ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
+	  ctest --output-on-failure -j$(JOBS)
+
+test: unit
+	@if [ "$(ASAN)" = "1" ]; then $(MAKE) --no-print-directory asan; fi
+
+bench: deps
+	cmake -S . -B $(BUILD) $(CMAKE_FLAGS) -DINFRACALC_BENCH=ON
+	cmake --build $(BUILD) -j$(JOBS)
+	./bench/run.sh $(BUILD)
+
+clean:
+	rm -rf $(BUILD) $(ASAN_BUILD)

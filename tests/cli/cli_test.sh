@@ -1,0 +1,138 @@
+#!/usr/bin/env bash
+# Shell tests of the built binary: exit codes, streams, JSON shape, colour, overlays, broken pipes.
+# Usage: cli_test.sh INFRACALC JSON_CHECK
+set -u
+bin=$1
+json_check=$2
+pass=0
+fail=0
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+export HOME="$tmp/home" XDG_DATA_HOME="$tmp/xdg"
+unset INFRACALC_DATA NO_COLOR
+
+ok() { pass=$((pass + 1)); }
+bad() { fail=$((fail + 1)); echo "FAIL: $*" >&2; }
+
+# expect_status STATUS -- command...: runs the command, keeps stdout/stderr in $tmp/out, $tmp/err.
+expect_status() {
+  local want=$1; shift; shift
+  "$@" >"$tmp/out" 2>"$tmp/err"
+  local got=$?
+  if [ "$got" -eq "$want" ]; then ok; else bad "exit $got (want $want): $*"; sed 's/^/  | /' "$tmp/err" >&2; fi
+}
+out_has() { if grep -qF -- "$1" "$tmp/out"; then ok; else bad "stdout lacks '$1'"; sed 's/^/  | /' "$tmp/out" | head -20 >&2; fi; }
+err_has() { if grep -qF -- "$1" "$tmp/err"; then ok; else bad "stderr lacks '$1'"; sed 's/^/  | /' "$tmp/err" >&2; fi; }
+out_empty() { if [ ! -s "$tmp/out" ]; then ok; else bad "stdout not empty"; fi; }
+err_empty() { if [ ! -s "$tmp/err" ]; then ok; else bad "stderr not empty"; sed 's/^/  | /' "$tmp/err" >&2; fi; }
+json_ok() { if "$json_check" <"$tmp/out"; then ok; else bad "stdout is not JSON"; fi; }
+
+# Exit 0, results on stdout, nothing on stderr.
+expect_status 0 -- "$bin" kv size --model llama-3-70b --tokens 8000
+out_has "kv_total"; out_has "2.621 GB"; out_has "2.441 GiB"; err_empty
+expect_status 0 -- "$bin" --version
+out_has "infracalc "; out_has "data as of"
+expect_status 0 -- "$bin" calc '140 GB / (3.35 TB/s)'
+out_has "41.79 ms"
+expect_status 0 -- "$bin" calc '700 W * 1 yr -> MWh'
+out_has "6.136 MWh"
+expect_status 0 -- "$bin" list
+out_has "kv"
+
+# JSON shape.
+expect_status 0 -- "$bin" kv size --model llama-3-70b --tokens 8000 --json
+json_ok; out_has '"schema_version": 1'; out_has '"kv_bytes_per_token": {"value": 327680, "unit": "B"}'
+out_has '"kv_total": {"value": 2621440000, "unit": "B"}'; out_has '"from": "catalog"'; out_has '"as_of": "2024-04-18"'
+expect_status 0 -- "$bin" calc '140 GB / (3.35 TB/s)' --json
+json_ok; out_has '"result": {"value": 0.04179104477'
+expect_status 0 -- "$bin" hw show h100-sxm --json
+json_ok; out_has '"memory_bandwidth"'
+expect_status 0 -- "$bin" verify kv --json --quick
+json_ok; out_has '"failed": 0'
+expect_status 0 -- "$bin" list --json
+json_ok
+expect_status 0 -- "$bin" kv size --model llama-3-70b --tokens 8000 --csv
+out_has "kv_total,2621440000,B"
+expect_status 0 -- "$bin" kv size --model llama-3-70b --tokens 8000 --format md
+out_has "| kv_total |"
+
+# Exit 1: evaluated, but a requested check failed.
+expect_status 1 -- "$bin" kv size --model llama-3-70b --tokens 128000 --budget 40GB --require-fit
+out_has "fits: no"
+expect_status 0 -- "$bin" kv size --model llama-3-70b --tokens 8000 --budget 40GB --require-fit
+out_has "fits: yes"
+
+# Exit 2: usage, unit, input and data errors, on stderr with a hint, nothing on stdout.
+expect_status 2 -- "$bin" calc '3 W + 2 GB'
+err_has "a power"; err_has "an amount of data"; out_empty
+expect_status 2 -- "$bin" kv size --model llama-3-70b --tokens 8000 --tokns 3
+err_has "did you mean '--tokens'"; out_empty
+expect_status 2 -- "$bin" kv sise
+err_has "did you mean 'size'"
+expect_status 2 -- "$bin" kvv size
+err_has "did you mean 'kv'"
+expect_status 2 -- "$bin" hw show h100
+err_has "did you mean 'h100-"
+expect_status 2 -- "$bin" kv size --layers 80 --kv-heads 8 --head-dim 128 --tokens 5GB
+err_has "--tokens: expected a token count"
+expect_status 2 -- "$bin" kv size --layers 80 --kv-heads 8 --head-dim 128 --tokens 8000 --digits 0
+err_has "--digits"
+expect_status 2 -- "$bin" kv size --layers 80 --kv-heads 8 --head-dim 128 --tokens 8000 --color sometimes
+err_has "--color"
+expect_status 2 -- "$bin" kv size --layers 80 --kv-heads 8 --head-dim 128 --tokens 8000 --tokens
+err_has "error:"
+expect_status 2 -- "$bin"
+expect_status 2 -- "$bin" calc '1 KB'
+err_has "kB"
+
+# Colour: never on a pipe by default, on request with --color always; NO_COLOR honoured on a terminal.
+expect_status 0 -- "$bin" kv size --model llama-3-70b --tokens 8000
+if grep -q $'\x1b\[' "$tmp/out"; then bad "colour on a pipe"; else ok; fi
+expect_status 0 -- "$bin" kv size --model llama-3-70b --tokens 8000 --color always
+if grep -q $'\x1b\[' "$tmp/out"; then ok; else bad "no colour with --color always"; fi
+if command -v script >/dev/null 2>&1; then
+  script -qec "$bin kv size --model llama-3-70b --tokens 8000" /dev/null >"$tmp/tty" 2>&1
+  if grep -q $'\x1b\[' "$tmp/tty"; then ok; else bad "no colour on a terminal"; fi
+  NO_COLOR=1 script -qec "$bin kv size --model llama-3-70b --tokens 8000" /dev/null >"$tmp/tty" 2>&1
+  if grep -q $'\x1b\[' "$tmp/tty"; then bad "colour despite NO_COLOR"; else ok; fi
+fi
+
+# Overlay data directory: same id wins, and the output says so; --data-dir and INFRACALC_DATA.
+mkdir -p "$tmp/overlay/models"
+cat >"$tmp/overlay/models/llama-3-70b.toml" <<'TOML'
+id = "llama-3-70b"
+name = "Llama 3 70B, our variant"
+kind = "model"
+layers = 40
+hidden_size = 8192
+attention_heads = 64
+kv_heads = 8
+head_dim = 128
+params_total = 35e9
+
+[meta]
+as_of = 2025-01-01
+sources = ["our own experiment"]
+TOML
+expect_status 0 -- "$bin" kv size --model llama-3-70b --tokens 8000 --data-dir "$tmp/overlay" --json
+out_has '"kv_bytes_per_token": {"value": 163840'; out_has '"overlay": true'; out_has "overlay in effect"
+INFRACALC_DATA="$tmp/overlay" expect_status 0 -- "$bin" kv size --model llama-3-70b --tokens 8000 --json
+out_has '"kv_bytes_per_token": {"value": 163840'
+expect_status 0 -- "$bin" model list --data-dir "$tmp/overlay"
+out_has "[overlay]"
+printf 'id = "bad-unit"\nname = "x"\nkind = "accelerator"\nvendor = "x"\nmemory_capacity = "80 KB"\nmemory_bandwidth = "1 TB/s"\n[meta]\nas_of = 2025-01-01\nsources = ["x"]\n' >"$tmp/overlay/bad-unit.toml"
+expect_status 2 -- "$bin" data check --data-dir "$tmp/overlay"
+err_has "bad-unit.toml:5:"
+
+# A closed pipe is not an error.
+"$bin" completions bash 2>"$tmp/err" | head -c 10 >/dev/null
+status=${PIPESTATUS[0]}
+if [ "$status" -eq 0 ]; then ok; else bad "broken pipe gave exit $status"; fi
+err_empty
+
+# Help lists every input with dimension, default and example, and every output with its unit.
+expect_status 0 -- "$bin" kv size --help
+out_has "--tokens"; out_has "default fp16"; out_has "kv_total"; out_has "e.g. 128k"
+
+echo "cli tests: $pass passed, $fail failed"
+[ "$fail" -eq 0 ]

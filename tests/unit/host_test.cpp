@@ -1,0 +1,116 @@
+// The plugin host: input resolution, origins, overrides, declared outputs and errors.
+#include <catch2/catch.hpp>
+
+#include "plugins/catalog/catalog.hpp"
+#include "plugins/core/context.hpp"
+#include "plugins/registry.hpp"
+
+using namespace infracalc;
+
+namespace {
+Result kv_size(const RawInputs& raw) {
+  const Plugin* p = find_plugin("kv");
+  REQUIRE(p != nullptr);
+  return run_calculator(*p, *p->find("size"), raw);
+}
+const ResolvedInput& input(const Result& r, const std::string& key) {
+  for (const auto& i : r.inputs)
+    if (i.key == key) return i;
+  FAIL("no input " << key);
+  return r.inputs.front();
+}
+}  // namespace
+
+TEST_CASE("a model fills inputs from the catalog and says so", "[host]") {
+  Catalog::instance().reset();
+  const Result r = kv_size({{"model", "llama-3-70b"}, {"tokens", "8000"}});
+  CHECK(r.find("kv_bytes_per_token")->q.value == 327680);
+  CHECK(r.find("kv_total")->q.value == 2621440000.0);
+  CHECK(input(r, "layers").origin == Origin::catalog);
+  CHECK(input(r, "layers").from == "llama-3-70b");
+  CHECK(input(r, "tokens").origin == Origin::flag);
+  CHECK(input(r, "dtype").origin == Origin::default_value);
+  CHECK(r.provenance.size() == 4);
+  for (const auto& p : r.provenance) CHECK(p.as_of == "2024-04-18");
+}
+
+TEST_CASE("an explicit flag overrides the catalog", "[host]") {
+  Catalog::instance().reset();
+  const Result r = kv_size({{"model", "llama-3-70b"}, {"tokens", "1"}, {"layers", "40"}});
+  CHECK(r.find("kv_bytes_per_token")->q.value == 163840);
+  CHECK(input(r, "layers").origin == Origin::flag);
+}
+
+TEST_CASE("kebab-case keys are accepted", "[host]") {
+  const Result r = kv_size({{"layers", "80"}, {"kv-heads", "8"}, {"head-dim", "128"}, {"tokens", "8000"}});
+  CHECK(r.find("kv_total")->q.value == 2621440000.0);
+}
+
+namespace {
+std::string error_of(const RawInputs& raw) {
+  try {
+    (void)kv_size(raw);
+  } catch (const UserError& e) {
+    return e.error.text();
+  }
+  return "no error";
+}
+}  // namespace
+
+TEST_CASE("bad inputs name the input and the fix", "[host]") {
+  const RawInputs base = {{"layers", "80"}, {"kv_heads", "8"}, {"head_dim", "128"}};
+  auto with = [&](std::pair<std::string, std::string> extra) {
+    RawInputs r = base;
+    r.push_back(std::move(extra));
+    return r;
+  };
+  CHECK_THAT(error_of(with({"tokens", "0"})), Catch::Contains("--tokens: expected a value greater than zero"));
+  CHECK_THAT(error_of(with({"tokens", "-5"})), Catch::Contains("greater than zero"));
+  CHECK_THAT(error_of(with({"tokens", "5 GB"})), Catch::Contains("a token count"));
+  CHECK_THAT(error_of(base), Catch::Contains("missing --tokens"));
+  RawInputs frac = base;
+  frac.push_back({"tokens", "100"});
+  frac.push_back({"batch", "1.5"});
+  CHECK_THAT(error_of(frac), Catch::Contains("whole number"));
+  RawInputs unknown = base;
+  unknown.push_back({"tokens", "100"});
+  unknown.push_back({"tokns", "5"});
+  CHECK_THAT(error_of(unknown), Catch::Contains("did you mean 'tokens'"));
+  RawInputs dtype = base;
+  dtype.push_back({"tokens", "100"});
+  dtype.push_back({"dtype", "fp61"});
+  CHECK_THAT(error_of(dtype), Catch::Contains("expected one of"));
+  CHECK_THAT(error_of({{"model", "llama-3-7b"}, {"tokens", "1"}}), Catch::Contains("did you mean 'llama-3-70b'"));
+  CHECK_THAT(error_of({{"model", "h100-sxm"}, {"tokens", "1"}}), Catch::Contains("not a model"));
+}
+
+TEST_CASE("contradictory attention inputs are rejected", "[host]") {
+  CHECK_THAT(error_of({{"layers", "80"}, {"heads", "64"}, {"kv_heads", "8"}, {"head_dim", "128"}, {"tokens", "1"},
+                       {"attention", "mqa"}}),
+             Catch::Contains("contradicts"));
+  CHECK_THAT(error_of({{"layers", "80"}, {"heads", "8"}, {"kv_heads", "64"}, {"head_dim", "128"}, {"tokens", "1"}}),
+             Catch::Contains("larger than --heads"));
+}
+
+TEST_CASE("every plugin descriptor is well formed", "[host]") {
+  for (const auto& e : plugin_table()) {
+    const Plugin& p = e.get();
+    INFO(p.name);
+    CHECK(p.name == e.name);
+    CHECK_FALSE(p.summary.empty());
+    CHECK_FALSE(p.calculators.empty());
+    CHECK_FALSE(p.doc.empty());
+    for (const auto& c : p.calculators) {
+      INFO(c.name);
+      CHECK(static_cast<bool>(c.run));
+      CHECK_FALSE(c.outputs.empty());
+      for (const auto& in : c.inputs) {
+        INFO(in.name);
+        CHECK_FALSE(in.help.empty());
+        CHECK(in.name.find('-') == std::string_view::npos);
+        if (in.kind == InputKind::choice) CHECK_FALSE(in.choices.empty());
+      }
+      for (const auto& o : c.outputs) CHECK_FALSE(o.help.empty());
+    }
+  }
+}

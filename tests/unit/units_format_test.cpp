@@ -1,0 +1,102 @@
+// Human and machine formatting: significant digits, prefixes, preferred units, re-prefixing after rounding.
+#include <catch2/catch.hpp>
+
+#include "units/format.hpp"
+
+using namespace infracalc;
+
+namespace {
+std::string h(const char* text, FormatOptions opt = {}) {
+  auto q = parse_quantity(text);
+  REQUIRE(q.ok());
+  return format_human(*q, opt);
+}
+}  // namespace
+
+TEST_CASE("human output uses four significant digits and engineering prefixes", "[units][format]") {
+  CHECK(h("140 GB") == "140 GB");
+  CHECK(h("327680 B") == "327.7 kB");
+  CHECK(h("2621440000 B") == "2.621 GB");
+  CHECK(h("3.35 TB/s") == "3.35 TB/s");
+  CHECK(h("989.4 TFLOP/s") == "989.4 TFLOP/s");
+  CHECK(h("700 W") == "700 W");
+  CHECK(h("132000 W") == "132 kW");
+  CHECK(h("0.041791 s") == "41.79 ms");
+  CHECK(h("5e-7 s") == "500 ns");
+  CHECK(h("90 s") == "1.5 min");
+  CHECK(h("18000 s") == "5 h");
+  CHECK(h("3845214.84 s") == "44.5 d");
+  CHECK(h("2 yr") == "2 yr");
+  CHECK(h("1 kWh") == "1 kWh");
+  CHECK(h("6136.2 kWh") == "6.136 MWh");
+  CHECK(h("10 J") == "10 J");
+  CHECK(h("$2.48/h") == "$2.48/h");
+  CHECK(h("$0.2444/Mtok") == "$0.2444/Mtok");
+  CHECK(h("$8747000") == "$8.747M");
+  CHECK(h("$40000") == "$40k");
+  CHECK(h("$0.08/kWh") == "$0.08/kWh");
+  CHECK(h("86 W/cm2") == "86 W/cm2");
+  CHECK(h("814 mm2") == "814 mm2");
+  CHECK(h("190 L/min") == "190 L/min");
+  CHECK(h("30 degC") == "30 degC");
+  CHECK(h("10 K") == "10 K");
+  CHECK(h("8000 tok") == "8,000 tok");
+  CHECK(h("2500 tok/s") == "2.5 ktok/s");
+  CHECK(h("65536") == "65,536");
+  CHECK(h("0.4") == "0.4");
+  CHECK(h("6.3e24 FLOP") == "6.3e24 FLOP");
+}
+
+TEST_CASE("rounding never leaves 1000 before a prefix", "[units][format]") {
+  CHECK(h("999.99 GB") == "1 TB");
+  CHECK(h("999.96 W") == "1 kW");
+  CHECK(h("59.999 s") == "1 min");
+}
+
+TEST_CASE("binary prefixes on request", "[units][format]") {
+  FormatOptions bin;
+  bin.binary = true;
+  CHECK(h("2684354560 B", bin) == "2.5 GiB");
+  CHECK(h("327680 B", bin) == "320 KiB");
+  CHECK(h("1023.99 GiB", bin) == "1 TiB");
+}
+
+TEST_CASE("digits option", "[units][format]") {
+  FormatOptions two;
+  two.digits = 2;
+  CHECK(h("2621440000 B", two) == "2.6 GB");
+  FormatOptions six;
+  six.digits = 6;
+  CHECK(h("2621440000 B", six) == "2.62144 GB");
+}
+
+TEST_CASE("hints pick the display unit", "[units][format]") {
+  auto q = parse_quantity("400 Gb/s");
+  REQUIRE(q.ok());
+  CHECK(format_human(*q, {}, "b/s") == "400 Gb/s");
+  auto t = parse_quantity("$80/MWh");
+  REQUIRE(t.ok());
+  CHECK(format_human(*t, {}, "$/MWh") == "$80.00/MWh");
+}
+
+TEST_CASE("machine output round-trips", "[units][format]") {
+  CHECK(format_machine(327680) == "327680");
+  CHECK(format_machine(0.1) == "0.1");
+  CHECK(std::stod(format_machine(1.0 / 3.0)) == 1.0 / 3.0);
+  CHECK(base_unit_string(dims::data_rate) == "B/s");
+  CHECK(base_unit_string(dims::power) == "W");
+  CHECK(base_unit_string(dims::energy_per_token) == "J/tok");
+  CHECK(base_unit_string(dims::money_per_token) == "USD/tok");
+  CHECK(base_unit_string(dims::none) == "1");
+}
+
+TEST_CASE("conversions with ->", "[units][format]") {
+  auto q = parse_quantity("192 GiB");
+  auto u = parse_unit("GB");
+  REQUIRE(q.ok());
+  REQUIRE(u.ok());
+  CHECK(format_in_unit(*q, *u, 4) == "206.2 GB");
+  auto w = parse_unit("W");
+  REQUIRE(w.ok());
+  CHECK_THROWS_AS(format_in_unit(*q, *w, 4), UserError);
+}
