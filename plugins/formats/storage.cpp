@@ -31,4 +31,6 @@ std::vector<std::string_view> storage_format_names() {
 
 Bytes bytes_per_value(const StorageFormat& f) { return from_base<Bytes>(f.bits_per_value / 8.0); }
 
+Bytes storage_bytes(double count, const StorageFormat& f) { return count * bytes_per_value(f); }
+
 }  // namespace infracalc

@@ -30,5 +30,7 @@ struct StorageFormat {
 [[nodiscard]] std::vector<std::string_view> storage_format_names();
 /// Bytes one value occupies on average (bits_per_value / 8).
 [[nodiscard]] Bytes bytes_per_value(const StorageFormat& f);
+/// Bytes `count` values occupy in format `f` (weights: parameters × bits per value / 8, scales included).
+[[nodiscard]] Bytes storage_bytes(double count, const StorageFormat& f);
 
 }  // namespace infracalc
