@@ -34,6 +34,8 @@ ExitStatus run_model_list(const ListFilter& f, const GlobalOptions& g);
 ExitStatus run_data_check(const GlobalOptions& g);
 /// `verify [PLUGIN...]`: runs the reference kernels.
 ExitStatus run_verify(const std::vector<std::string>& plugins, const KernelOptions& k, const GlobalOptions& g);
+/// `batch [FILE|-]`: JSON Lines of {"plugin", "calculator", "inputs", "id"?} in, one result (or error) per line out.
+ExitStatus run_batch(const std::string& path, bool fail_fast, const GlobalOptions& g);
 /// `completions bash|zsh|fish`.
 ExitStatus run_completions(const std::string& shell);
 

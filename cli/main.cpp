@@ -203,11 +203,36 @@ ExitStatus cmd_completions(int argc, char** argv) {
   return run_completions(shell);
 }
 
+ExitStatus cmd_batch(int argc, char** argv) {
+  CLI::App app{"JSON Lines in, JSON Lines out", "batch"};
+  GlobalOptions g;
+  add_global(app, g);
+  std::string path;
+  bool fail_fast = false;
+  bool help = false;
+  app.set_help_flag();
+  app.add_flag("--help,-h", help);
+  app.add_option("file", path, "input file, or - for stdin (the default)");
+  app.add_flag("--fail-fast", fail_fast, "stop at the first failing record");
+  parse(app, argc, argv);
+  if (help) {
+    emit("usage: infracalc batch [FILE|-] [--fail-fast] [--as-of DATE] [--data-dir DIR]\n\n"
+         "  Reads JSON Lines, one calculation per line:\n"
+         "    {\"plugin\": \"kv\", \"calculator\": \"size\", \"inputs\": {\"model\": \"llama-3-70b\", \"tokens\": \"8000\"}, \"id\": \"a\"}\n"
+         "  and writes one JSON result per line (the same object as --json), or {\"record\": N, \"error\": ..., \"hint\": ...}\n"
+         "  for a record that fails; the others go on. Exit status 1 when any record failed, 2 for usage errors.\n");
+    return ExitStatus::ok;
+  }
+  prepare(g);
+  return run_batch(path, fail_fast, g);
+}
+
 ExitStatus cmd_help(int argc, char** argv);
 
 constexpr Command kCommands[] = {
     {"calc", "evaluate a unit-checked expression: infracalc calc '140 GB / (3.35 TB/s)'", cmd_calc},
     {"verify", "run the reference kernels that check each plugin's formulas", cmd_verify},
+    {"batch", "JSON Lines in, JSON Lines out: one calculation per record", cmd_batch},
     {"list", "list plugins and their calculators", cmd_list},
     {"hw", "hardware catalog: hw list | hw show ID | hw compare ID ID...", cmd_hw},
     {"model", "model catalog: model list | model show ID", cmd_model},
