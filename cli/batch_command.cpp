@@ -71,6 +71,27 @@ void append_error(std::string& out, std::size_t record, const Node* id, const Er
 
 }  // namespace
 
+std::optional<Error> process_batch_record(std::string_view text, std::size_t record, const RunOptions& ro, std::string& out) {
+  auto doc = read_json(text, "record " + std::to_string(record));
+  const Node* id = doc ? doc->find("id") : nullptr;
+  try {
+    if (!doc) throw UserError{doc.error()};
+    const Result r = run_record(doc.value(), ro);
+    out += result_json(r);
+    if (id != nullptr && id->kind == Node::Kind::string) {
+      out.pop_back();  // the closing brace
+      out += ", \"id\": ";
+      append_json_string(out, id->str);
+      out += "}";
+    }
+    out += '\n';
+    return std::nullopt;
+  } catch (const UserError& e) {
+    append_error(out, record, id, e.error);
+    return e.error;
+  }
+}
+
 ExitStatus run_batch(const std::string& path, bool fail_fast, const GlobalOptions& g) {
   std::FILE* in = stdin;
   if (!path.empty() && path != "-") {
@@ -95,23 +116,9 @@ ExitStatus run_batch(const std::string& path, bool fail_fast, const GlobalOption
     while (!text.empty() && (text.back() == '\n' || text.back() == '\r')) text.remove_suffix(1);
     if (text.find_first_not_of(" \t") == std::string_view::npos) continue;  // blank lines are skipped
     ++processed;
-    auto doc = read_json(text, "record " + std::to_string(record));
-    const Node* id = doc ? doc->find("id") : nullptr;
-    try {
-      if (!doc) throw UserError{doc.error()};
-      const Result r = run_record(doc.value(), ro);
-      out += result_json(r);
-      if (id != nullptr && id->kind == Node::Kind::string) {
-        out.pop_back();  // the closing brace
-        out += ", \"id\": ";
-        append_json_string(out, id->str);
-        out += "}";
-      }
-      out += '\n';
-    } catch (const UserError& e) {
+    if (const auto err = process_batch_record(text, record, ro, out)) {
       ++failed;
-      append_error(out, record, id, e.error);
-      std::fprintf(stderr, "error: record %zu: %s\n", record, e.error.text().c_str());
+      std::fprintf(stderr, "error: record %zu: %s\n", record, err->text().c_str());
       if (fail_fast) break;
     }
     if (out.size() > (1 << 16) - 4096) {

@@ -1,10 +1,12 @@
 // The built-in commands other than plugin calculators; main.cpp parses their flags and calls these.
 #pragma once
 
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "cli/app.hpp"
+#include "plugins/core/context.hpp"
 #include "plugins/plugin.hpp"
 
 namespace infracalc::cli {
@@ -34,6 +36,9 @@ ExitStatus run_model_list(const ListFilter& f, const GlobalOptions& g);
 ExitStatus run_data_check(const GlobalOptions& g);
 /// `verify [PLUGIN...]`: runs the reference kernels.
 ExitStatus run_verify(const std::vector<std::string>& plugins, const KernelOptions& k, const GlobalOptions& g);
+/// Runs one batch record (a JSON object as text) and appends its JSON line (result or error) to `out`;
+/// returns the error when the record failed. `record` is its 1-based line number.
+std::optional<Error> process_batch_record(std::string_view text, std::size_t record, const RunOptions& ro, std::string& out);
 /// `batch [FILE|-]`: JSON Lines of {"plugin", "calculator", "inputs", "id"?} in, one result (or error) per line out.
 ExitStatus run_batch(const std::string& path, bool fail_fast, const GlobalOptions& g);
 /// `completions bash|zsh|fish`.

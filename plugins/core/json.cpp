@@ -99,7 +99,7 @@ class JsonParser {
       if (pos_ >= s_.size() || s_[pos_] != ':') return bad("expected ':' after a key");
       ++pos_;
       skip_ws();
-      n.members.emplace_back(std::move(key), Node{});
+      n.members.push_back({std::move(key), Node{}});
       if (!value(n.members.back().second, depth + 1)) return false;
       skip_ws();
       if (pos_ < s_.size() && s_[pos_] == ',') {
