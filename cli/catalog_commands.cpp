@@ -265,7 +265,9 @@ ExitStatus run_data_check(const GlobalOptions& g) {
     emit(j + "]}\n");
   } else {
     std::fputs(out.c_str(), stderr);
-    emit(fmt::format("data check: {} files, {} errors, {} warnings\n", n, errors, findings.size() - errors));
+    const std::string summary = fmt::format("data check: {} files, {} errors, {} warnings\n", n, errors, findings.size() - errors);
+    if (errors == 0) emit(summary);
+    else std::fputs(summary.c_str(), stderr);
   }
   return errors == 0 ? ExitStatus::ok : ExitStatus::usage;
 }

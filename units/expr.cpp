@@ -131,6 +131,9 @@ class Evaluator {
       if (!u) throw UserError{{"after '->': " + u.error().message, u.error().hint}};
       r.target = std::move(u).value();
     }
+    if (peek().kind == Tok::comma)
+      throw UserError{{"unexpected ',' at position " + std::to_string(peek().pos + 1),
+                       "commas separate function arguments only; write 3350 or 3_350, not 3,350"}};
     if (peek().kind != Tok::end)
       throw UserError{{"unexpected '" + peek().text + "' at position " + std::to_string(peek().pos + 1),
                        "check the operators between values"}};
@@ -268,6 +271,8 @@ class Evaluator {
       ++i_;
       if (peek().kind != Tok::number) throw UserError{{"'$' must be followed by an amount", "write e.g. $2.50/h"}};
       const double v = number_token();
+      if (peek().kind == Tok::symbol && (peek().text == "B" || peek().text == "bn"))
+        throw UserError{{"'$" + std::to_string(v) + peek().text + "' is not an amount infracalc reads", "for billions write $1.8e9"}};
       Quantity q{v, dims::currency, false};
       // "$2.50/h": a price per unit binds like a unit.
       if (is_op("/") && peek(1).kind == Tok::symbol && peek(1).text != "$" && !is_function_call(1)) {
