@@ -277,7 +277,15 @@ Expected<Node> read_json(std::string_view text, std::string_view source_name) {
 
 void append_json_string(std::string& out, std::string_view s) {
   out += '"';
-  for (std::size_t i = 0; i < s.size(); ++i) {
+  // Fast path: plain printable ASCII (keys, units, ids) is copied in one piece.
+  std::size_t plain = 0;
+  while (plain < s.size()) {
+    const auto c = static_cast<unsigned char>(s[plain]);
+    if (c < 0x20 || c >= 0x80 || c == '"' || c == '\\') break;
+    ++plain;
+  }
+  out.append(s.data(), plain);
+  for (std::size_t i = plain; i < s.size(); ++i) {
     const auto c = static_cast<unsigned char>(s[i]);
     switch (c) {
       case '"': out += "\\\""; continue;
