@@ -17,6 +17,9 @@ namespace {
 
 constexpr std::string_view kBases[] = {"datasheet", "vendor-claim", "estimate", "measured", "derived", "published", "press"};
 
+constexpr std::string_view kPrecisions[] = {"fp64", "fp32",  "tf32",  "bf16",  "fp16",  "fp8",  "fp6",
+                                             "fp4",  "nvfp4", "mxfp4", "mxfp6", "mxfp8", "int8", "int4"};
+
 bool known_basis(std::string_view b) { return std::find(std::begin(kBases), std::end(kBases), b) != std::end(kBases); }
 
 // Provenance of a value node: the entry's defaults, overridden by the keys of an inline table or series item.
@@ -90,7 +93,7 @@ std::optional<Quantity> check_value(Catalog& catalog, const Entry& e, const std:
                                     const FieldSpec* spec, std::vector<Finding>& out) {
   const Node& v = *ref.value;
   if (spec == nullptr) {
-    out.push_back({ref.location, path + ": field not described for a " + e.kind() + " (typo? see docs/data.md)", false});
+    out.push_back({ref.location, path + ": field not described for kind " + e.kind() + " (typo? see docs/data.md)", false});
     if (v.kind == Node::Kind::string && looks_numeric(v.str)) {
       auto pr = parse_quantity(v.str);
       if (!pr) out.push_back({ref.location, path + ": " + pr.error().text(), true});
@@ -215,15 +218,17 @@ std::vector<Finding> check_catalog(Catalog& catalog, const Date& today) {
     for (const auto& spec : field_specs())
       if (spec.kind == e->kind() && spec.required && spec.path.find('*') == std::string_view::npos &&
           e->root().at_path(spec.path) == nullptr)
-        out.push_back({e->file(), "missing required field '" + std::string(spec.path) + "' for a " + e->kind(), true});
+        out.push_back({e->file(), "missing required field '" + std::string(spec.path) + "' for kind " + e->kind(), true});
     check_series_dates(*e, out);
     std::map<std::string, double> peaks;
+    const std::string meta_basis = e->root().at_path("meta.basis") != nullptr ? e->root().at_path("meta.basis")->str : "";
     for_each_field(*e, [&](const std::string& path, const FieldRef& ref) {
       const Provenance& p = ref.provenance;
-      if (Date d = Date::parse(p.as_of); d.valid() && today < d)
+      // Values that inherit [meta] were checked once above; only overrides are checked here.
+      if (Date d = Date::parse(p.as_of); d.valid() && today < d && p.as_of != e->as_of().str())
         out.push_back({ref.location, path + ": as_of " + p.as_of + " is in the future", true});
       if (p.source.empty()) out.push_back({ref.location, path + ": no source", true});
-      if (!p.basis.empty() && !known_basis(p.basis))
+      if (!p.basis.empty() && p.basis != meta_basis && !known_basis(p.basis))
         out.push_back({ref.location, path + ": unknown basis \"" + p.basis + "\"", true});
       const auto q = check_value(catalog, *e, path, ref, find_field_spec(e->kind(), path), out);
       if (q && path.rfind("peak.", 0) == 0) peaks[path.substr(5)] = q->value;
@@ -237,11 +242,14 @@ std::vector<Finding> check_catalog(Catalog& catalog, const Date& today) {
         out.push_back({e->file(), "peak." + key + " exceeds peak." + sparse->first + " (dense must be <= sparse)", true});
     }
     for (const auto& [key, value] : peaks) {
-      const bool dense = key.size() > 6 && key.ends_with("_dense");
-      const bool sparse = key.size() > 7 && key.ends_with("_sparse");
-      if (!dense && !sparse)
-        out.push_back({e->file(), "peak." + key + ": name peak rates <precision>_dense or <precision>_sparse", true});
       (void)value;
+      const auto us = key.rfind('_');
+      const std::string precision = us == std::string::npos ? key : key.substr(0, us);
+      const std::string mode = us == std::string::npos ? "" : key.substr(us + 1);
+      if ((mode != "dense" && mode != "sparse") ||
+          std::find(std::begin(kPrecisions), std::end(kPrecisions), precision) == std::end(kPrecisions))
+        out.push_back({e->file(), "peak." + key + ": name peak rates <precision>_dense or <precision>_sparse with a precision of "
+                                  "fp64 fp32 tf32 bf16 fp16 fp8 fp6 fp4 nvfp4 mxfp4 mxfp6 mxfp8 int8 int4", true});
     }
     if (e->kind() == "model") check_model(*e, out);
   }

@@ -79,6 +79,7 @@ constexpr std::array kSpecs = {
     count("accelerator", "gpu_cores", 1, 1e4, "GPU cores of an SoC (Apple)"),
     q("accelerator", "sram", information, 1e5, 1e12, "on-chip SRAM or last-level cache (MB)"),
     q("accelerator", "sram_bandwidth", data_rate, 1e10, 1e18, "on-chip SRAM bandwidth"),
+    q("accelerator", "fabric_bandwidth", data_rate, 1e10, 1e18, "on-chip or on-wafer network bandwidth"),
     q("accelerator", "clock", frequency, 1e7, 1e10, "boost or nominal clock (GHz)"),
     q("accelerator", "npu_peak", flop_rate, 1e9, 1e16, "peak of the neural engine / NPU (TOP/s); the note names the precision"),
     q("accelerator", "cpu_memory_capacity", information, 1e8, 1e13, "CPU-attached memory in the same package (GH200, GB200)"),
@@ -156,6 +157,8 @@ constexpr std::array kSpecs = {
     t("network", "process", "process node of the ASIC"),
     t("network", "launch", "first availability"),
     t("network", "media", "fibre or copper type, wavelength"),
+    count("network", "transistors", 1e6, 1e13, "transistor count of the ASIC"),
+    t("network", "cooling", "air or liquid"),
     // ---- model ----
     t("model", "vendor", "publisher, lower case"),
     t("model", "family", "model family"),
