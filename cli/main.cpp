@@ -169,16 +169,28 @@ ExitStatus cmd_model(int argc, char** argv) {
   add_global(app, g);
   std::vector<std::string> words;
   ListFilter f;
+  ImportOptions imp;
   app.add_option("words", words);
   app.add_option("--vendor", f.vendor);
   app.add_option("--kind", f.kind);
+  app.add_option("--out", imp.out, "model import: output file (ID.toml)");
+  app.add_option("--id", imp.id, "model import: id of the new entry");
+  app.add_option("--name", imp.name, "model import: name of the new entry");
+  app.add_flag("--force", imp.force, "model import: replace an existing file");
   parse(app, argc, argv);
   prepare(g);
   const std::string sub = words.empty() ? "list" : words.front();
+  if (sub != "import" && (!imp.out.empty() || !imp.id.empty() || !imp.name.empty() || imp.force))
+    throw UserError{{"model " + sub + ": --out, --id, --name and --force belong to model import", "e.g. infracalc model import config.json --out my-model.toml"}};
   if (sub == "list") return run_model_list(f, g);
   if (sub == "show") {
     if (words.size() != 2) throw UserError{{"model show takes one id", "e.g. infracalc model show llama-3-70b"}};
     return run_entry_show(words[1], {"model"}, g);
+  }
+  if (sub == "import") {
+    if (words.size() != 2) throw UserError{{"model import takes one config.json", "e.g. infracalc model import path/to/config.json --out my-model.toml"}};
+    imp.file = words[1];
+    return run_model_import(imp, g);
   }
   throw UserError{{"model: unknown subcommand '" + sub + "'", did_you_mean(sub, {"list", "show", "import"})}};
 }
@@ -187,12 +199,22 @@ ExitStatus cmd_data(int argc, char** argv) {
   CLI::App app{"data files", "data"};
   GlobalOptions g;
   add_global(app, g);
-  std::string sub;
-  app.add_option("subcommand", sub)->required();
+  std::vector<std::string> words;
+  ListFilter f;
+  app.add_option("words", words);
+  app.add_option("--vendor", f.vendor);
+  app.add_option("--kind", f.kind);
   parse(app, argc, argv);
   prepare(g);
+  if (words.empty()) throw UserError{{"data: missing subcommand", "data check | data list [--kind K] | data show ID [--as-of DATE]"}};
+  const std::string& sub = words.front();
   if (sub == "check") return run_data_check(g);
-  throw UserError{{"data: unknown subcommand '" + sub + "'", did_you_mean(sub, {"check"})}};
+  if (sub == "list") return run_data_list(f, g);
+  if (sub == "show") {
+    if (words.size() != 2) throw UserError{{"data show takes one id", "e.g. infracalc data show h100-sxm-rental --as-of 2024-06-01"}};
+    return run_entry_show(words[1], {}, g);
+  }
+  throw UserError{{"data: unknown subcommand '" + sub + "'", did_you_mean(sub, {"check", "list", "show"})}};
 }
 
 ExitStatus cmd_completions(int argc, char** argv) {
@@ -209,9 +231,9 @@ constexpr Command kCommands[] = {
     {"calc", "evaluate a unit-checked expression: infracalc calc '140 GB / (3.35 TB/s)'", cmd_calc},
     {"verify", "run the reference kernels that check each plugin's formulas", cmd_verify},
     {"list", "list plugins and their calculators", cmd_list},
-    {"hw", "hardware catalog: hw list | hw show ID | hw compare ID ID...", cmd_hw},
-    {"model", "model catalog: model list | model show ID", cmd_model},
-    {"data", "data files: data check", cmd_data},
+    {"hw", "hardware catalog: hw list [--vendor V --kind K --min-memory M] | hw show ID | hw compare ID ID...", cmd_hw},
+    {"model", "model catalog: model list | model show ID | model import config.json [--out F] [--force]", cmd_model},
+    {"data", "data files: data check | data list [--kind K] | data show ID [--as-of DATE]", cmd_data},
     {"completions", "shell completions: completions bash|zsh|fish", cmd_completions},
     {"help", "this help, or help PLUGIN", cmd_help},
 };
