@@ -213,7 +213,7 @@ constexpr std::array kSpecs = {
     q("grid", "carbon_intensity", carbon_intensity, 1e-11, 1e-6, "average generation carbon intensity (g/kWh), dated series"),
     count("grid", "renewable_share", 0, 1, "share of generation from renewables, dated series"),
     // ---- facility: cooling technologies, coolants, CDUs, efficiency benchmarks ----
-    t("facility", "type", "cooling, coolant, cdu, efficiency or power", true),
+    t("facility", "type", "cooling, coolant, cdu, efficiency or requirement", true),
     t("facility", "vendor", "maker, for products"),
     q("facility", "rack_density_min", power, 0, 1e7, "lowest rack power the technology is used for (kW)"),
     q("facility", "rack_density_max", power, 100, 1e7, "highest practical rack power (kW)"),
@@ -236,6 +236,9 @@ constexpr std::array kSpecs = {
     q("facility", "delta_t", temperature, 0.5, 50, "design temperature rise (K)"),
     q("facility", "pressure_drop", pressure, 1, 1e7, "pressure drop at rated flow"),
     t("facility", "form_factor", "in-row, in-rack, rear door, tank"),
+    point("facility", "flow_by_supply.supply_temperature", "facility coolant supply temperature of this row"),
+    q("facility", "flow_by_supply.flow", volume_flow, 1e-6, 10, "minimum coolant flow at that supply temperature"),
+    q("facility", "flow_by_supply.pressure_drop", pressure, 1, 1e7, "pressure drop at that flow"),
     t("facility", "scope", "what a benchmark covers (industry survey, one operator's fleet)"),
     count("facility", "pue", 1, 3, "power usage effectiveness, dated series"),
     q("facility", "wue", water_intensity, 0, 1e-8, "water usage effectiveness (L/kWh), dated series"),
