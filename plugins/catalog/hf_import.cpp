@@ -38,7 +38,8 @@ class Config {
     return n != nullptr && n->kind != Node::Kind::null ? n : nullptr;
   }
   [[nodiscard]] Error error(std::string_view key, const std::string& what, std::string hint = {}) const {
-    return Error{source_ + ": " + std::string(key) + ": " + what, std::move(hint)};
+    const char* sep = !what.empty() && what.front() == '(' ? " " : ": ";  // "num_key_value_heads (6) must ..."
+    return Error{source_ + ": " + std::string(key) + sep + what, std::move(hint)};
   }
   // A positive whole number; nullopt when absent. Errors (not a whole number, < 1) go to `err`.
   std::optional<long long> count(std::string_view key, std::optional<Error>& err, bool allow_zero = false) const {
