@@ -164,3 +164,15 @@ TEST_CASE("schema paths ignore array indices", "[catalog][schema]") {
   CHECK(find_field_spec("accelerator", "peak.fp8_dense") != nullptr);
   CHECK(find_field_spec("accelerator", "no_such_field") == nullptr);
 }
+
+TEST_CASE("docs/data.md describes every field of the schema", "[catalog][schema][docs]") {
+  const fs::path doc = fs::path(__FILE__).parent_path().parent_path().parent_path() / "docs" / "data.md";
+  std::ifstream in(doc);
+  REQUIRE(in.good());
+  const std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  for (const auto& spec : field_specs()) {
+    INFO(spec.kind << "." << spec.path);
+    CHECK(text.find("### Fields of kind `" + std::string(spec.kind) + "`") != std::string::npos);
+    CHECK(text.find("| `" + std::string(spec.path) + "`") != std::string::npos);
+  }
+}
