@@ -151,7 +151,18 @@ ExitStatus cmd_hw(int argc, char** argv) {
   app.add_option("--vendor", f.vendor);
   app.add_option("--kind", f.kind);
   app.add_option("--min-memory", f.min_memory);
+  bool help = false;
+  app.set_help_flag();
+  app.add_flag("--help,-h", help);
   parse(app, argc, argv);
+  if (help) {
+    emit(std::string("usage: infracalc hw list [--vendor V] [--kind K] [--min-memory 100GB]\n"
+         "       infracalc hw show ID [--json]\n"
+         "       infracalc hw compare ID ID...\n\n"
+         "  Hardware in the catalog: accelerators and systems by default; --kind interconnect, network, memory,\n"
+         "  storage, or a type such as gpu, tpu, switch, nic, optics. Every value shows its date and source.\n\n") + output_options_help());
+    return ExitStatus::ok;
+  }
   prepare(g);
   const std::string sub = words.empty() ? "list" : words.front();
   if (sub == "list") return run_hw_list(f, g);
@@ -177,7 +188,18 @@ ExitStatus cmd_model(int argc, char** argv) {
   app.add_option("--id", imp.id, "model import: id of the new entry");
   app.add_option("--name", imp.name, "model import: name of the new entry");
   app.add_flag("--force", imp.force, "model import: replace an existing file");
+  bool help = false;
+  app.set_help_flag();
+  app.add_flag("--help,-h", help);
   parse(app, argc, argv);
+  if (help) {
+    emit(std::string("usage: infracalc model list [--vendor V]\n"
+         "       infracalc model show ID [--json]\n"
+         "       infracalc model import config.json [--out ID.toml] [--id ID] [--name NAME] [--force]\n\n"
+         "  show prints the architecture with its sources and the parameter counts computed from it (derived.*).\n"
+         "  import turns a Hugging Face config.json into a model data file for an overlay directory (--data-dir).\n\n") + output_options_help());
+    return ExitStatus::ok;
+  }
   prepare(g);
   const std::string sub = words.empty() ? "list" : words.front();
   if (sub != "import" && (!imp.out.empty() || !imp.id.empty() || !imp.name.empty() || imp.force))
@@ -204,7 +226,19 @@ ExitStatus cmd_data(int argc, char** argv) {
   app.add_option("words", words);
   app.add_option("--vendor", f.vendor);
   app.add_option("--kind", f.kind);
+  bool help = false;
+  app.set_help_flag();
+  app.add_flag("--help,-h", help);
   parse(app, argc, argv);
+  if (help) {
+    emit(std::string("usage: infracalc data check\n"
+         "       infracalc data list [--kind K] [--vendor V]\n"
+         "       infracalc data show ID [--as-of DATE]\n\n"
+         "  check lints every data file (built-in and overlays) and exits 2 on errors.\n"
+         "  show prints any entry; for dated series (prices, tariffs) '*' marks the entry --as-of picks.\n"
+         "  The file format is described in docs/data.md.\n\n") + output_options_help());
+    return ExitStatus::ok;
+  }
   prepare(g);
   if (words.empty()) throw UserError{{"data: missing subcommand", "data check | data list [--kind K] | data show ID [--as-of DATE]"}};
   const std::string& sub = words.front();
