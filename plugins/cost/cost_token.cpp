@@ -68,7 +68,7 @@ Calculator token_calculator() {
   c.refs = {rental_ref()};
   c.inputs = {
       {.name = "gpu_hour", .kind = InputKind::quantity, .dim = dims::money_rate,
-       .help = "price of one accelerator-hour (rental, or tco hour's owner cost)", .example = "$2.20/h", .optional = true},
+       .help = "price of one accelerator-hour (rental, or tco hour's owner cost); or --rental", .example = "$2.20/h", .optional = true},
       tier_input(),
       {.name = "throughput", .kind = InputKind::quantity, .dim = dims::token_rate,
        .help = "output tokens per second the accelerators deliver together while busy (all concurrent users)",

@@ -84,7 +84,7 @@ Calculator train_calculator() {
       {.name = "gpus", .kind = InputKind::integer, .help = "accelerators rented", .example = "4096", .optional = true},
       {.name = "duration", .kind = InputKind::quantity, .dim = dims::time, .help = "wall-clock time they are rented",
        .example = "44.5d", .optional = true},
-      {.name = "gpu_hour", .kind = InputKind::quantity, .dim = dims::money_rate, .help = "price of one accelerator-hour",
+      {.name = "gpu_hour", .kind = InputKind::quantity, .dim = dims::money_rate, .help = "price of one accelerator-hour; or --rental",
        .example = "$2/h", .optional = true},
       tier_input(),
       {.name = "training_flops", .kind = InputKind::quantity, .dim = dims::flop, .help = "total training work",

@@ -130,6 +130,8 @@ void run_facility(Context& ctx) {
     ctx.note("no tariff table: it needs the energy drawn (--energy per year, or --it-power with --pue and --load-factor)");
   }
 
+  if (ctx.has("capex_per_accelerator") && ctx.origin("capex_per_accelerator") == Origin::catalog)
+    ctx.note("the purchase-price entry covers the accelerator alone; give --servers and --network for the rest of the IT bill");
   ctx.note(how + " = " + show(to_quantity(it)) + ", depreciated straight-line over " + show(to_quantity(life), "yr"));
   if (building.value() > 0)
     ctx.note("building and power/cooling plant " + show(to_quantity(building)) + " depreciated over " +

@@ -153,7 +153,7 @@ Calculator hour_calculator() {
             {"electricity", {"price"}, "electricity tariff entry (dated series 'price'): sets --tariff"}};
   c.inputs = {
       {.name = "capex_per_gpu", .kind = InputKind::quantity, .dim = dims::currency,
-       .help = "equipment and installation cost per accelerator (its share of server, network and install)",
+       .help = "equipment and installation cost per accelerator (its share of server, network and install); or --purchase",
        .example = "$40000", .optional = true},
       {.name = "residual_value", .kind = InputKind::quantity, .dim = dims::currency,
        .help = "resale value of that equipment at the end of its life", .default_value = "$0", .bound = Bound::non_negative},
@@ -168,7 +168,7 @@ Calculator hour_calculator() {
       {.name = "idle_power_share", .kind = InputKind::quantity, .dim = dims::none,
        .help = "power drawn in unsold hours as a share of --power-per-gpu (0: switched off)", .default_value = "0",
        .example = "30%", .bound = Bound::fraction0},
-      {.name = "tariff", .kind = InputKind::quantity, .dim = dims::money_per_energy, .help = "electricity price delivered",
+      {.name = "tariff", .kind = InputKind::quantity, .dim = dims::money_per_energy, .help = "electricity price delivered; or --electricity",
        .example = "$0.08/kWh", .optional = true},
       {.name = "maintenance", .kind = InputKind::quantity, .dim = dims::money_rate,
        .help = "maintenance and staff per sold accelerator-hour", .default_value = "$0/h", .example = "$0.30/h",
