@@ -32,8 +32,6 @@ void run_task(Context& ctx) {
   const Usd tool_cost = ctx.get<Usd>("tool_cost");
   const int retries = static_cast<int>(ctx.integer("retries"));
   if (retries < 0) throw UserError{{"--retries must be zero or more", "retries after a failed attempt"}};
-  if ((prompt + tool_result).value() > 0 && !ctx.has("input_price"))
-    throw UserError{{"input tokens need --input-price (or --api ID)", "e.g. --input-price $3/Mtok"}};
 
   Agent a;
   a.steps = static_cast<int>(ctx.integer("steps"));
@@ -57,6 +55,9 @@ void run_task(Context& ctx) {
     in_total += s.fresh_input + s.repeated_input;
     out_total += s.output;
   }
+  if (in_total.value() > 0 && !ctx.has("input_price"))
+    throw UserError{{"the calls send input tokens (prompt, re-sent history, tool results): --input-price is needed",
+                     "give --input-price $3/Mtok or --api ID, or --history none with no prompt"}};
   const double attempts = expected_attempts(a.success, retries);
   const double p_success = success_probability(a.success, retries);
   ctx.set("cost_per_attempt", per_attempt);

@@ -39,7 +39,7 @@ Usd it_capex(Context& ctx, std::string& how) {
     }
   if (items.empty() && !ctx.has("facility_capex") && !ctx.has("facility_cost_per_power"))
     missing("capex", "IT capex depreciated over --life", "'$30e9'");
-  how = "IT capex from parts: ";
+  how = items.empty() ? "no IT capex given" : "IT capex from parts: ";
   for (std::size_t i = 0; i < items.size(); ++i) how += (i ? " + " : "") + items[i];
   return total;
 }

@@ -27,7 +27,8 @@ void run_ledger_calc(Context& ctx) {
     throw UserError{{"--residual-value must be below --capex-per-gpu", "the resale value is part of what was paid"}};
   in.life_years = whole_years(ctx.get<Seconds>("life"), "--life");
   in.horizon_years = ctx.has("horizon") ? whole_years(ctx.get<Seconds>("horizon"), "--horizon") : in.life_years;
-  if (in.horizon_years > 200) throw UserError{{"--horizon: at most 200 years", "a ledger is yearly"}};
+  if (in.horizon_years > 200)
+    throw UserError{{fmt::format("the ledger covers at most 200 years, got {}", in.horizon_years), "shorten --horizon (default: --life)"}};
   in.method = ctx.text("depreciation") == "declining" ? Depreciation::declining : Depreciation::straight_line;
   in.declining_factor = ctx.number("declining_factor");
   in.power_per_unit = ctx.get<Watts>("power_per_gpu");

@@ -7,6 +7,7 @@
 #include "plugins/tco/tco_inputs.hpp"
 #include "plugins/tco/tco_ledger.hpp"
 #include "plugins/tco/tco_math.hpp"
+#include "units/format.hpp"
 
 using namespace infracalc;
 using namespace infracalc::tco;
@@ -173,4 +174,16 @@ TEST_CASE("tco errors name the input and the fix", "[tco]") {
   CHECK_THAT(error_of("ledger", {{"capex-per-gpu", "$40000"}, {"life", "4yr"}, {"horizon", "2.5yr"}, {"sold-share", "70%"},
                                  {"power-per-gpu", "1.2kW"}, {"tariff", "$0.08/kWh"}}),
              Catch::Contains("whole years"));
+}
+
+TEST_CASE("money keeps its cents below a dollar", "[tco]") {
+  auto h = [](const char* text, const char* hint = "") { return format_human(*parse_quantity(text), {}, hint); };
+  CHECK(h("$0.30/h") == "$0.30/h");
+  CHECK(h("$0.096/h") == "$0.096/h");
+  CHECK(h("$0.5") == "$0.50");
+  CHECK(h("$2.48/h") == "$2.48/h");
+  CHECK(h("$0.2444/Mtok") == "$0.2444/Mtok");
+  CHECK(h("$10M/MW") == "$10M/MW");
+  CHECK(h("$4.50/(Mtok*h)") == "$4.50/(Mtok*h)");
+  CHECK(h("$7.1e9/yr", "$/yr") == "$7.1G/yr");
 }
