@@ -156,14 +156,18 @@ CatalogRef model_ref() {
           "windows, layer pattern, shared layers) and the parameter count"};
 }
 
-std::optional<ModelArch> resolve_arch(Context& ctx, bool required) {
+std::optional<ModelArch> resolve_arch(Context& ctx, bool required, bool cite_all) {
   ModelArch m;
   const Entry* model = ctx.ref("model");
   if (model != nullptr) {
     std::vector<Provenance> cited;
     auto arch = read_model_arch(*model, &cited);
     if (!arch) throw UserError{arch.error()};
-    for (const auto& p : cited) ctx.cite(p);
+    for (const auto& p : cited) {
+      const bool cache_field = p.field == "layers" || p.field == "attention_heads" || p.field == "kv_heads" || p.field == "head_dim" ||
+                               p.field.rfind("attention.", 0) == 0;
+      if (cite_all || cache_field) ctx.cite(p);
+    }
     m = *arch;
   } else {
     const bool any = ctx.has("layers") || ctx.has("kv_heads") || ctx.has("head_dim") || ctx.has("heads") ||

@@ -30,8 +30,9 @@ namespace infracalc::kv {
 
 /// The architecture from --model (when given) with every flag applied over it, or from flags alone.
 /// Returns nullopt when nothing describes a model and `required` is false; throws UserError naming the
-/// missing or contradictory input otherwise.
-[[nodiscard]] std::optional<ModelArch> resolve_arch(Context& ctx, bool required);
+/// missing or contradictory input otherwise. Cites the model-file fields the cache depends on (layers, head
+/// counts and widths, the [attention] table), and with `cite_all` every field read (parameter counts too).
+[[nodiscard]] std::optional<ModelArch> resolve_arch(Context& ctx, bool required, bool cite_all = false);
 
 /// The storage of cached elements from --dtype and the scale inputs. With `scales_need_quantized` false,
 /// scales given for an unquantized --dtype are kept (for calculators that apply them to INT8/INT4 rows).

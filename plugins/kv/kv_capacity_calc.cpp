@@ -18,7 +18,7 @@ double floor_count(double x) { return x > 0 ? std::floor(x + 1e-9) : 0.0; }
 std::string show(const Quantity& q) { return format_human(q); }
 
 void run_capacity(Context& ctx) {
-  const ModelArch m = *resolve_arch(ctx, true);
+  const ModelArch m = *resolve_arch(ctx, true, !ctx.has("weights") && !ctx.has("params"));
   const KvPrecision prec = resolve_precision(ctx);
   const Parallelism par = resolve_parallel(ctx, m);
   const int replica = par.tp * par.pp;
