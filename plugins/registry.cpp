@@ -8,7 +8,7 @@ namespace infracalc {
 
 namespace {
 constexpr std::array kPlugins = {
-    PluginEntry{"kv", "KV cache: bytes per token and totals for MHA, GQA and MQA", &kv_plugin},
+    PluginEntry{"kv", "KV cache: every layout per device, capacity, paging, prefix sharing, compression, offload", &kv_plugin},
 };
 }  // namespace
 

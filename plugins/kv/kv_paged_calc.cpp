@@ -68,14 +68,18 @@ void run_paged(Context& ctx) {
   if (cfg.blocks > 100'000'000) throw UserError{{"kv paged: more than 100 million blocks", "use a larger --block-size or less --memory"}};
 
   const auto requests = requests_from(ctx, max_len);
-  std::int64_t used = 0;
+  std::int64_t used = 0, outputs = 0;
   for (std::size_t i = 0; i < requests.size(); ++i) {
     if (requests[i].prompt + requests[i].output > max_len)
       throw UserError{{fmt::format("request {} ({} + {} tokens) is longer than --max-len {}", i + 1, requests[i].prompt,
                                    requests[i].output, max_len),
                        "raise --max-len to the longest sequence the server accepts"}};
     used += requests[i].prompt + requests[i].output;
+    outputs += requests[i].output;
   }
+  if (outputs > 50'000'000)
+    throw UserError{{fmt::format("kv paged: {} output tokens to simulate; the limit is 50 million", outputs),
+                     "simulate a representative sample of the stream (fewer or shorter requests)"}};
   const PagedReport r = simulate_paged(requests, cfg);
 
   // Time averages over the steps that did work.
