@@ -10,6 +10,29 @@ namespace infracalc::kv {
 
 namespace {
 
+// A price multiplier: the flag, else the --price entry's field (a plain value or a dated series, newest
+// entry not after --as-of), else the default. The input list records where it came from.
+double price_multiplier(Context& ctx, std::string_view key) {
+  const Entry* e = ctx.ref("price");
+  if (e == nullptr || ctx.origin(key) == Origin::flag) return ctx.number(key);
+  std::optional<FieldRef> ref = e->field(key);
+  if (ref && ref->value->kind == Node::Kind::array) ref = e->dated(key, ctx.options().as_of);
+  if (!ref) return ctx.number(key);
+  auto q = node_quantity(*ref->value, Expectation{dims::none, false}, ref->location + ": " + std::string(key));
+  if (!q) throw UserError{q.error()};
+  if (!std::isfinite(q->value) || q->value < 0)
+    throw UserError{{ref->location + ": " + std::string(key) + " must be a non-negative multiple of the input price", ""}};
+  ctx.cite(ref->provenance);
+  for (auto& in : ctx.result().inputs)
+    if (in.key == key) {
+      in.origin = Origin::catalog;
+      in.from = e->id();
+      in.value = *q;
+      in.raw = ref->value->kind == Node::Kind::string ? ref->value->str : std::to_string(q->value);
+    }
+  return q->value;
+}
+
 void run_prefix(Context& ctx) {
   PrefixShape s;
   s.prefix = static_cast<std::int64_t>(ctx.get<Tokens>("prefix").value());
@@ -37,8 +60,8 @@ void run_prefix(Context& ctx) {
   }
 
   CachePricing p;
-  p.read = ctx.number("cache_read");
-  p.write = ctx.number("cache_write");
+  p.read = price_multiplier(ctx, "cache_read");
+  p.write = price_multiplier(ctx, "cache_write");
   if (p.read >= 1.0)
     throw UserError{{fmt::format("--cache-read ({:g}) must be below 1: a cached token that costs as much as a fresh one never pays", p.read),
                      "e.g. --cache-read 10%"}};
@@ -107,11 +130,12 @@ Calculator prefix_calculator() {
        .default_value = "0", .example = "300", .bound = Bound::non_negative},
       {.name = "block_size", .kind = InputKind::integer, .help = "tokens per KV block", .default_value = "16", .example = "32"},
       {.name = "cache_read", .kind = InputKind::quantity, .dim = dims::none,
-       .help = "price of a cached prefix token as a share of the base input price", .default_value = "10%", .example = "50%",
-       .catalog = "price.cache_read", .bound = Bound::fraction0},
+       .help = "price of a cached prefix token as a share of the base input price (default: the --price entry's, else 10%)",
+       .default_value = "10%", .example = "50%", .bound = Bound::fraction0},
       {.name = "cache_write", .kind = InputKind::quantity, .dim = dims::none,
-       .help = "price of writing a prefix token to the cache as a multiple of the base input price", .default_value = "1.25",
-       .example = "2", .catalog = "price.cache_write"},
+       .help = "price of writing a prefix token to the cache as a multiple of the base input price (default: the --price "
+               "entry's, else 1.25)",
+       .default_value = "1.25", .example = "2"},
       {.name = "hit_rate", .kind = InputKind::quantity, .dim = dims::none, .help = "share of requests that find the prefix cached",
        .example = "80%", .bound = Bound::fraction0, .optional = true},
       {.name = "input_price", .kind = InputKind::quantity, .dim = dims::money_per_token, .help = "base input price",

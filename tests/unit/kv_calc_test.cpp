@@ -75,6 +75,19 @@ as_of = 2025-03-12
 sources = ["google/gemma-3-27b-it config.json (huggingface.co)", "Gemma 3 Technical Report (arXiv:2503.19786)"]
 basis = "published"
 )toml";
+    fs::create_directories(path / "prices");
+    std::ofstream(path / "prices" / "test-cache-prices.toml") << R"toml(id = "test-cache-prices"
+name = "Prompt-cache multipliers (test overlay)"
+kind = "price"
+item = "prompt caching"
+cache_write = "2"
+cache_read = [{ as_of = 2024-08-14, value = "10%" }, { as_of = 2025-01-01, value = "20%" }]
+
+[meta]
+as_of = 2025-01-01
+sources = ["test fixture"]
+basis = "estimate"
+)toml";
     Catalog::instance().reset();
     Catalog::instance().add_overlay_dir(path.string());
   }
@@ -202,4 +215,24 @@ TEST_CASE("offload and prefix figures", "[kv][calc]") {
   const auto p = run("prefix", {{"prefix", "1000"}, {"requests", "4"}, {"cache_read", "50%"}, {"cache_write", "1"}, {"hit_rate", "10%"}});
   CHECK(value(p, "break_even_hit_rate") == 0);
   CHECK(value(p, "cost_multiplier") == Approx(0.95));
+}
+
+TEST_CASE("prompt-cache multipliers come from a price entry, dated or plain", "[kv][calc]") {
+  Overlay o;
+  const Plugin& p = kv_plugin();
+  const RawInputs raw = {{"prefix", "2000"}, {"requests", "10"}, {"price", "test-cache-prices"}};
+  const auto newest = run_calculator(p, *p.find("prefix"), raw);
+  CHECK(value(newest, "break_even_hit_rate") == Approx(1.0 / 1.8));
+  RunOptions old;
+  old.as_of = Date::parse("2024-12-01");
+  const auto dated = run_calculator(p, *p.find("prefix"), raw, old);
+  CHECK(value(dated, "break_even_hit_rate") == Approx(1.0 / 1.9));
+  bool cited = false;
+  for (const auto& pr : dated.provenance) cited = cited || (pr.id == "test-cache-prices" && pr.as_of == "2024-08-14");
+  CHECK(cited);
+  // A flag still wins over the entry.
+  RawInputs flagged = raw;
+  flagged.push_back({"cache_write", "1.25"});
+  flagged.push_back({"cache_read", "10%"});
+  CHECK(value(run_calculator(p, *p.find("prefix"), flagged), "break_even_hit_rate") == Approx(0.25 / 1.15));
 }
