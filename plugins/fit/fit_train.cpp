@@ -184,7 +184,7 @@ Calculator train_calculator() {
   c.inputs.push_back({.name = "memory", .kind = InputKind::quantity, .dim = dims::information, .help = "memory per device",
                       .example = "80GB", .catalog = "gpu.memory_capacity", .optional = true});
   c.inputs.push_back({.name = "framework_reserve", .kind = InputKind::quantity, .dim = dims::information,
-                      .help = "CUDA context, communication buffers and allocator slack per device", .default_value = "0GB",
+                      .help = "CUDA context, communication buffers and allocator slack per device", .default_value = "2GB",
                       .example = "4GB", .bound = Bound::non_negative});
   c.inputs.push_back({.name = "require_fit", .kind = InputKind::flag, .help = "exit 1 when it does not fit"});
   c.outputs = {
