@@ -102,6 +102,8 @@ void run_inference(Context& ctx) {
                          std::max(batch, std::min(s.step_tokens, batch * context.value()))));
   ctx.note("framework reserve, communication buffers and memory utilization are planning defaults (docs/fit.md); override them "
            "with --framework-reserve, --comm-buffers and --memory-utilization");
+  if (s.arch.max_context > 0 && best_ctx > static_cast<double>(s.arch.max_context))
+    ctx.note(fmt::format("max_context {:g} tokens is what memory allows; the model is trained for {} tokens", best_ctx, s.arch.max_context));
   if (s.arch.max_context > 0 && context.value() > static_cast<double>(s.arch.max_context))
     ctx.note(fmt::format("--tokens {:g} exceeds the model's trained context of {} tokens", context.value(), s.arch.max_context));
 }

@@ -32,22 +32,25 @@ template <int E, int M, int Bias, Special S>
   // float→half method); the low bits of the sum are then the subnormal code.
   constexpr std::uint32_t magic_bits = static_cast<std::uint32_t>((127 - Bias) + (23 - M) + 1) << 23;
 
+  // Both paths are computed and one is selected, so the loop has no data-dependent branch and vectorizes.
   const std::uint32_t bits = std::bit_cast<std::uint32_t>(f);
   const std::uint32_t sign = (bits >> 31) << (E + M);
-  std::uint32_t a = bits & 0x7FFFFFFFu;
-  std::uint32_t code;
-  if (a >= 0x7F800000u) {
-    if (a > 0x7F800000u) return S == Special::finite ? sign | max_code : sign | nan_code;
-    code = saturate ? max_code : overflow_code;
-  } else if (a < min_normal_bits) {
-    const float r = std::bit_cast<float>(a) + std::bit_cast<float>(magic_bits);
-    code = std::bit_cast<std::uint32_t>(r) - magic_bits;
-  } else {
-    const std::uint32_t odd = (a >> (23 - M)) & 1u;
-    a += (static_cast<std::uint32_t>(Bias - 127) << 23) + (1u << (22 - M)) - 1u + odd;
-    code = a >> (23 - M);
-    if (code > max_code) code = saturate ? max_code : overflow_code;
-  }
+  const std::uint32_t a = bits & 0x7FFFFFFFu;
+  const float sub = std::bit_cast<float>(a) + std::bit_cast<float>(magic_bits);
+  const std::uint32_t sub_code = std::bit_cast<std::uint32_t>(sub) - magic_bits;
+  const std::uint32_t odd = (a >> (23 - M)) & 1u;
+  // Rebias the exponent and round the mantissa to nearest even in one add (carries ripple into the exponent).
+  const std::uint32_t norm_code =
+      (a + (static_cast<std::uint32_t>(Bias - 127) << 23) + (1u << (22 - M)) - 1u + odd) >> (23 - M);
+  // Selections by masks (all ones or zero) rather than branches.
+  const std::uint32_t is_sub = 0u - static_cast<std::uint32_t>(a < min_normal_bits);
+  std::uint32_t code = (sub_code & is_sub) | (norm_code & ~is_sub);
+  // Inf lands here too (its rebiased code is far above the largest): it saturates or overflows like a value.
+  const std::uint32_t over = 0u - static_cast<std::uint32_t>(code > max_code);
+  const std::uint32_t over_code = saturate ? max_code : overflow_code;
+  code = (code & ~over) | (over_code & over);
+  const std::uint32_t is_nan = 0u - static_cast<std::uint32_t>(a > 0x7F800000u);
+  code = (code & ~is_nan) | ((S == Special::finite ? max_code : nan_code) & is_nan);
   return sign | code;
 }
 
@@ -97,12 +100,19 @@ template <int E, int M, int Bias, Special S>
   return (x + magic) - magic;
 }
 
-/// Encodes x as a two's-complement integer of `bits` bits (RNE, saturating to [-2^(bits-1), 2^(bits-1)-1]).
+/// Encodes x as a two's-complement integer of `bits` bits (RNE, saturating to [-2^(bits-1), 2^(bits-1)-1];
+/// NaN, which no integer holds, saturates by its sign bit).
 [[nodiscard]] inline std::uint32_t encode_int(float x, int bits) {
-  const float hi = static_cast<float>((1 << (bits - 1)) - 1);
-  const float lo = -hi - 1.0f;
-  const float c = x > hi ? hi : (x < lo ? lo : (x == x ? x : 0.0f));
-  return static_cast<std::uint32_t>(static_cast<std::int32_t>(round_even(c))) & ((1u << bits) - 1u);
+  // Integer operations only around the rounding, so the loop vectorizes: the magnitude is first capped at
+  // 2^20 through its bits (far outside any integer range here, and inside the rounding trick's range).
+  const std::uint32_t b = std::bit_cast<std::uint32_t>(x);
+  std::uint32_t a = b & 0x7FFFFFFFu;
+  a = a < 0x49800000u ? a : 0x49800000u;  // 2^20
+  const auto r = static_cast<std::int32_t>(round_even(std::bit_cast<float>((b & 0x80000000u) | a)));
+  const std::int32_t hi = (1 << (bits - 1)) - 1, lo = -hi - 1;
+  std::int32_t c = r < hi ? r : hi;
+  c = c > lo ? c : lo;
+  return static_cast<std::uint32_t>(c) & ((1u << bits) - 1u);
 }
 
 /// Decodes a two's-complement code of `bits` bits.
