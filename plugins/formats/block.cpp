@@ -27,7 +27,7 @@ float pow2f(int k) {
 }
 
 // Calls fn with an encoder for values already divided by their scale, specialised per element format so
-// that the per-value loop is inlined. Elements saturate inside scaled formats (OCP MX v1.0 section 6.3;
+// that the per-value loop is inlined. Elements saturate inside scaled formats (OCP MX v1.0 section 6;
 // NVIDIA's NVFP4 recipe).
 template <class Fn>
 void with_encoder(const TensorLayout& L, Fn&& fn) {

@@ -7,7 +7,7 @@ namespace infracalc::formats {
 
 namespace {
 
-// Parameters per format: OFP8 rev 1.0 (E4M3 bias 7, E5M2 bias 15), OCP MX v1.0 section 5.3 (E3M2 bias 3,
+// Parameters per format: OFP8 rev 1.0 (E4M3 bias 7, E5M2 bias 15), OCP MX v1.0 section 5 (E3M2 bias 3,
 // E2M3 bias 1, E2M1 bias 1), IEEE 754 binary16 (bias 15).
 template <class Fn>
 void for_each(std::span<const float> in, std::span<std::uint8_t> out, Fn fn) {

@@ -10,7 +10,7 @@ namespace {
 // Layouts: IEEE 754-2019 (binary32, binary16); bfloat16 and TF32 as NVIDIA's A100 architecture
 // whitepaper (2020) describes them (FP32's 8-bit exponent with 7 and 10 mantissa bits); OCP 8-bit
 // Floating Point Specification (OFP8) rev 1.0 (2023) for E4M3 and E5M2; OCP Microscaling Formats (MX)
-// v1.0 (2023), section 5.3, for E3M2, E2M3, E2M1 and the E8M0 scale.
+// v1.0 (2023), section 5, for E3M2, E2M3, E2M1 and the E8M0 scale.
 constexpr std::array kSpecs = {
     ElementSpec{Elem::fp32, "fp32", "IEEE 754 binary32", 32, 8, 23, 127, false, Special::ieee, false},
     ElementSpec{Elem::tf32, "tf32", "NVIDIA TensorFloat-32 (19 significant bits of an FP32 word)", 19, 8, 10, 127, false,

@@ -302,7 +302,7 @@ void run_encode(Context& ctx) {
       ctx.add_table(std::move(st));
       if (L.tensor_scale) ctx.set_number("tensor_scale", q.tensor_scale);
       ctx.note(L.scale == Elem::e8m0
-                   ? "MX scale: 2^(floor(log2(block amax)) - emax of the element), elements rounded to nearest even and clamped (OCP MX v1.0 section 6.3)"
+                   ? "MX scale: 2^(floor(log2(block amax)) - emax of the element), elements rounded to nearest even and clamped (OCP MX v1.0 section 6)"
                    : "NVFP4: tensor scale = amax / (6 x 448); block scale = block amax / 6 / tensor scale rounded to E4M3; elements rounded to nearest even and clamped");
     }
     if (rounded_input) ctx.note("inputs were rounded to FP32 first, as a tensor in memory would be");
