@@ -25,7 +25,7 @@ void run_inference(Context& ctx) {
   s.framework = ctx.get<Bytes>("framework_reserve");
   s.comm = ctx.get<Bytes>("comm_buffers");
   if (ctx.has("activations")) s.activations = ctx.get<Bytes>("activations");
-  s.step_tokens = ctx.get<Tokens>("step_tokens").value();
+  s.step_tokens = ctx.get<Tokens>("step_tokens");
   const int tp = static_cast<int>(ctx.integer("tp"));
   const int pp = static_cast<int>(ctx.integer("pp"));
   if (s.arch.attention_heads % tp != 0)
@@ -52,7 +52,7 @@ void run_inference(Context& ctx) {
   ctx.set("kv_per_sequence", per_seq.per_device);
   const std::int64_t best_batch = max_batch(s, context, tp, pp, usable);
   ctx.set_number("max_batch", static_cast<double>(best_batch));
-  const double best_ctx = max_context(s, batch, tp, pp, usable);
+  const double best_ctx = max_context(s, batch, tp, pp, usable).value();
   ctx.set("max_context", from_base<Tokens>(best_ctx));
   const int devices_used = tp * pp;
   if (ctx.has("devices")) {
@@ -99,7 +99,7 @@ void run_inference(Context& ctx) {
   if (!s.activations)
     ctx.note(fmt::format("activations: estimate of one forward step's live tensors, {:g} tokens per step (decode tokens, or a prefill "
                          "chunk of at most --step-tokens) in BF16, plus FP32 logits; override with --activations",
-                         std::max(batch, std::min(s.step_tokens, batch * context.value()))));
+                         std::max(batch, std::min(s.step_tokens.value(), batch * context.value()))));
   ctx.note("framework reserve, communication buffers and memory utilization are planning defaults (docs/fit.md); override them "
            "with --framework-reserve, --comm-buffers and --memory-utilization");
   if (s.arch.max_context > 0 && best_ctx > static_cast<double>(s.arch.max_context))

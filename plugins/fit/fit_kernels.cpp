@@ -285,7 +285,7 @@ std::vector<KernelCheck> run_activations(const KernelOptions&) {
           const std::vector<std::uint8_t> buf(static_cast<std::size_t>(x.bytes));
           total += static_cast<double>(buf.size());
         }
-        ActivationShape shape{s, b, h, a, 1, 0, t, 1, sp};
+        ActivationShape shape{from_base<Tokens>(s), b, h, a, 1, 0, t, 1, sp};
         const char* rn = r == Recompute::none ? "none" : (r == Recompute::selective ? "selective" : "full");
         out.push_back({fmt::format("layer activations, tp {}{}, recompute {}", t, sp ? " + sequence parallel" : "", rn),
                        to_quantity(activation_per_layer(shape, r)), info(total), 0.0});

@@ -52,14 +52,14 @@ Bytes weight_bytes(double params, double expert_params, const StorageFormat& dty
   return storage_bytes(params - expert_params, dtype) + storage_bytes(expert_params, expert_dtype);
 }
 
-Bytes activation_bytes_per_token(const ModelArch& m, int tp, Bytes act_bytes) {
+BytesPerToken activation_bytes_per_token(const ModelArch& m, int tp, Bytes act_bytes) {
   const double t = std::max(1, tp);
   const double h = m.hidden_size;
   const double attn = static_cast<double>(m.attention_heads + 2 * m.kv_heads) * m.head_dim / t;
   double ffn = m.ffn_size;
   if (m.moe) ffn = static_cast<double>(m.moe->expert_ffn_size) * (m.moe->experts_per_token + m.moe->shared_experts);
   const double mlp = (m.gated_mlp ? 3.0 : 2.0) * ffn / t;
-  return (2.0 * h + std::max(attn, mlp)) * act_bytes;
+  return (2.0 * h + std::max(attn, mlp)) * act_bytes / from_base<Tokens>(1.0);
 }
 
 Bytes waterfall_total(const Waterfall& w) { return w.weights + w.kv + w.activations + w.framework + w.comm; }
@@ -95,9 +95,10 @@ ShardedState zero_shard(const StatePerParam& s, double params, int stage, int dp
 }
 
 Bytes activation_per_layer(const ActivationShape& a, Recompute r) {
-  const double sbh = a.seq * a.micro_batch * a.hidden;
+  const double s = a.seq.value();  // tokens as the count the formula multiplies
+  const double sbh = s * a.micro_batch * a.hidden;
   const double t = std::max(1, a.tp);
-  const double attn = 5.0 * a.heads * a.seq / a.hidden;  // the 5as/h term: scores, softmax, dropout mask and output
+  const double attn = 5.0 * a.heads * s / a.hidden;  // the 5as/h term: scores, softmax, dropout mask and output
   switch (r) {
     case Recompute::none:
       return bytes(a.sequence_parallel ? sbh / t * (34.0 + attn) : sbh * (10.0 + 24.0 / t + attn / t));
@@ -111,7 +112,7 @@ Bytes activation_per_layer(const ActivationShape& a, Recompute r) {
 
 Bytes activation_per_device(const ActivationShape& a, Recompute r) {
   const double t = std::max(1, a.tp);
-  const double sbh = a.seq * a.micro_batch * a.hidden;
+  const double sbh = a.seq.value() * a.micro_batch * a.hidden;
   // Under 1F1B the first stage holds p micro-batches of L/p layers each: L layers' worth (section 4.3).
   Bytes total = a.layers * activation_per_layer(a, r);
   // Full recomputation re-runs one layer's forward before its backward: that layer's activations are live.

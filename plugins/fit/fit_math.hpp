@@ -44,7 +44,7 @@ struct ParamSplit {
 /// its normalised copy (2h), the attention projections ((heads + 2 kv_heads) × head_dim / tp) and the
 /// MLP intermediate (3 × ffn / tp gated, 2 × ffn / tp plain; MoE: top-k experts' widths), in the
 /// activation format. An estimate of the live set, not a profile.
-[[nodiscard]] Bytes activation_bytes_per_token(const ModelArch& m, int tp, Bytes act_bytes);
+[[nodiscard]] BytesPerToken activation_bytes_per_token(const ModelArch& m, int tp, Bytes act_bytes);
 
 /// The memory waterfall on one device.
 struct Waterfall {
@@ -110,7 +110,7 @@ enum class Recompute : std::uint8_t { none, selective, full };
 /// What the activation formula needs.
 struct ActivationShape {
   /// Sequence length s.
-  double seq = 0;
+  Tokens seq;
   /// Micro-batch size b.
   double micro_batch = 1;
   /// Hidden size h.

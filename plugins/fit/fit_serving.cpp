@@ -33,7 +33,7 @@ Waterfall inference_waterfall(const InferenceSetup& s, Tokens context, double ba
     w.activations = *s.activations;
   } else {
     // One step processes the decode tokens of every sequence, or a prefill chunk of at most step_tokens.
-    const double step = std::max(batch, std::min(s.step_tokens, batch * context.value()));
+    const Tokens step = from_base<Tokens>(std::max(batch, std::min(s.step_tokens.value(), batch * context.value())));
     w.activations = step * activation_bytes_per_token(m, tp, s.act_bytes);
     // Logits of the last position of each sequence, in FP32, split over tp (vocabulary-parallel head).
     w.activations += batch * static_cast<double>(m.vocab_size) / tp * from_base<Bytes>(4.0);
@@ -58,21 +58,21 @@ std::int64_t max_batch(const InferenceSetup& s, Tokens context, int tp, int pp, 
   return lo;
 }
 
-double max_context(const InferenceSetup& s, double batch, int tp, int pp, Bytes usable) {
+Tokens max_context(const InferenceSetup& s, double batch, int tp, int pp, Bytes usable) {
   auto ok = [&](double t) { return fits(s, from_base<Tokens>(t), batch, tp, pp, usable); };
-  if (!ok(1)) return 0;
+  if (!ok(1)) return from_base<Tokens>(0);
   double lo = 1, hi = 2;
   const double cap = std::ldexp(1.0, 40);
   while (hi < cap && ok(hi)) {
     lo = hi;
     hi *= 2;
   }
-  if (hi >= cap && ok(hi)) return hi;  // sliding-window models can stop growing: report the cap
+  if (hi >= cap && ok(hi)) return from_base<Tokens>(hi);  // sliding-window models can stop growing: report the cap
   while (hi - lo > 1) {
     const double mid = std::floor(lo + (hi - lo) / 2);
     (ok(mid) ? lo : hi) = mid;
   }
-  return lo;
+  return from_base<Tokens>(lo);
 }
 
 std::optional<Layout> min_layout(const InferenceSetup& s, Tokens context, double batch, Bytes usable) {

@@ -30,7 +30,7 @@ struct InferenceSetup {
   /// Activation bytes per device given by the user (replaces the estimate).
   std::optional<Bytes> activations;
   /// Tokens one forward step processes at most (the chunked-prefill budget).
-  double step_tokens = 8192;
+  Tokens step_tokens = from_base<Tokens>(8192);
   /// Bytes of one activation element (BF16: 2).
   Bytes act_bytes = from_base<Bytes>(2.0);
 };
@@ -42,7 +42,7 @@ struct InferenceSetup {
 [[nodiscard]] std::int64_t max_batch(const InferenceSetup& s, Tokens context, int tp, int pp, Bytes usable);
 
 /// The longest context (tokens per sequence) that fits at `batch` (0 when none does); searched up to 2^40.
-[[nodiscard]] double max_context(const InferenceSetup& s, double batch, int tp, int pp, Bytes usable);
+[[nodiscard]] Tokens max_context(const InferenceSetup& s, double batch, int tp, int pp, Bytes usable);
 
 /// A parallel layout.
 struct Layout {

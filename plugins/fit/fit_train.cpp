@@ -72,7 +72,7 @@ void run_train(Context& ctx) {
   Bytes act = b(0);
   if (m.arch && m.arch->hidden_size > 0) {
     ActivationShape a;
-    a.seq = ctx.get<Tokens>("seq").value();
+    a.seq = ctx.get<Tokens>("seq");
     a.micro_batch = static_cast<double>(ctx.integer("micro_batch"));
     a.hidden = m.arch->hidden_size;
     a.heads = m.arch->attention_heads;
@@ -86,7 +86,7 @@ void run_train(Context& ctx) {
     ctx.set("activations_per_layer", activation_per_layer(a, r));
     ctx.note(fmt::format("activations: Korthikanti et al. 2022 table 2 for '{}' recomputation{}, s = {:g}, b = {:g}, h = {:g}, a = {:g}, "
                          "16-bit activations; the first 1F1B stage holds all {:g} layers' worth",
-                         ctx.text("recompute"), a.sequence_parallel ? " with sequence parallelism" : "", a.seq, a.micro_batch, a.hidden,
+                         ctx.text("recompute"), a.sequence_parallel ? " with sequence parallelism" : "", a.seq.value(), a.micro_batch, a.hidden,
                          a.heads, a.layers));
     ctx.note("the formula counts a GPT-style layer (MHA, 4h GeLU MLP, dropout); grouped-query attention and gated MLPs change "
              "the 34 sbh term by tens of percent; FlashAttention removes the 5as/h term, as selective recomputation does");

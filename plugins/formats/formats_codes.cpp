@@ -159,9 +159,11 @@ void run_info(Context& ctx) {
               : s.special == Special::ieee     ? "exponent all ones with a non-zero mantissa is NaN"
               : s.special == Special::exponent ? "0xFF is NaN"
                                                : "every code is a number; in MX blocks a NaN scale marks the block");
-  ctx.verdict("saturates", s.saturates,
-              s.saturates ? "a cast clamps out-of-range values to the largest finite value"
-                          : "a plain cast overflows to infinity or NaN; scaled (MX, NVFP4) and --saturate yes casts clamp");
+  const bool block = f.storage != nullptr && f.storage->block > 0;
+  ctx.verdict("saturates", s.saturates || block,
+              block         ? "block-scaled elements clamp to the largest finite value"
+              : s.saturates ? "a cast clamps out-of-range values to the largest finite value"
+                            : "a plain cast overflows to infinity or NaN; scaled (MX, NVFP4) and --saturate yes casts clamp");
   ctx.note(fmt::format("{}: {} sign, {} exponent and {} mantissa bits{}", s.title, s.integer ? 1 : (s.special == Special::exponent ? 0 : 1),
                        s.exp_bits, s.man_bits, s.integer ? "" : fmt::format(", bias {}", s.bias)));
   if (f.storage != nullptr && !f.storage->note.empty()) ctx.note(fmt::format("{}: {}", f.storage->name, f.storage->note));

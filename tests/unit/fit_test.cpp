@@ -134,7 +134,7 @@ TEST_CASE("mixed-precision training state and ZeRO stages", "[fit][math]") {
 }
 
 TEST_CASE("Korthikanti et al. activation memory", "[fit][math]") {
-  ActivationShape a{2048, 1, 12288, 96, 96, 51200, 1, 1, false};
+  ActivationShape a{from_base<Tokens>(2048), 1, 12288, 96, 96, 51200, 1, 1, false};
   const double sbh = 2048.0 * 12288;
   CHECK(activation_per_layer(a, Recompute::none).value() == Approx(sbh * (34 + 5.0 * 96 * 2048 / 12288)));
   a.tp = 8;
