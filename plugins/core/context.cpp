@@ -135,14 +135,20 @@ Context::Context(const Plugin& plugin, const Calculator& calc, const RawInputs& 
         result_.notes.push_back("overlay in effect: " + e.id() + " comes from " + e.file() + ", not the built-in data");
     }
   }
-  for (const auto& in : calc.inputs) {
+  // Values the user typed are checked first, so a bad value is reported before a missing one.
+  std::vector<std::optional<Cell>> typed(calc.inputs.size());
+  for (std::size_t i = 0; i < calc.inputs.size(); ++i)
+    if (const std::string* text = raw_value(calc.inputs[i].name))
+      typed[i] = parse_value(calc.inputs[i], *text, flag_name(calc.inputs[i].name));
+  for (std::size_t i = 0; i < calc.inputs.size(); ++i) {
+    const Input& in = calc.inputs[i];
     ResolvedInput ri;
     ri.key = std::string(in.name);
     const std::string label = flag_name(in.name);
-    if (const std::string* text = raw_value(in.name)) {
+    if (typed[i]) {
       ri.origin = Origin::flag;
-      ri.raw = *text;
-      ri.value = parse_value(in, *text, label);
+      ri.raw = *raw_value(in.name);
+      ri.value = std::move(*typed[i]);
       result_.inputs.push_back(std::move(ri));
       continue;
     }
