@@ -3,12 +3,14 @@
 #include <array>
 
 #include "plugins/kv/kv_plugin.hpp"
+#include "plugins/network/network_plugin.hpp"
 
 namespace infracalc {
 
 namespace {
 constexpr std::array kPlugins = {
     PluginEntry{"kv", "KV cache: bytes per token and totals for MHA, GQA and MQA", &kv_plugin},
+    PluginEntry{"network", "links, energy per bit, fat-tree fabrics and parts, scalable units, topologies, NICs", &network_plugin},
 };
 }  // namespace
 

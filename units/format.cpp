@@ -56,6 +56,8 @@ constexpr std::array kDisplays = {
     Display{dims::currency, "$", 1, none, "", 1},
     Display{dims::power / dims::temperature, "W", 1, si, "/K", 1},
     Display{dims::temperature / dims::power, "K", 1, none, "/W", 1},
+    Display{dims::energy_per_bit_length, "J", 1, si, "/bit/mm", 0.125e-3},
+    Display{dims::length_per_temperature, "m", 1, si, "/K", 1},
 };
 
 const Display* find_display(const Dim& d) {

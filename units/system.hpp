@@ -157,6 +157,11 @@ using KilogramsPerJoule = u::Q<u::per<boost::units::mass_dimension, boost::units
 /// Water-use intensity, stored in m³ per joule.
 using CubicMetersPerJoule = u::Q<u::per<boost::units::volume_dimension, boost::units::energy_dimension>>;
 
+/// Wire energy per bit per distance, stored in joules per byte per metre (pJ/bit/mm on output).
+using JoulesPerByteMeter = u::Q<u::per<u::per<boost::units::energy_dimension, u::information_dimension>, boost::units::length_dimension>>;
+/// Length change per temperature difference (wavelength drift), stored in metres per kelvin.
+using MetersPerKelvin = u::Q<u::per<boost::units::length_dimension, boost::units::temperature_dimension>>;
+
 /// Builds a typed quantity from a value already in base units (the only way plugin code makes one from a double).
 template <class Q>
 constexpr Q from_base(double v) {
