@@ -162,8 +162,9 @@ Calculator make_fabric_calculator() {
   c.description =
       "Endpoints E = GPUs x NICs per GPU on switches of radix k at the NIC speed. Leaves split k into up = ceil(k / (1 + r)) "
       "uplinks and down = k - up host ports for an oversubscription r (1:1 is non-blocking: k/2 each). One tier: one switch "
-      "(E <= k). Two tiers: leaves = ceil(E / down), spines = ceil(leaves x up / k), up to k x down endpoints. Three tiers: "
-      "pods of k/2 leaves with `up` aggregation switches each, and `up` core planes of ceil(leaves / k) switches, up to "
+      "(E <= k). Two tiers: leaves = ceil(E / down), spines = ceil(leaves x up / k) raised to a divisor of up (each leaf "
+      "sends the same number of links to every spine), up to k x down endpoints. Three tiers: pods of k/2 leaves with `up` "
+      "aggregation switches each, and `up` core planes of ceil(leaves / k) switches (raised to a divisor of k/2), up to "
       "k x k/2 x down endpoints (k^3/4 and 5k^2/4 switches for the non-blocking k-ary fat tree). Rail-optimised: the NIC r "
       "of each of `down` nodes goes to the group's rail-r leaf. Transceivers = one per optical port end; optics watts = "
       "ends x energy per bit x link speed; bisection = E/2 x speed x min(1, up/down). --max-flow wires the real graph and "

@@ -47,11 +47,13 @@ struct Builder {
 };
 
 // The fewest targets over which `uplinks[i]` links from each source, dealt round-robin in one global sequence,
-// load no target beyond `radix` ports: found by trying 1, 2, 3, ... targets and counting the load.
-std::int64_t fewest_targets(const std::vector<std::int64_t>& uplinks, std::int64_t radix) {
+// load no target beyond `radix` ports, with a full source (`full` uplinks) reaching every target equally often:
+// found by trying 1, 2, 3, ... targets and counting the load.
+std::int64_t fewest_targets(const std::vector<std::int64_t>& uplinks, std::int64_t radix, std::int64_t full) {
   std::int64_t total = 0;
   for (auto u : uplinks) total += u;
   for (std::int64_t n = 1;; ++n) {
+    if (full % n != 0 && n < total) continue;
     std::vector<std::int64_t> load(static_cast<std::size_t>(n), 0);
     std::int64_t seq = 0;
     for (auto u : uplinks)
@@ -102,7 +104,7 @@ FabricGraph build_fabric_graph(const FabricInput& in) {
   const auto n_leaves = static_cast<std::int64_t>(leaves.size());
   if (tiers == 2) {
     const std::vector<std::int64_t> ups(static_cast<std::size_t>(n_leaves), lp.up);
-    const std::int64_t n_spines = fewest_targets(ups, in.radix);
+    const std::int64_t n_spines = fewest_targets(ups, in.radix, lp.up);
     std::vector<int> spines;
     for (std::int64_t s = 0; s < n_spines; ++s) spines.push_back(b.add(Role::spine));
     std::int64_t seq = 0;
@@ -128,7 +130,7 @@ FabricGraph build_fabric_graph(const FabricInput& in) {
   for (std::int64_t j = 0; j < lp.up; ++j) {
     std::vector<std::int64_t> ups;
     for (const auto& pod : agg_up) ups.push_back(pod[static_cast<std::size_t>(j)]);
-    const std::int64_t n_cores = fewest_targets(ups, in.radix);
+    const std::int64_t n_cores = fewest_targets(ups, in.radix, per_pod);
     std::vector<int> cores;
     for (std::int64_t c = 0; c < n_cores; ++c) cores.push_back(b.add(Role::core));
     std::int64_t seq = 0;

@@ -40,9 +40,9 @@ struct FabricGraph {
 };
 
 /// Wires the fabric for `in` with in.tiers tiers (1-3): hosts fill leaf ports in order (or per rail), leaf
-/// uplinks go round-robin over the fewest spines whose ports suffice, found by trying; in three tiers leaves
-/// form pods of k/2 with one aggregation switch per leaf uplink, and aggregation uplinks go round-robin over the
-/// fewest core switches per plane that suffice.
+/// uplinks go round-robin over the fewest spines whose ports suffice and that every leaf reaches equally often,
+/// found by trying; in three tiers leaves form pods of k/2 with one aggregation switch per leaf uplink, and
+/// aggregation uplinks go round-robin over the fewest core switches per plane found the same way.
 [[nodiscard]] FabricGraph build_fabric_graph(const FabricInput& in);
 
 /// The bisection in links, one direction: the maximum flow from the first half of the hosts (endpoint order)

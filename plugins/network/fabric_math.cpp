@@ -37,6 +37,13 @@ std::int64_t leaves_for(const FabricInput& in, std::int64_t down, std::int64_t* 
   return ceil_div(in.endpoints, down);
 }
 
+// The smallest divisor of `n` that is at least `lo` (n itself when none is smaller).
+std::int64_t divisor_at_least(std::int64_t n, std::int64_t lo) {
+  for (std::int64_t d = std::max<std::int64_t>(lo, 1); d < n; ++d)
+    if (n % d == 0) return d;
+  return n;
+}
+
 }  // namespace
 
 FabricPlan plan_fabric(const FabricInput& in) {
@@ -84,11 +91,14 @@ FabricPlan plan_fabric(const FabricInput& in) {
                                    in.radix, p.max_endpoints),
                        "use --tiers 3 or a higher-radix switch"}};
     p.leaf_spine_links = p.leaves * lp.up;
-    p.spines = ceil_div(p.leaf_spine_links, in.radix);
+    // Every leaf sends up / spines links to each spine, so the spine count divides the uplinks: an uneven spread
+    // loads some spines more from one half of the leaves than the other and cuts the bisection.
+    p.spines = divisor_at_least(lp.up, ceil_div(p.leaf_spine_links, in.radix));
     return p;
   }
   // Three tiers: pods of k/2 leaves, each with `up` aggregation switches (one per leaf uplink) that are themselves
-  // non-blocking (as many uplinks to the core as leaves below them); core planes of ceil(leaves / k) switches.
+  // non-blocking (as many uplinks to the core as leaves below them); core planes of ceil(leaves / k) switches,
+  // rounded up to a divisor of the leaves per pod so that each aggregation switch spreads its uplinks evenly.
   const std::int64_t half = in.radix / 2;
   p.leaves_per_pod = half;
   if (in.design == FabricDesign::rail_optimised) {
@@ -105,7 +115,7 @@ FabricPlan plan_fabric(const FabricInput& in) {
   p.spines = p.pods * lp.up;
   p.leaf_spine_links = p.leaves * lp.up;
   p.spine_core_links = p.leaves * lp.up;
-  p.cores_per_plane = ceil_div(p.leaves, in.radix);
+  p.cores_per_plane = divisor_at_least(p.leaves_per_pod, ceil_div(p.leaves, in.radix));
   p.cores = lp.up * p.cores_per_plane;
   return p;
 }
