@@ -39,6 +39,18 @@ void run_su(Context& ctx) {
   ctx.set_number("nodes", static_cast<double>(gpus / gpus_per_node));
   ctx.set_number("endpoints", static_cast<double>(gpus * nics));
 
+  if (!ctx.has("switch") && !ctx.has("radix")) {
+    if (ctx.has("rack_power")) {
+      const Watts compute = ctx.get<Watts>("rack_power") * static_cast<double>(racks);
+      ctx.set("compute_power", compute);
+      ctx.set("compute_power_per_su", compute / static_cast<double>(sus));
+    }
+    notes.push_back(fmt::format("SU = {} racks x {} GPUs = {} GPUs; hall = {} SU = {} racks, {} GPUs", racks_per_su, gpus_per_rack,
+                                gpus_per_su, sus, racks, gpus));
+    notes.push_back("no switch given: give --switch ID (quantum-2-qm9700, quantum-x800-q3400, ...) or --radix for the compute fabric");
+    for (auto& n : notes) ctx.note(std::move(n));
+    return;
+  }
   std::vector<std::string> su_notes;
   const FabricParts one = size_fabric(ctx, gpus_per_su * nics, design, rails, su_notes);
   const FabricParts hall = size_fabric(ctx, gpus * nics, design, rails, notes);
