@@ -14,7 +14,10 @@ OPTIONAL_PACKAGES := libxlsxwriter-dev libbenchmark-dev libopenblas-dev
 
 CMAKE_FLAGS := -DCMAKE_BUILD_TYPE=Release
 
-.PHONY: all deps build demo test unit asan bench clean
+FUZZ_BUILD   ?= build-fuzz
+FUZZ_SECONDS ?= 60
+
+.PHONY: all deps build demo test unit asan bench fuzz clean
 
 all: build
 
@@ -55,5 +58,14 @@ bench: deps
 	cmake --build $(BUILD) -j$(JOBS)
 	./bench/run.sh $(BUILD)
 
+# libFuzzer with ASan/UBSan (clang-14 and libclang-rt-14-dev from Debian); each target runs FUZZ_SECONDS,
+# starting from the seed corpus in tests/fuzz/corpus/<target>/ (new inputs go to build-fuzz/corpus/).
+fuzz: deps
+	@dpkg -s clang-14 libclang-rt-14-dev >/dev/null 2>&1 || { sudo=""; [ "$$(id -u)" -eq 0 ] || sudo="sudo"; \
+	  $$sudo apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$sudo apt-get install -y -qq clang-14 libclang-rt-14-dev; }
+	cmake -S . -B $(FUZZ_BUILD) -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCMAKE_CXX_COMPILER=clang++-14 -DINFRACALC_FUZZ=ON -DINFRACALC_TESTS=OFF
+	cmake --build $(FUZZ_BUILD) -j$(JOBS)
+	./tests/fuzz/run.sh $(FUZZ_BUILD) $(FUZZ_SECONDS)
+
 clean:
-	rm -rf $(BUILD) $(ASAN_BUILD)
+	rm -rf $(BUILD) $(ASAN_BUILD) $(FUZZ_BUILD)

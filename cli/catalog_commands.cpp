@@ -1,9 +1,17 @@
 #include <algorithm>
 #include <cctype>
 #include <fmt/format.h>
+#include <map>
 
 #include "cli/commands.hpp"
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
 #include "plugins/catalog/check.hpp"
+#include "plugins/catalog/hf_import.hpp"
+#include "plugins/catalog/model_arch.hpp"
+#include "plugins/catalog/schema.hpp"
 #include "plugins/core/json.hpp"
 #include "units/format.hpp"
 
@@ -11,17 +19,23 @@ namespace infracalc::cli {
 
 namespace {
 
+// Kinds that `hw list/show/compare` cover; prices, grids and facility data are under `data`.
+const std::vector<std::string_view> kHardwareKinds = {"accelerator", "system", "interconnect", "network", "memory", "storage"};
+
 std::string lower(std::string s) {
   std::transform(s.begin(), s.end(), s.begin(), [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
   return s;
+}
+
+bool quantity_text(const std::string& s) {
+  return !s.empty() && (std::isdigit(static_cast<unsigned char>(s[0])) != 0 || s[0] == '$' || s[0] == '-');
 }
 
 // A field value for display: quantities formatted, text as is.
 std::string show_value(const Node& v, const FormatOptions& f) {
   if (v.kind == Node::Kind::string) {
     auto q = parse_quantity(v.str);
-    if (q && !v.str.empty() && (std::isdigit(static_cast<unsigned char>(v.str[0])) || v.str[0] == '$' || v.str[0] == '-'))
-      return format_human(*q, f) + (format_human(*q, f) == v.str ? "" : "  (" + v.str + ")");
+    if (q && quantity_text(v.str)) return format_human(*q, f) + (format_human(*q, f) == v.str ? "" : "  (" + v.str + ")");
     return v.str;
   }
   if (v.kind == Node::Kind::boolean) return v.boolean ? "true" : "false";
@@ -35,10 +49,11 @@ std::string show_value(const Node& v, const FormatOptions& f) {
   return std::string(v.kind_name());
 }
 
-void json_value(std::string& out, const Node& v) {
+// {"value": ..., "unit": ...[, "text": ...]} for one value node; `kind`/`path` pick the unit of bare numbers.
+void json_value(std::string& out, const Node& v, std::string_view kind, const std::string& path) {
   if (v.kind == Node::Kind::string) {
     auto q = parse_quantity(v.str);
-    if (q && !v.str.empty() && (std::isdigit(static_cast<unsigned char>(v.str[0])) || v.str[0] == '$' || v.str[0] == '-')) {
+    if (q && quantity_text(v.str)) {
       out += "\"value\": " + format_machine(q->value) + ", \"unit\": ";
       append_json_string(out, machine_unit(*q));
       out += ", \"text\": ";
@@ -48,19 +63,127 @@ void json_value(std::string& out, const Node& v) {
       append_json_string(out, v.str);
     }
   } else if (v.is_number()) {
-    out += "\"value\": " + format_machine(v.number) + ", \"unit\": \"1\"";
+    const FieldSpec* spec = find_field_spec(kind, path);
+    out += "\"value\": " + format_machine(v.number) + ", \"unit\": ";
+    append_json_string(out, spec != nullptr && !spec->text ? base_unit_string(spec->dim) : std::string("1"));
   } else if (v.kind == Node::Kind::boolean) {
     out += std::string("\"value\": ") + (v.boolean ? "true" : "false");
   } else if (v.kind == Node::Kind::date) {
     out += "\"value\": ";
     append_json_string(out, v.date.str());
+  } else if (v.kind == Node::Kind::array) {
+    out += "\"value\": [";
+    for (std::size_t i = 0; i < v.items.size(); ++i) {
+      out += i ? ", " : "";
+      if (v.items[i].kind == Node::Kind::string) append_json_string(out, v.items[i].str);
+      else if (v.items[i].is_number()) out += format_machine(v.items[i].number);
+      else append_json_string(out, show_value(v.items[i], {}));
+    }
+    out += "]";
   } else {
     out += "\"value\": ";
     append_json_string(out, show_value(v, {}));
   }
 }
 
-std::string entry_json(const Entry& e) {
+void json_leaf(std::string& out, const Entry& e, const std::string& path, const FieldRef& ref) {
+  out += "{";
+  json_value(out, *ref.value, e.kind(), path);
+  out += ", \"as_of\": ";
+  append_json_string(out, ref.provenance.as_of);
+  out += ", \"source\": ";
+  append_json_string(out, ref.provenance.source);
+  if (!ref.provenance.basis.empty()) {
+    out += ", \"basis\": ";
+    append_json_string(out, ref.provenance.basis);
+  }
+  if (!ref.provenance.note.empty()) {
+    out += ", \"note\": ";
+    append_json_string(out, ref.provenance.note);
+  }
+  out += "}";
+}
+
+// Mirrors the file's structure: tables become objects, arrays of tables arrays, values leaf objects.
+void json_tree(std::string& out, const Entry& e, const Node& n, const std::string& path,
+               const std::map<std::string, FieldRef>& refs) {
+  if (n.is_table() && n.find("value") == nullptr) {
+    out += "{";
+    bool first = true;
+    for (const auto& [k, v] : n.members) {
+      if (path.empty() && (k == "id" || k == "name" || k == "kind" || k == "meta")) continue;
+      out += first ? "" : ", ";
+      first = false;
+      append_json_string(out, k);
+      out += ": ";
+      json_tree(out, e, v, path.empty() ? k : path + "." + k, refs);
+    }
+    out += "}";
+    return;
+  }
+  if (n.kind == Node::Kind::array && !n.items.empty() && n.items.front().is_table()) {
+    out += "[";
+    for (std::size_t i = 0; i < n.items.size(); ++i) {
+      out += i ? ", " : "";
+      json_tree(out, e, n.items[i], path + "[" + std::to_string(i) + "]", refs);
+    }
+    out += "]";
+    return;
+  }
+  const auto it = refs.find(path);
+  if (it == refs.end()) out += "null";
+  else json_leaf(out, e, path, it->second);
+}
+
+// Dated series of an entry (arrays of tables whose items carry as_of and value), with the item --as-of picks.
+struct Series {
+  std::string path;
+  std::optional<FieldRef> chosen;
+  std::size_t index = 0;
+};
+
+std::vector<Series> dated_series(const Entry& e, const Date& as_of) {
+  std::vector<Series> out;
+  for (const auto& [k, v] : e.root().members) {
+    if (k == "meta" || v.kind != Node::Kind::array || v.items.empty() || !v.items.front().is_table() ||
+        v.items.front().find("value") == nullptr)
+      continue;
+    Series s{k, e.dated(k, as_of), 0};
+    if (s.chosen)
+      for (std::size_t i = 0; i < v.items.size(); ++i)
+        if (v.items[i].find("value") == s.chosen->value) s.index = i;
+    out.push_back(std::move(s));
+  }
+  return out;
+}
+
+Date as_of_option(const GlobalOptions& g) {
+  if (g.as_of.empty()) return {};
+  const Date d = Date::parse(g.as_of);
+  if (!d.valid()) throw UserError{{"--as-of: expected a date YYYY-MM-DD, got \"" + g.as_of + "\"", "e.g. --as-of 2025-01-01"}};
+  return d;
+}
+
+// Parameter counts computed from a model's architecture, labelled as derived.
+std::vector<std::pair<std::string, double>> derived_params(const Entry& e, std::string& note) {
+  auto arch = read_model_arch(e);
+  if (!arch) {
+    note = arch.error().text();
+    return {};
+  }
+  const ParamCount c = count_params(arch.value());
+  std::vector<std::pair<std::string, double>> rows = {
+      {"params_total", c.total},         {"params_embeddings", c.embeddings}, {"params_attention", c.attention},
+      {"params_mlp", c.mlp},             {"params_router", c.router},         {"params_norms", c.norms}};
+  if (arch.value().moe) rows.insert(rows.begin() + 1, {"params_active", active_as_published(arch.value(), c)});
+  note = "computed from the architecture (count_params); compare with the published params_total";
+  if (arch.value().active_excludes_embedding) note += "; params_active leaves out the input embedding, as the publisher does";
+  return rows;
+}
+
+std::string entry_json(const Entry& e, const Date& as_of) {
+  std::map<std::string, FieldRef> refs;
+  for_each_field(e, [&](const std::string& path, const FieldRef& ref) { refs.emplace(path, ref); });
   std::string out = "{\"schema_version\": 1, \"id\": ";
   append_json_string(out, e.id());
   out += ", \"name\": ";
@@ -76,29 +199,37 @@ std::string entry_json(const Entry& e) {
     out += i ? ", " : "";
     append_json_string(out, e.sources()[i]);
   }
-  out += std::string("], \"overlay\": ") + (e.overlay() ? "true" : "false") + ", \"fields\": {";
-  bool first = true;
-  for_each_field(e, [&](const std::string& path, const FieldRef& ref) {
-    out += first ? "" : ", ";
-    first = false;
-    append_json_string(out, path);
-    out += ": {";
-    json_value(out, *ref.value);
-    out += ", \"as_of\": ";
-    append_json_string(out, ref.provenance.as_of);
-    out += ", \"source\": ";
-    append_json_string(out, ref.provenance.source);
-    if (!ref.provenance.basis.empty()) {
-      out += ", \"basis\": ";
-      append_json_string(out, ref.provenance.basis);
-    }
-    if (!ref.provenance.note.empty()) {
-      out += ", \"note\": ";
-      append_json_string(out, ref.provenance.note);
+  out += std::string("], \"overlay\": ") + (e.overlay() ? "true" : "false") + ", \"fields\": ";
+  json_tree(out, e, e.root(), "", refs);
+  if (const auto series = dated_series(e, as_of); !series.empty()) {
+    out += ", \"selected\": {";
+    bool first = true;
+    for (const auto& s : series) {
+      if (!s.chosen) continue;
+      out += first ? "" : ", ";
+      first = false;
+      append_json_string(out, s.path);
+      out += ": ";
+      std::string leaf;
+      json_leaf(leaf, e, s.path, *s.chosen);
+      out += "{\"index\": " + std::to_string(s.index) + ", " + leaf.substr(1);
     }
     out += "}";
-  });
-  return out + "}}\n";
+  }
+  if (e.kind() == "model") {
+    std::string note;
+    const auto rows = derived_params(e, note);
+    out += ", \"derived\": {";
+    for (std::size_t i = 0; i < rows.size(); ++i) {
+      out += i ? ", " : "";
+      append_json_string(out, rows[i].first);
+      out += ": {\"value\": " + format_machine(rows[i].second) + ", \"unit\": \"1\", \"basis\": \"derived\", \"note\": ";
+      append_json_string(out, note);
+      out += "}";
+    }
+    out += "}";
+  }
+  return out + "}\n";
 }
 
 ExitStatus list_kind(const std::vector<std::string_view>& kinds, const ListFilter& f, const GlobalOptions& g) {
@@ -121,11 +252,14 @@ ExitStatus list_kind(const std::vector<std::string_view>& kinds, const ListFilte
       }
       if (min_mem) {
         auto m = e->quantity("memory_capacity", {dims::information, false});
+        if (!m) m = e->quantity("accelerator_memory_total", {dims::information, false});
         if (!m || m->value < min_mem->value) continue;
       }
       rows.push_back(e);
     }
-  std::sort(rows.begin(), rows.end(), [](const Entry* a, const Entry* b) { return a->id() < b->id(); });
+  std::sort(rows.begin(), rows.end(), [](const Entry* a, const Entry* b) {
+    return a->kind() != b->kind() ? a->kind() < b->kind() : a->id() < b->id();
+  });
   if (g.out.format == OutputFormat::json) {
     std::string out = "{\"schema_version\": 1, \"entries\": [";
     for (std::size_t i = 0; i < rows.size(); ++i) {
@@ -136,6 +270,14 @@ ExitStatus list_kind(const std::vector<std::string_view>& kinds, const ListFilte
       append_json_string(out, rows[i]->name());
       out += ", \"kind\": ";
       append_json_string(out, rows[i]->kind());
+      if (auto t = rows[i]->text("type")) {
+        out += ", \"type\": ";
+        append_json_string(out, *t);
+      }
+      if (auto v = rows[i]->text("vendor")) {
+        out += ", \"vendor\": ";
+        append_json_string(out, *v);
+      }
       out += ", \"as_of\": ";
       append_json_string(out, rows[i]->as_of().str());
       out += "}";
@@ -144,8 +286,10 @@ ExitStatus list_kind(const std::vector<std::string_view>& kinds, const ListFilte
     return ExitStatus::ok;
   }
   if (g.out.format == OutputFormat::csv) {
-    std::string out = "id,kind,name,as_of\n";
-    for (const Entry* e : rows) out += e->id() + "," + e->kind() + ",\"" + e->name() + "\"," + e->as_of().str() + "\n";
+    std::string out = "id,kind,type,vendor,name,as_of\n";
+    for (const Entry* e : rows)
+      out += e->id() + "," + e->kind() + "," + e->text("type").value_or("") + "," + e->text("vendor").value_or("") + ",\"" +
+             e->name() + "\"," + e->as_of().str() + "\n";
     emit(out);
     return ExitStatus::ok;
   }
@@ -155,31 +299,40 @@ ExitStatus list_kind(const std::vector<std::string_view>& kinds, const ListFilte
   for (const Entry* e : rows)
     out += fmt::format("{:<{}}  {:<12} {}  (as of {}){}\n", e->id(), w, e->kind(), e->name(), e->as_of().str(),
                        e->overlay() ? " [overlay]" : "");
+  if (rows.empty()) out = "no entries match\n";
   emit(out);
   return ExitStatus::ok;
 }
 
-}  // namespace
-
-ExitStatus run_hw_list(const ListFilter& f, const GlobalOptions& g) { return list_kind({"accelerator", "system"}, f, g); }
-ExitStatus run_model_list(const ListFilter& f, const GlobalOptions& g) { return list_kind({"model"}, f, g); }
-
-ExitStatus run_entry_show(const std::string& id, const std::vector<std::string_view>& kinds, const GlobalOptions& g) {
-  const Entry& e = Catalog::instance().get(id, kinds, kinds.front() == "model" ? "model show" : "hw show");
+ExitStatus show_entry(const Entry& e, const GlobalOptions& g) {
+  const Date as_of = as_of_option(g);
   if (g.out.format == OutputFormat::json) {
-    emit(entry_json(e));
+    emit(entry_json(e, as_of));
     return ExitStatus::ok;
   }
   std::string out = fmt::format("{}  {}  ({})\n  file {}{}\n  as of {}\n", e.id(), e.name(), e.kind(), e.file(),
                                 e.overlay() ? " [overlay]" : "", e.as_of().str());
   for (const auto& s : e.sources()) out += "  source: " + s + "\n";
+  const auto series = dated_series(e, as_of);
   std::vector<std::array<std::string, 4>> rows;
+  const std::string all_sources = fmt::format("{}", fmt::join(e.sources(), "; "));
   for_each_field(e, [&](const std::string& path, const FieldRef& ref) {
-    std::string src = ref.provenance.source == fmt::format("{}", fmt::join(e.sources(), "; ")) ? "" : ref.provenance.source;
+    std::string src = ref.provenance.source == all_sources ? "" : ref.provenance.source;
     std::string tag = ref.provenance.basis.empty() ? "" : "[" + ref.provenance.basis + "] ";
     if (!ref.provenance.note.empty()) tag += ref.provenance.note + (src.empty() ? "" : "; ");
-    rows.push_back({path, show_value(*ref.value, g.out.number), ref.provenance.as_of, tag + src});
+    std::string label = path;
+    for (const auto& s : series)
+      if (s.chosen && path == s.path + "[" + std::to_string(s.index) + "]") label = "* " + label;
+    rows.push_back({label, show_value(*ref.value, g.out.number), ref.provenance.as_of, tag + src});
   });
+  if (e.kind() == "model") {
+    std::string note;
+    bool first = true;
+    for (const auto& [k, v] : derived_params(e, note)) {
+      rows.push_back({"derived." + k, format_count(v, g.out.number.digits), "", first ? "[derived] " + note : "[derived]"});
+      first = false;
+    }
+  }
   std::size_t w0 = 0, w1 = 0;
   for (const auto& r : rows) {
     w0 = std::max(w0, r[0].size());
@@ -191,23 +344,45 @@ ExitStatus run_entry_show(const std::string& id, const std::vector<std::string_v
     while (!line.empty() && line.back() == ' ') line.pop_back();
     out += line + "\n";
   }
+  if (std::any_of(series.begin(), series.end(), [](const Series& s) { return s.chosen.has_value(); }))
+    out += "\n  * the entry of each dated series used " +
+           (as_of.valid() ? "for --as-of " + as_of.str() + " (the newest not after it)" : std::string("by default (the newest)")) + "\n";
   emit(out);
   return ExitStatus::ok;
+}
+
+}  // namespace
+
+ExitStatus run_hw_list(const ListFilter& f, const GlobalOptions& g) {
+  // Without --kind the list shows what most users mean by hardware: accelerators and systems.
+  if (f.kind.empty()) return list_kind({"accelerator", "system"}, f, g);
+  return list_kind(kHardwareKinds, f, g);
+}
+ExitStatus run_model_list(const ListFilter& f, const GlobalOptions& g) { return list_kind({"model"}, f, g); }
+ExitStatus run_data_list(const ListFilter& f, const GlobalOptions& g) { return list_kind({""}, f, g); }
+
+ExitStatus run_entry_show(const std::string& id, const std::vector<std::string_view>& kinds, const GlobalOptions& g) {
+  const bool model = !kinds.empty() && kinds.front() == "model";
+  const std::vector<std::string_view> wanted = model || kinds.empty() ? kinds : kHardwareKinds;
+  return show_entry(Catalog::instance().get(id, wanted, model ? "model show" : kinds.empty() ? "data show" : "hw show"), g);
 }
 
 ExitStatus run_hw_compare(const std::vector<std::string>& ids, const GlobalOptions& g) {
   if (ids.size() < 2) throw UserError{{"hw compare needs at least two ids", "e.g. infracalc hw compare h100-sxm h200-sxm"}};
   std::vector<const Entry*> entries;
-  for (const auto& id : ids) entries.push_back(&Catalog::instance().get(id, {"accelerator", "system"}, "hw compare"));
+  for (const auto& id : ids) entries.push_back(&Catalog::instance().get(id, kHardwareKinds, "hw compare"));
   std::vector<std::string> paths;
-  for (const Entry* e : entries)
-    for_each_field(*e, [&](const std::string& p, const FieldRef&) {
+  std::vector<std::map<std::string, const Node*>> values(entries.size());
+  for (std::size_t i = 0; i < entries.size(); ++i)
+    for_each_field(*entries[i], [&](const std::string& p, const FieldRef& ref) {
       if (std::find(paths.begin(), paths.end(), p) == paths.end()) paths.push_back(p);
+      values[i][p] = ref.value;
     });
   if (g.out.format == OutputFormat::json) {
+    const Date as_of = as_of_option(g);
     std::string out = "{\"schema_version\": 1, \"compare\": [";
     for (std::size_t i = 0; i < entries.size(); ++i) {
-      std::string one = entry_json(*entries[i]);
+      std::string one = entry_json(*entries[i], as_of);
       one.pop_back();
       out += (i ? ", " : "") + one;
     }
@@ -220,9 +395,11 @@ ExitStatus run_hw_compare(const std::vector<std::string>& ids, const GlobalOptio
   rows.push_back(head);
   for (const auto& p : paths) {
     std::vector<std::string> r = {p};
-    for (const Entry* e : entries) {
-      auto f = e->field(p);
-      r.push_back(f ? show_value(*f->value, g.out.number) : "-");
+    for (std::size_t i = 0; i < entries.size(); ++i) {
+      const auto it = values[i].find(p);
+      std::string cell = it == values[i].end() ? "-" : show_value(*it->second, g.out.number);
+      if (const auto paren = cell.find("  ("); paren != std::string::npos) cell.erase(paren);  // formatted value only
+      r.push_back(cell);
     }
     rows.push_back(r);
   }
@@ -239,6 +416,62 @@ ExitStatus run_hw_compare(const std::vector<std::string>& ids, const GlobalOptio
     while (!line.empty() && line.back() == ' ') line.pop_back();
     out += line + "\n";
   }
+  emit(out);
+  return ExitStatus::ok;
+}
+
+ExitStatus run_model_import(const ImportOptions& o, const GlobalOptions& g) {
+  namespace fs = std::filesystem;
+  std::ifstream in(o.file, std::ios::binary);
+  if (!in) throw UserError{{"model import: cannot read " + o.file, "pass the path of a Hugging Face config.json"}};
+  std::ostringstream ss;
+  ss << in.rdbuf();
+  auto json = read_json(ss.str(), o.file);
+  if (!json) throw UserError{json.error()};
+  // The id names the file, so --id, --out and the config must agree on it.
+  const fs::path src(o.file);
+  const std::string folder = src.filename() == "config.json" && src.has_parent_path()
+                                 ? fs::absolute(src).parent_path().filename().string()
+                                 : src.stem().string();
+  std::string id = o.id;
+  if (id.empty() && !o.out.empty()) id = fs::path(o.out).stem().string();
+  if (id.empty()) id = hf_suggest_id(json.value(), folder);
+  if (!o.out.empty() && fs::path(o.out).extension() != ".toml")
+    throw UserError{{"model import: --out must end in .toml, got \"" + o.out + "\"", "e.g. --out " + id + ".toml"}};
+  if (!o.out.empty() && fs::path(o.out).stem().string() != id)
+    throw UserError{{"model import: --out " + o.out + " does not match the id \"" + id + "\"",
+                     "a data file is named after its id: use --out " + id + ".toml"}};
+  HfImportOptions opt;
+  opt.id = id;
+  opt.name = o.name;
+  opt.source = o.file;
+  auto result = import_hf_config(json.value(), opt);
+  if (!result) throw UserError{result.error()};
+  const std::string out_path = o.out.empty() ? id + ".toml" : o.out;
+  auto written = write_file_atomically(out_path, result->toml, o.force);
+  if (!written) throw UserError{{"model import: " + written.error().message, written.error().hint}};
+  const ParamCount& pc = result->params;
+  if (g.out.format == OutputFormat::json) {
+    std::string j = "{\"schema_version\": 1, \"id\": ";
+    append_json_string(j, id);
+    j += ", \"file\": ";
+    append_json_string(j, out_path);
+    j += ", \"params_total\": " + format_machine(pc.total);
+    if (result->arch.moe) j += ", \"params_active\": " + format_machine(pc.active);
+    j += ", \"notes\": [";
+    for (std::size_t i = 0; i < result->notes.size(); ++i) {
+      j += i ? ", " : "";
+      append_json_string(j, result->notes[i]);
+    }
+    emit(j + "]}\n");
+    return ExitStatus::ok;
+  }
+  std::string out = "wrote " + out_path + " (model " + id + ")\n  parameters (derived): " + format_count(pc.total, g.out.number.digits);
+  if (result->arch.moe) out += " total, " + format_count(pc.active, g.out.number.digits) + " active";
+  out += "\n";
+  for (const auto& n : result->notes) out += "  note: " + n + "\n";
+  out += "  use it with --data-dir " + (fs::path(out_path).has_parent_path() ? fs::path(out_path).parent_path().string() : std::string(".")) +
+         " (or copy it into a data overlay directory)\n";
   emit(out);
   return ExitStatus::ok;
 }
@@ -265,7 +498,9 @@ ExitStatus run_data_check(const GlobalOptions& g) {
     emit(j + "]}\n");
   } else {
     std::fputs(out.c_str(), stderr);
-    emit(fmt::format("data check: {} files, {} errors, {} warnings\n", n, errors, findings.size() - errors));
+    const std::string summary = fmt::format("data check: {} files, {} errors, {} warnings\n", n, errors, findings.size() - errors);
+    if (errors == 0) emit(summary);
+    else std::fputs(summary.c_str(), stderr);
   }
   return errors == 0 ? ExitStatus::ok : ExitStatus::usage;
 }

@@ -1,10 +1,12 @@
 // The built-in commands other than plugin calculators; main.cpp parses their flags and calls these.
 #pragma once
 
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "cli/app.hpp"
+#include "plugins/core/context.hpp"
 #include "plugins/plugin.hpp"
 
 namespace infracalc::cli {
@@ -24,16 +26,39 @@ struct ListFilter {
 };
 /// `hw list`: accelerators and systems in the catalog.
 ExitStatus run_hw_list(const ListFilter& f, const GlobalOptions& g);
-/// `hw show ID` and `model show ID`: every field with its source and date.
+/// `hw show ID`, `model show ID` and `data show ID` (empty `kinds`): every field with its source and
+/// date, the entry of each dated series that --as-of picks, and for models the derived parameter counts.
 ExitStatus run_entry_show(const std::string& id, const std::vector<std::string_view>& kinds, const GlobalOptions& g);
 /// `hw compare ID ID...`: parts side by side.
 ExitStatus run_hw_compare(const std::vector<std::string>& ids, const GlobalOptions& g);
 /// `model list`.
 ExitStatus run_model_list(const ListFilter& f, const GlobalOptions& g);
+/// `data list`: every catalog entry (any kind), filtered like `hw list`.
+ExitStatus run_data_list(const ListFilter& f, const GlobalOptions& g);
+/// Options of `model import`.
+struct ImportOptions {
+  /// The Hugging Face config.json to read.
+  std::string file;
+  /// --out PATH for the model TOML ("" = ID.toml in the current directory).
+  std::string out;
+  /// --id for the new entry ("" = from --out, the config's _name_or_path or its folder).
+  std::string id;
+  /// --name for the new entry ("" = from the id).
+  std::string name;
+  /// --force: replace an existing output file.
+  bool force = false;
+};
+/// `model import FILE`: writes a model data file from a Hugging Face config.json.
+ExitStatus run_model_import(const ImportOptions& o, const GlobalOptions& g);
 /// `data check`: lints every data file.
 ExitStatus run_data_check(const GlobalOptions& g);
 /// `verify [PLUGIN...]`: runs the reference kernels.
 ExitStatus run_verify(const std::vector<std::string>& plugins, const KernelOptions& k, const GlobalOptions& g);
+/// Runs one batch record (a JSON object as text) and appends its JSON line (result or error) to `out`;
+/// returns the error when the record failed. `record` is its 1-based line number.
+std::optional<Error> process_batch_record(std::string_view text, std::size_t record, const RunOptions& ro, std::string& out);
+/// `batch [FILE|-]`: JSON Lines of {"plugin", "calculator", "inputs", "id"?} in, one result (or error) per line out.
+ExitStatus run_batch(const std::string& path, bool fail_fast, const GlobalOptions& g);
 /// `completions bash|zsh|fish`.
 ExitStatus run_completions(const std::string& shell);
 

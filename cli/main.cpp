@@ -151,7 +151,18 @@ ExitStatus cmd_hw(int argc, char** argv) {
   app.add_option("--vendor", f.vendor);
   app.add_option("--kind", f.kind);
   app.add_option("--min-memory", f.min_memory);
+  bool help = false;
+  app.set_help_flag();
+  app.add_flag("--help,-h", help);
   parse(app, argc, argv);
+  if (help) {
+    emit(std::string("usage: infracalc hw list [--vendor V] [--kind K] [--min-memory 100GB]\n"
+         "       infracalc hw show ID [--json]\n"
+         "       infracalc hw compare ID ID...\n\n"
+         "  Hardware in the catalog: accelerators and systems by default; --kind interconnect, network, memory,\n"
+         "  storage, or a type such as gpu, tpu, switch, nic, optics. Every value shows its date and source.\n\n") + output_options_help());
+    return ExitStatus::ok;
+  }
   prepare(g);
   const std::string sub = words.empty() ? "list" : words.front();
   if (sub == "list") return run_hw_list(f, g);
@@ -169,16 +180,39 @@ ExitStatus cmd_model(int argc, char** argv) {
   add_global(app, g);
   std::vector<std::string> words;
   ListFilter f;
+  ImportOptions imp;
   app.add_option("words", words);
   app.add_option("--vendor", f.vendor);
   app.add_option("--kind", f.kind);
+  app.add_option("--out", imp.out, "model import: output file (ID.toml)");
+  app.add_option("--id", imp.id, "model import: id of the new entry");
+  app.add_option("--name", imp.name, "model import: name of the new entry");
+  app.add_flag("--force", imp.force, "model import: replace an existing file");
+  bool help = false;
+  app.set_help_flag();
+  app.add_flag("--help,-h", help);
   parse(app, argc, argv);
+  if (help) {
+    emit(std::string("usage: infracalc model list [--vendor V]\n"
+         "       infracalc model show ID [--json]\n"
+         "       infracalc model import config.json [--out ID.toml] [--id ID] [--name NAME] [--force]\n\n"
+         "  show prints the architecture with its sources and the parameter counts computed from it (derived.*).\n"
+         "  import turns a Hugging Face config.json into a model data file for an overlay directory (--data-dir).\n\n") + output_options_help());
+    return ExitStatus::ok;
+  }
   prepare(g);
   const std::string sub = words.empty() ? "list" : words.front();
+  if (sub != "import" && (!imp.out.empty() || !imp.id.empty() || !imp.name.empty() || imp.force))
+    throw UserError{{"model " + sub + ": --out, --id, --name and --force belong to model import", "e.g. infracalc model import config.json --out my-model.toml"}};
   if (sub == "list") return run_model_list(f, g);
   if (sub == "show") {
     if (words.size() != 2) throw UserError{{"model show takes one id", "e.g. infracalc model show llama-3-70b"}};
     return run_entry_show(words[1], {"model"}, g);
+  }
+  if (sub == "import") {
+    if (words.size() != 2) throw UserError{{"model import takes one config.json", "e.g. infracalc model import path/to/config.json --out my-model.toml"}};
+    imp.file = words[1];
+    return run_model_import(imp, g);
   }
   throw UserError{{"model: unknown subcommand '" + sub + "'", did_you_mean(sub, {"list", "show", "import"})}};
 }
@@ -187,12 +221,34 @@ ExitStatus cmd_data(int argc, char** argv) {
   CLI::App app{"data files", "data"};
   GlobalOptions g;
   add_global(app, g);
-  std::string sub;
-  app.add_option("subcommand", sub)->required();
+  std::vector<std::string> words;
+  ListFilter f;
+  app.add_option("words", words);
+  app.add_option("--vendor", f.vendor);
+  app.add_option("--kind", f.kind);
+  bool help = false;
+  app.set_help_flag();
+  app.add_flag("--help,-h", help);
   parse(app, argc, argv);
+  if (help) {
+    emit(std::string("usage: infracalc data check\n"
+         "       infracalc data list [--kind K] [--vendor V]\n"
+         "       infracalc data show ID [--as-of DATE]\n\n"
+         "  check lints every data file (built-in and overlays) and exits 2 on errors.\n"
+         "  show prints any entry; for dated series (prices, tariffs) '*' marks the entry --as-of picks.\n"
+         "  The file format is described in docs/data.md.\n\n") + output_options_help());
+    return ExitStatus::ok;
+  }
   prepare(g);
+  if (words.empty()) throw UserError{{"data: missing subcommand", "data check | data list [--kind K] | data show ID [--as-of DATE]"}};
+  const std::string& sub = words.front();
   if (sub == "check") return run_data_check(g);
-  throw UserError{{"data: unknown subcommand '" + sub + "'", did_you_mean(sub, {"check"})}};
+  if (sub == "list") return run_data_list(f, g);
+  if (sub == "show") {
+    if (words.size() != 2) throw UserError{{"data show takes one id", "e.g. infracalc data show h100-sxm-rental --as-of 2024-06-01"}};
+    return run_entry_show(words[1], {}, g);
+  }
+  throw UserError{{"data: unknown subcommand '" + sub + "'", did_you_mean(sub, {"check", "list", "show"})}};
 }
 
 ExitStatus cmd_completions(int argc, char** argv) {
@@ -203,15 +259,40 @@ ExitStatus cmd_completions(int argc, char** argv) {
   return run_completions(shell);
 }
 
+ExitStatus cmd_batch(int argc, char** argv) {
+  CLI::App app{"JSON Lines in, JSON Lines out", "batch"};
+  GlobalOptions g;
+  add_global(app, g);
+  std::string path;
+  bool fail_fast = false;
+  bool help = false;
+  app.set_help_flag();
+  app.add_flag("--help,-h", help);
+  app.add_option("file", path, "input file, or - for stdin (the default)");
+  app.add_flag("--fail-fast", fail_fast, "stop at the first failing record");
+  parse(app, argc, argv);
+  if (help) {
+    emit("usage: infracalc batch [FILE|-] [--fail-fast] [--as-of DATE] [--data-dir DIR]\n\n"
+         "  Reads JSON Lines, one calculation per line:\n"
+         "    {\"plugin\": \"kv\", \"calculator\": \"size\", \"inputs\": {\"model\": \"llama-3-70b\", \"tokens\": \"8000\"}, \"id\": \"a\"}\n"
+         "  and writes one JSON result per line (the same object as --json), or {\"record\": N, \"error\": ..., \"hint\": ...}\n"
+         "  for a record that fails; the others go on. Exit status 1 when any record failed, 2 for usage errors.\n");
+    return ExitStatus::ok;
+  }
+  prepare(g);
+  return run_batch(path, fail_fast, g);
+}
+
 ExitStatus cmd_help(int argc, char** argv);
 
 constexpr Command kCommands[] = {
     {"calc", "evaluate a unit-checked expression: infracalc calc '140 GB / (3.35 TB/s)'", cmd_calc},
     {"verify", "run the reference kernels that check each plugin's formulas", cmd_verify},
+    {"batch", "JSON Lines in, JSON Lines out: one calculation per record", cmd_batch},
     {"list", "list plugins and their calculators", cmd_list},
-    {"hw", "hardware catalog: hw list | hw show ID | hw compare ID ID...", cmd_hw},
-    {"model", "model catalog: model list | model show ID", cmd_model},
-    {"data", "data files: data check", cmd_data},
+    {"hw", "hardware catalog: hw list [--vendor V --kind K --min-memory M] | hw show ID | hw compare ID ID...", cmd_hw},
+    {"model", "model catalog: model list | model show ID | model import config.json [--out F] [--force]", cmd_model},
+    {"data", "data files: data check | data list [--kind K] | data show ID [--as-of DATE]", cmd_data},
     {"completions", "shell completions: completions bash|zsh|fish", cmd_completions},
     {"help", "this help, or help PLUGIN", cmd_help},
 };

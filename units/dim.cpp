@@ -103,7 +103,23 @@ std::string dim_example(const Dim& d) {
   return {};
 }
 
+namespace {
+std::string compute_base_unit_string(const Dim& d);
+}  // namespace
+
 std::string base_unit_string(const Dim& d) {
+  // A handful of dimensions recur in every result; remember their strings (machine output is a hot path).
+  thread_local std::array<std::pair<Dim, std::string>, 32> cache{};
+  thread_local std::size_t used = 0;
+  for (std::size_t i = 0; i < used; ++i)
+    if (cache[i].first == d) return cache[i].second;
+  std::string s = compute_base_unit_string(d);
+  if (used < cache.size()) cache[used++] = {d, s};
+  return s;
+}
+
+namespace {
+std::string compute_base_unit_string(const Dim& d) {
   if (d.dimensionless()) return "1";
   // Prefer one named SI derived unit times a simple residual (J/tok, W/m^2) over raw base units.
   std::string best = render(d, kBaseSymbols, "*");
@@ -129,5 +145,6 @@ std::string base_unit_string(const Dim& d) {
   }
   return best;
 }
+}  // namespace
 
 }  // namespace infracalc

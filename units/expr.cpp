@@ -1,16 +1,15 @@
 #include "units/expr.hpp"
 
 #include <cmath>
+#include <fmt/format.h>
 #include <string>
 #include <vector>
-
-#include "units/suggest.hpp"
 
 namespace infracalc {
 
 namespace {
 
-enum class Tok : unsigned char { number, symbol, op, lparen, rparen, comma, arrow, end };
+enum class Tok : unsigned char { number, symbol, ref, op, lparen, rparen, comma, arrow, end };
 
 struct Token {
   Tok kind;
@@ -24,6 +23,7 @@ bool is_sym_start(char c) {
   return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '$' || c == '%' || u >= 0x80;
 }
 bool is_sym_byte(char c) { return is_sym_start(c) || is_digit(c); }
+bool is_ref_byte(char c) { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || is_digit(c) || c == '_' || c == '.'; }
 
 Expected<std::vector<Token>> tokenize(std::string_view s) {
   std::vector<Token> out;
@@ -46,23 +46,29 @@ Expected<std::vector<Token>> tokenize(std::string_view s) {
       out.push_back({Tok::number, std::string(s.substr(start, i - start)), start});
       continue;
     }
+    if (c == '@') {
+      ++i;
+      while (i < s.size() && is_ref_byte(s[i])) ++i;
+      if (i == start + 1) return Error{"'@' must be followed by a name", "refer to another line as @name"};
+      out.push_back({Tok::ref, std::string(s.substr(start + 1, i - start - 1)), start});
+      continue;
+    }
     if (c == '-' && i + 1 < s.size() && s[i + 1] == '>') {
       out.push_back({Tok::arrow, "->", start});
       i += 2;
       continue;
     }
-    // UTF-8 operators: × ÷ − ·
-    if (s.substr(i, 2) == "\u00D7" || s.substr(i, 2) == "\u00B7") {
+    if (s.substr(i, 2) == "\u00D7" || s.substr(i, 2) == "\u00B7") {  // × ·
       out.push_back({Tok::op, "*", start});
       i += 2;
       continue;
     }
-    if (s.substr(i, 2) == "\u00F7") {
+    if (s.substr(i, 2) == "\u00F7") {  // ÷
       out.push_back({Tok::op, "/", start});
       i += 2;
       continue;
     }
-    if (s.substr(i, 3) == "\u2212") {
+    if (s.substr(i, 3) == "\u2212") {  // −
       out.push_back({Tok::op, "-", start});
       i += 3;
       continue;
@@ -72,24 +78,13 @@ Expected<std::vector<Token>> tokenize(std::string_view s) {
       ++i;
       continue;
     }
-    if (c == '(') {
-      out.push_back({Tok::lparen, "(", start});
-      ++i;
-      continue;
-    }
-    if (c == ')') {
-      out.push_back({Tok::rparen, ")", start});
-      ++i;
-      continue;
-    }
-    if (c == ',') {
-      out.push_back({Tok::comma, ",", start});
+    if (c == '(' || c == ')' || c == ',') {
+      out.push_back({c == '(' ? Tok::lparen : c == ')' ? Tok::rparen : Tok::comma, std::string(1, c), start});
       ++i;
       continue;
     }
     if (is_sym_start(c)) {
-      // '$' stands alone so that "$2.50" is '$' then a number.
-      if (c == '$') {
+      if (c == '$') {  // '$' stands alone so that "$2.50" is '$' then a number
         out.push_back({Tok::symbol, "$", start});
         ++i;
         continue;
@@ -99,7 +94,7 @@ Expected<std::vector<Token>> tokenize(std::string_view s) {
       continue;
     }
     return Error{"unexpected character '" + std::string(1, c) + "' at position " + std::to_string(i + 1),
-                 "expressions use numbers with units, + - * / ^, parentheses and min max ceil floor sqrt abs"};
+                 "expressions use numbers with units, + - * / ^, parentheses, @references and min max ceil floor sqrt abs"};
   }
   out.push_back({Tok::end, "", s.size()});
   return out;
@@ -113,88 +108,96 @@ bool is_function(std::string_view name) {
   return false;
 }
 
-class Evaluator {
- public:
-  explicit Evaluator(std::vector<Token> toks) : t_(std::move(toks)) {}
+ExprNode leaf(Quantity q) {
+  ExprNode n;
+  n.kind = ExprNode::Kind::number;
+  n.value = q;
+  return n;
+}
 
-  CalcResult run() {
-    CalcResult r;
-    r.value = sum();
+ExprNode binary(ExprNode::Kind k, ExprNode a, ExprNode b) {
+  ExprNode n;
+  n.kind = k;
+  n.args.push_back(std::move(a));
+  n.args.push_back(std::move(b));
+  return n;
+}
+
+// Recursive-descent parser producing an ExprNode tree. Throws UserError.
+class Parser {
+ public:
+  Parser(std::vector<Token> toks, std::string_view src) : t_(std::move(toks)), src_(src) {}
+
+  Expression run() {
+    Expression e;
+    e.root = sum();
     if (peek().kind == Tok::arrow) {
-      ++i_;
-      std::string unit_text;
-      const std::size_t from = peek().pos;
-      while (peek().kind != Tok::end) ++i_;
-      (void)from;
-      unit_text = std::string(rest_text_);
-      auto u = parse_unit(unit_text);
+      const std::size_t after = peek().pos + 2;
+      auto u = parse_unit(src_.substr(after));
       if (!u) throw UserError{{"after '->': " + u.error().message, u.error().hint}};
-      r.target = std::move(u).value();
+      e.target = std::move(u).value();
+      while (peek().kind != Tok::end) ++i_;
     }
+    if (peek().kind == Tok::comma)
+      throw UserError{{"unexpected ',' at position " + std::to_string(peek().pos + 1),
+                       "commas separate function arguments only; write 3350 or 3_350, not 3,350"}};
     if (peek().kind != Tok::end)
       throw UserError{{"unexpected '" + peek().text + "' at position " + std::to_string(peek().pos + 1),
                        "check the operators between values"}};
-    r.binary = binary_;
-    return r;
+    e.binary = binary_;
+    e.refs = std::move(refs_);
+    return e;
   }
-
-  void set_source(std::string_view src) { src_ = src; }
-  void set_arrow_rest(std::string_view rest) { rest_text_ = rest; }
 
  private:
   const Token& peek(std::size_t k = 0) const { return t_[std::min(i_ + k, t_.size() - 1)]; }
   bool is_op(std::string_view op, std::size_t k = 0) const { return peek(k).kind == Tok::op && peek(k).text == op; }
+  bool is_function_call(std::size_t k) const {
+    return peek(k).kind == Tok::symbol && is_function(peek(k).text) && peek(k + 1).kind == Tok::lparen;
+  }
 
-  Quantity sum() {
-    Quantity acc = product();
+  ExprNode sum() {
+    ExprNode acc = product();
     while (is_op("+") || is_op("-")) {
-      const bool plus = peek().text == "+";
+      const auto k = peek().text == "+" ? ExprNode::Kind::add : ExprNode::Kind::sub;
       ++i_;
-      Quantity r = product();
-      acc = plus ? add(acc, r) : subtract(acc, r);
+      acc = binary(k, std::move(acc), product());
     }
     return acc;
   }
 
-  Quantity product() {
-    Quantity acc = unary();
+  ExprNode product() {
+    ExprNode acc = unary();
     while (is_op("*") || is_op("/")) {
-      const bool mul = peek().text == "*";
+      const auto k = peek().text == "*" ? ExprNode::Kind::mul : ExprNode::Kind::div;
       ++i_;
-      Quantity r = unary();
-      acc = mul ? multiply(acc, r) : divide(acc, r);
+      acc = binary(k, std::move(acc), unary());
     }
     return acc;
   }
 
-  Quantity unary() {
+  ExprNode unary() {
     if (is_op("-")) {
       ++i_;
-      Quantity q = unary();
-      q.value = -q.value;
-      return q;
+      ExprNode n;
+      n.kind = ExprNode::Kind::neg;
+      n.args.push_back(unary());
+      return n;
     }
     if (is_op("+")) {
       ++i_;
       return unary();
     }
-    return pow_expr();
-  }
-
-  Quantity pow_expr() {
-    Quantity base = atom();
+    ExprNode base = atom();
     if (is_op("^")) {
       ++i_;
-      Quantity e = unary();
-      if (!e.dim.dimensionless() || e.point)
-        throw UserError{{"an exponent must be a plain number", "write e.g. 2^10 or (3 m)^2"}};
-      return power(base, e.value);
+      return binary(ExprNode::Kind::pow, std::move(base), unary());
     }
     return base;
   }
 
-  // Collects a unit written right after a number: symbols joined by / or * (and ^n), stopping before a
-  // number, a parenthesis or a function call, so "140 GB / (3.35 TB/s)" reads as (140 GB) / (3.35 TB/s).
+  // A unit written right after a number: symbols joined by / or * (and ^n), stopping before a number, a
+  // parenthesis, a reference or a function call, so "140 GB / (3.35 TB/s)" reads as (140 GB) / (3.35 TB/s).
   std::string unit_after_number() {
     std::string text;
     auto take_symbol = [&]() {
@@ -218,70 +221,71 @@ class Evaluator {
     return text;
   }
 
-  bool is_function_call(std::size_t k) const {
-    return peek(k).kind == Tok::symbol && is_function(peek(k).text) && peek(k + 1).kind == Tok::lparen;
-  }
-
   double number_token() {
-    std::string text = peek().text;
+    const std::string text = peek().text;
     const std::size_t pos = peek().pos;
     ++i_;
+    double mult = 1.0;
     // An attached count suffix: 128k, 8Ki.
     if (peek().kind == Tok::symbol && peek().pos == pos + text.size()) {
-      const std::string& s = peek().text;
       static constexpr std::pair<std::string_view, double> kCounts[] = {
           {"k", 1e3}, {"M", 1e6}, {"G", 1e9}, {"T", 1e12}, {"P", 1e15}, {"Ki", 1024.0}, {"Mi", 1048576.0},
           {"Gi", 1073741824.0}, {"Ti", 1099511627776.0}};
       for (auto [suffix, f] : kCounts) {
-        if (s == suffix) {
-          ++i_;
-          if (suffix.back() == 'i') binary_ = true;
-          auto q = parse_quantity(text);
-          if (!q) throw UserError{q.error()};
-          return q->value * f;
-        }
+        if (peek().text != suffix) continue;
+        ++i_;
+        binary_ = binary_ || suffix.back() == 'i';
+        mult = f;
+        break;
       }
     }
     auto q = parse_quantity(text);
     if (!q) throw UserError{q.error()};
-    return q->value;
+    return q->value * mult;
   }
 
-  Quantity with_unit(double value) {
+  ExprNode with_unit(double value) {
     const std::string unit_text = unit_after_number();
-    if (unit_text.empty()) return Quantity::number(value);
+    if (unit_text.empty()) return leaf(Quantity::number(value));
     auto u = parse_unit(unit_text);
     if (!u) throw UserError{u.error()};
     binary_ = binary_ || u->binary;
-    Quantity q{value * u->factor + u->offset, u->dim, u->point};
+    const Quantity q{value * u->factor + u->offset, u->dim, u->point};
     if (!std::isfinite(q.value)) throw UserError{{"'" + unit_text + "' value is out of range", ""}};
-    return q;
+    return leaf(q);
   }
 
-  Quantity atom() {
+  ExprNode atom() {
     const Token& t = peek();
-    if (t.kind == Tok::number) {
-      const double v = number_token();
-      return with_unit(v);
+    if (t.kind == Tok::number) return with_unit(number_token());
+    if (t.kind == Tok::ref) {
+      ExprNode n;
+      n.kind = ExprNode::Kind::ref;
+      n.name = t.text;
+      if (std::find(refs_.begin(), refs_.end(), t.text) == refs_.end()) refs_.push_back(t.text);
+      ++i_;
+      return n;
     }
     if (t.kind == Tok::symbol && t.text == "$") {
       ++i_;
       if (peek().kind != Tok::number) throw UserError{{"'$' must be followed by an amount", "write e.g. $2.50/h"}};
       const double v = number_token();
-      Quantity q{v, dims::currency, false};
+      if (peek().kind == Tok::symbol && (peek().text == "B" || peek().text == "bn"))
+        throw UserError{{"'$" + fmt::format("{}", v) + peek().text + "' is not an amount infracalc reads", "for billions write $1.8e9"}};
+      ExprNode money = leaf(Quantity{v, dims::currency, false});
       // "$2.50/h": a price per unit binds like a unit.
       if (is_op("/") && peek(1).kind == Tok::symbol && peek(1).text != "$" && !is_function_call(1)) {
         ++i_;
-        Quantity per = with_unit(1.0);
-        q = divide(q, per);
+        ExprNode per = with_unit(1.0);
+        money.value = divide(money.value, per.value);
       }
-      return q;
+      return money;
     }
     if (t.kind == Tok::lparen) {
       ++i_;
-      Quantity q = sum();
+      ExprNode n = sum();
       expect_rparen();
-      return q;
+      return n;
     }
     if (t.kind == Tok::symbol) {
       if (is_function_call(0)) return call();
@@ -298,75 +302,148 @@ class Evaluator {
     ++i_;
   }
 
-  Quantity call() {
-    const std::string name = peek().text;
+  ExprNode call() {
+    ExprNode n;
+    n.kind = ExprNode::Kind::call;
+    n.name = peek().text;
     i_ += 2;  // name and '('
-    std::vector<Quantity> args;
     if (peek().kind != Tok::rparen) {
-      args.push_back(sum());
+      n.args.push_back(sum());
       while (peek().kind == Tok::comma) {
         ++i_;
-        args.push_back(sum());
+        n.args.push_back(sum());
       }
     }
     expect_rparen();
-    auto need = [&](std::size_t n) {
-      if (args.size() != n)
-        throw UserError{{name + "() takes " + std::to_string(n) + " argument" + (n == 1 ? "" : "s") + ", got " +
-                             std::to_string(args.size()),
-                         ""}};
-    };
-    if (name == "min" || name == "max") {
-      if (args.size() < 2) throw UserError{{name + "() takes at least 2 arguments", ""}};
-      Quantity best = args[0];
-      for (std::size_t k = 1; k < args.size(); ++k) {
-        (void)subtract(args[k], best);  // dimension check
-        if ((name == "min") == (args[k].value < best.value)) best = args[k];
-      }
-      return best;
-    }
-    need(1);
-    Quantity a = args[0];
-    if (name == "sqrt") {
-      for (auto x : a.dim.e)
-        if (x % 2 != 0)
-          throw UserError{{"sqrt() of " + dim_words(a.dim) + " has no whole-unit result", "square the units first"}};
-      if (a.value < 0) throw UserError{{"sqrt() of a negative value", ""}};
-      Dim d;
-      for (std::size_t k = 0; k < kBaseCount; ++k) d.e[k] = static_cast<std::int8_t>(a.dim.e[k] / 2);
-      return {std::sqrt(a.value), d, false};
-    }
-    if (name == "abs") return {std::fabs(a.value), a.dim, a.point};
-    if (!a.dim.dimensionless())
-      throw UserError{{name + "() needs a plain number, got " + dim_words(a.dim),
-                       "divide by a unit first, e.g. ceil(140 GB / (80 GB))"}};
-    if (name == "ceil") return Quantity::number(std::ceil(a.value - 1e-12 * std::fabs(a.value)));
-    if (name == "floor") return Quantity::number(std::floor(a.value + 1e-12 * std::fabs(a.value)));
-    return Quantity::number(std::round(a.value));
+    const bool variadic = n.name == "min" || n.name == "max";
+    if (variadic && n.args.size() < 2) throw UserError{{n.name + "() takes at least 2 arguments", ""}};
+    if (!variadic && n.args.size() != 1)
+      throw UserError{{n.name + "() takes 1 argument, got " + std::to_string(n.args.size()), ""}};
+    return n;
   }
 
   std::vector<Token> t_;
+  std::string_view src_;
   std::size_t i_ = 0;
   bool binary_ = false;
-  std::string_view src_;
-  std::string_view rest_text_;
+  std::vector<std::string> refs_;
 };
+
+Quantity call_value(const std::string& name, const std::vector<Quantity>& args) {
+  if (name == "min" || name == "max") {
+    Quantity best = args[0];
+    for (std::size_t k = 1; k < args.size(); ++k) {
+      (void)subtract(args[k], best);  // dimension check
+      if ((name == "min") == (args[k].value < best.value)) best = args[k];
+    }
+    return best;
+  }
+  const Quantity& a = args[0];
+  if (name == "sqrt") {
+    for (auto x : a.dim.e)
+      if (x % 2 != 0) throw UserError{{"sqrt() of " + dim_words(a.dim) + " has no whole-unit result", "square the units first"}};
+    if (a.value < 0) throw UserError{{"sqrt() of a negative value", ""}};
+    Dim d;
+    for (std::size_t k = 0; k < kBaseCount; ++k) d.e[k] = static_cast<std::int8_t>(a.dim.e[k] / 2);
+    return {std::sqrt(a.value), d, false};
+  }
+  if (name == "abs") return {std::fabs(a.value), a.dim, a.point};
+  if (!a.dim.dimensionless())
+    throw UserError{{name + "() needs a plain number, got " + dim_words(a.dim), "divide by a unit first, e.g. ceil(140 GB / (80 GB))"}};
+  // ceil/floor forgive floating-point dust so that ceil(1.0000000000002) is 1, not 2.
+  if (name == "ceil") return Quantity::number(std::ceil(a.value - 1e-12 * std::fabs(a.value)));
+  if (name == "floor") return Quantity::number(std::floor(a.value + 1e-12 * std::fabs(a.value)));
+  return Quantity::number(std::round(a.value));
+}
+
+Quantity eval_node(const ExprNode& n, const ExprResolver& resolve) {
+  using K = ExprNode::Kind;
+  switch (n.kind) {
+    case K::number:
+      return n.value;
+    case K::ref: {
+      std::optional<Quantity> v = resolve ? resolve(n.name) : std::nullopt;
+      if (!v) throw UserError{{"unknown reference @" + n.name, "refer to an input or an earlier line by its key"}};
+      return *v;
+    }
+    case K::neg: {
+      Quantity q = eval_node(n.args[0], resolve);
+      q.value = -q.value;
+      return q;
+    }
+    case K::add: return add(eval_node(n.args[0], resolve), eval_node(n.args[1], resolve));
+    case K::sub: return subtract(eval_node(n.args[0], resolve), eval_node(n.args[1], resolve));
+    case K::mul: return multiply(eval_node(n.args[0], resolve), eval_node(n.args[1], resolve));
+    case K::div: return divide(eval_node(n.args[0], resolve), eval_node(n.args[1], resolve));
+    case K::pow: {
+      const Quantity e = eval_node(n.args[1], resolve);
+      if (!e.dim.dimensionless() || e.point) throw UserError{{"an exponent must be a plain number", "write e.g. 2^10 or (3 m)^2"}};
+      return power(eval_node(n.args[0], resolve), e.value);
+    }
+    case K::call: {
+      std::vector<Quantity> args;
+      args.reserve(n.args.size());
+      for (const auto& a : n.args) args.push_back(eval_node(a, resolve));
+      return call_value(n.name, args);
+    }
+  }
+  return n.value;
+}
+
+std::string formula_of(const ExprNode& n, const CellMapper& cell) {
+  using K = ExprNode::Kind;
+  auto bin = [&](const char* op) { return "(" + formula_of(n.args[0], cell) + op + formula_of(n.args[1], cell) + ")"; };
+  switch (n.kind) {
+    case K::number: return fmt::format("{}", n.value.value);
+    case K::ref: return cell(n.name);
+    case K::neg: return "(-" + formula_of(n.args[0], cell) + ")";
+    case K::add: return bin("+");
+    case K::sub: return bin("-");
+    case K::mul: return bin("*");
+    case K::div: return bin("/");
+    case K::pow: return bin("^");
+    case K::call: {
+      std::string args;
+      for (const auto& a : n.args) args += (args.empty() ? "" : ",") + formula_of(a, cell);
+      if (n.name == "ceil") return "CEILING(" + args + ",1)";
+      if (n.name == "floor") return "FLOOR(" + args + ",1)";
+      if (n.name == "round") return "ROUND(" + args + ",0)";
+      std::string upper = n.name;
+      for (auto& ch : upper) ch = static_cast<char>(std::toupper(static_cast<unsigned char>(ch)));
+      return upper + "(" + args + ")";
+    }
+  }
+  return "0";
+}
 
 }  // namespace
 
-Expected<CalcResult> evaluate(std::string_view expression) {
-  auto toks = tokenize(expression);
+Expected<Expression> parse_expression(std::string_view text) {
+  auto toks = tokenize(text);
   if (!toks) return toks.error();
-  std::string_view rest;
-  if (const auto arrow = expression.find("->"); arrow != std::string_view::npos) rest = expression.substr(arrow + 2);
   try {
-    Evaluator ev(std::move(toks).value());
-    ev.set_source(expression);
-    ev.set_arrow_rest(rest);
-    return ev.run();
+    return Parser(std::move(toks).value(), text).run();
   } catch (const UserError& e) {
     return e.error;
   }
 }
+
+Expected<Quantity> evaluate(const Expression& e, const ExprResolver& resolve) {
+  try {
+    return eval_node(e.root, resolve);
+  } catch (const UserError& err) {
+    return err.error;
+  }
+}
+
+Expected<CalcResult> evaluate(std::string_view expression) {
+  auto e = parse_expression(expression);
+  if (!e) return e.error();
+  auto v = evaluate(e.value(), {});
+  if (!v) return v.error();
+  return CalcResult{v.value(), e->target, e->binary};
+}
+
+std::string to_spreadsheet_formula(const Expression& e, const CellMapper& cell) { return formula_of(e.root, cell); }
 
 }  // namespace infracalc

@@ -1,9 +1,13 @@
 #include "plugins/catalog/check.hpp"
 
 #include <algorithm>
+#include <cctype>
 #include <cmath>
+#include <filesystem>
 #include <map>
 
+#include "plugins/catalog/embedded.hpp"
+#include "plugins/catalog/model_arch.hpp"
 #include "plugins/catalog/schema.hpp"
 #include "units/format.hpp"
 
@@ -13,34 +17,39 @@ namespace {
 
 constexpr std::string_view kBases[] = {"datasheet", "vendor-claim", "estimate", "measured", "derived", "published", "press"};
 
-void walk(const Entry& e, const Node& n, const std::string& path,
+constexpr std::string_view kPrecisions[] = {"fp64", "fp32",  "tf32",  "bf16",  "fp16",  "fp8",  "fp6",
+                                             "fp4",  "nvfp4", "mxfp4", "mxfp6", "mxfp8", "int8", "int4"};
+
+bool known_basis(std::string_view b) { return std::find(std::begin(kBases), std::end(kBases), b) != std::end(kBases); }
+
+// Provenance of a value node: the entry's defaults, overridden by the keys of an inline table or series item.
+FieldRef leaf_ref(const Entry& e, const FieldRef& defaults, const Node& n, const std::string& path) {
+  FieldRef r = defaults;
+  r.provenance.field = path;
+  r.value = &n;
+  r.location = e.where(n);
+  if (n.is_table() && n.find("value") != nullptr) {
+    r.value = n.find("value");
+    r.location = e.where(*r.value);
+    if (const Node* d = n.find("as_of"); d != nullptr && d->kind == Node::Kind::date) r.provenance.as_of = d->date.str();
+    if (const Node* s = n.find("source"); s != nullptr && s->kind == Node::Kind::string) r.provenance.source = s->str;
+    if (const Node* s = n.find("note"); s != nullptr && s->kind == Node::Kind::string) r.provenance.note = s->str;
+    if (const Node* s = n.find("basis"); s != nullptr && s->kind == Node::Kind::string) r.provenance.basis = s->str;
+  }
+  return r;
+}
+
+void walk(const Entry& e, const FieldRef& defaults, const Node& n, const std::string& path,
           const std::function<void(const std::string&, const FieldRef&)>& fn) {
   if (n.is_table() && n.find("value") == nullptr) {
-    for (const auto& [k, v] : n.members) walk(e, v, path.empty() ? k : path + "." + k, fn);
+    for (const auto& [k, v] : n.members) walk(e, defaults, v, path.empty() ? k : path + "." + k, fn);
     return;
   }
   if (n.kind == Node::Kind::array && !n.items.empty() && n.items.front().is_table()) {
-    for (std::size_t i = 0; i < n.items.size(); ++i) {
-      const Node& item = n.items[i];
-      const std::string p = path + "[" + std::to_string(i) + "]";
-      if (item.find("value") != nullptr) {
-        FieldRef ref = *e.field(path);  // provenance defaults from meta
-        ref.value = item.find("value");
-        ref.location = e.where(*ref.value);
-        if (const Node* d = item.find("as_of"); d && d->kind == Node::Kind::date) ref.provenance.as_of = d->date.str();
-        if (const Node* s = item.find("source"); s && s->kind == Node::Kind::string) ref.provenance.source = s->str;
-        if (const Node* s = item.find("basis"); s && s->kind == Node::Kind::string) ref.provenance.basis = s->str;
-        if (const Node* s = item.find("note"); s && s->kind == Node::Kind::string) ref.provenance.note = s->str;
-        ref.provenance.field = p;
-        fn(p, ref);
-      } else {
-        walk(e, item, p, fn);
-      }
-    }
+    for (std::size_t i = 0; i < n.items.size(); ++i) walk(e, defaults, n.items[i], path + "[" + std::to_string(i) + "]", fn);
     return;
   }
-  auto ref = e.field(path);
-  if (ref) fn(path, *ref);
+  fn(path, leaf_ref(e, defaults, n, path));
 }
 
 bool looks_numeric(const std::string& s) {
@@ -50,19 +59,147 @@ bool looks_numeric(const std::string& s) {
   return i < s.size() && (std::isdigit(static_cast<unsigned char>(s[i])) != 0 || s[i] == '.');
 }
 
+bool valid_id(const std::string& id) {
+  if (id.empty() || std::isalnum(static_cast<unsigned char>(id.front())) == 0) return false;
+  return std::all_of(id.begin(), id.end(), [](char c) {
+    return (std::islower(static_cast<unsigned char>(c)) != 0) || (std::isdigit(static_cast<unsigned char>(c)) != 0) ||
+           c == '-' || c == '.' || c == '_';
+  });
+}
+
+// Ids that occur twice within one layer (the embedded data, or one overlay directory). An overlay that
+// replaces a built-in id is intended and is not reported.
+void duplicate_ids(Catalog& catalog, std::vector<Finding>& out) {
+  std::map<std::string, std::string> seen;
+  for (const auto& f : embedded_files())
+    if (auto [it, fresh] = seen.emplace(std::string(f.id), "data/" + std::string(f.path)); !fresh)
+      out.push_back({"data/" + std::string(f.path), "duplicate id \"" + std::string(f.id) + "\" (also " + it->second + ")", true});
+  namespace fs = std::filesystem;
+  for (const auto& dir : catalog.overlay_dirs()) {
+    std::map<std::string, std::string> local;
+    std::error_code ec;
+    std::vector<fs::path> files;
+    for (fs::recursive_directory_iterator d(dir, ec), end; !ec && d != end; d.increment(ec))
+      if (d->is_regular_file(ec) && d->path().extension() == ".toml") files.push_back(d->path());
+    std::sort(files.begin(), files.end());
+    for (const auto& p : files)
+      if (auto [it, fresh] = local.emplace(p.stem().string(), p.string()); !fresh)
+        out.push_back({p.string(), "duplicate id \"" + p.stem().string() + "\" (also " + it->second + "); only one is used", true});
+  }
+}
+
+// Checks one value against its spec; returns the quantity when it is one.
+std::optional<Quantity> check_value(Catalog& catalog, const Entry& e, const std::string& path, const FieldRef& ref,
+                                    const FieldSpec* spec, std::vector<Finding>& out) {
+  const Node& v = *ref.value;
+  if (spec == nullptr) {
+    out.push_back({ref.location, path + ": field not described for kind " + e.kind() + " (typo? see docs/data.md)", false});
+    if (v.kind == Node::Kind::string && looks_numeric(v.str)) {
+      auto pr = parse_quantity(v.str);
+      if (!pr) out.push_back({ref.location, path + ": " + pr.error().text(), true});
+      else return pr.value();
+    }
+    return std::nullopt;
+  }
+  if (spec->boolean) {
+    if (v.kind != Node::Kind::boolean) out.push_back({ref.location, path + ": expected true or false", true});
+    return std::nullopt;
+  }
+  if (spec->list) {
+    bool ok = v.kind == Node::Kind::array && !v.items.empty();
+    for (const auto& i : v.items) ok = ok && i.kind == Node::Kind::string;
+    if (!ok) out.push_back({ref.location, path + ": expected a non-empty array of strings", true});
+    return std::nullopt;
+  }
+  if (spec->text) {
+    if (v.kind != Node::Kind::string || v.str.empty()) {
+      out.push_back({ref.location, path + ": expected non-empty text", true});
+      return std::nullopt;
+    }
+    if (!spec->ref_kind.empty()) {
+      const Entry* target = nullptr;
+      try {
+        target = catalog.find(v.str);
+      } catch (const UserError&) {
+        return std::nullopt;  // the target's own parse error is reported for its file
+      }
+      if (target == nullptr)
+        out.push_back({ref.location, path + ": no catalog entry \"" + v.str + "\"", true});
+      else if (target->kind() != spec->ref_kind)
+        out.push_back({ref.location, path + ": \"" + v.str + "\" is a " + target->kind() + ", expected a " +
+                                         std::string(spec->ref_kind), true});
+    }
+    return std::nullopt;
+  }
+  auto r = node_quantity(v, Expectation{spec->dim, spec->point}, ref.location + ": " + path);
+  if (!r) {
+    out.push_back({"", r.error().text(), true});
+    return std::nullopt;
+  }
+  const Quantity q = r.value();
+  if (q.value < spec->min || q.value > spec->max)
+    out.push_back({ref.location, path + ": " + format_human(q) + " is outside the plausible range for " +
+                                     std::string(spec->meaning.empty() ? spec->path : spec->meaning),
+                   true});
+  return q;
+}
+
+// A series item without a date is skipped by Entry::dated(), so it must be an error here.
+void check_series_dates(const Entry& e, std::vector<Finding>& out) {
+  for (const auto& [k, v] : e.root().members) {
+    if (k == "meta" || v.kind != Node::Kind::array) continue;
+    for (const auto& item : v.items) {
+      if (!item.is_table() || item.find("value") == nullptr) continue;
+      const Node* d = item.find("as_of");
+      if (d == nullptr || d->kind != Node::Kind::date)
+        out.push_back({e.where(item), k + ": each dated entry needs as_of = YYYY-MM-DD", true});
+    }
+  }
+}
+
+void check_model(const Entry& e, std::vector<Finding>& out) {
+  auto arch = read_model_arch(e);
+  if (!arch) {
+    out.push_back({"", arch.error().text(), true});
+    return;
+  }
+  const ModelArch& m = arch.value();
+  const ParamCount c = count_params(m);
+  const double tol = param_tolerance(m.moe.has_value());
+  auto compare = [&](const char* what, double computed, double published) {
+    if (published <= 0) return;
+    const double rel = std::abs(computed - published) / published;
+    if (rel > tol)
+      out.push_back({e.file(), std::string(what) + ": the architecture gives " + format_count(computed, 4) + ", the file says " +
+                                   format_count(published, 4) + " (" + format_count(rel * 100, 3) + "% apart, limit " +
+                                   format_count(tol * 100, 2) + "%)",
+                     true});
+  };
+  compare("params_total", c.total, m.params_total_published);
+  if (m.moe) {
+    if (m.params_active_published <= 0) out.push_back({e.file(), "a mixture-of-experts model needs params_active", true});
+    compare("params_active", active_as_published(m, c), m.params_active_published);
+  }
+}
+
 }  // namespace
 
 void for_each_field(const Entry& e, const std::function<void(const std::string&, const FieldRef&)>& fn) {
+  auto defaults = e.field("id");  // always present: carries the entry's default provenance
+  if (!defaults) return;
+  defaults->provenance.note.clear();
   for (const auto& [k, v] : e.root().members) {
     if (k == "id" || k == "name" || k == "kind" || k == "meta") continue;
-    walk(e, v, k, fn);
+    walk(e, *defaults, v, k, fn);
   }
 }
+
+double param_tolerance(bool moe) { return moe ? 0.02 : 0.01; }
 
 std::vector<Finding> check_catalog(Catalog& catalog, const Date& today) {
   std::vector<Finding> out;
   for (const auto& err : catalog.load_errors()) out.push_back({"", err.text(), true});
-  std::map<std::string, std::string> seen;
+  duplicate_ids(catalog, out);
   for (const auto& item : catalog.index()) {
     const Entry* e = nullptr;
     try {
@@ -71,49 +208,32 @@ std::vector<Finding> check_catalog(Catalog& catalog, const Date& today) {
       continue;  // already reported by load_errors
     }
     if (e == nullptr) continue;
+    if (!valid_id(e->id()))
+      out.push_back({e->file(), "id \"" + e->id() + "\" should use lower-case letters, digits, '-' and '.' only", true});
     if (!item.kind.empty() && item.kind != e->kind())
       out.push_back({e->file(), "kind \"" + e->kind() + "\" does not match its folder (" + item.kind + ")", true});
     if (today < e->as_of()) out.push_back({e->file(), "[meta] as_of " + e->as_of().str() + " is in the future", true});
-    if (auto [it, fresh] = seen.emplace(e->id(), e->file()); !fresh)
-      out.push_back({e->file(), "duplicate id \"" + e->id() + "\" (also " + it->second + ")", true});
-    // Required fields of the kind.
+    if (const Node* b = e->root().at_path("meta.basis"); b != nullptr && (b->kind != Node::Kind::string || !known_basis(b->str)))
+      out.push_back({e->file(), "[meta] basis must be one of datasheet, vendor-claim, estimate, measured, derived, published, press", true});
     for (const auto& spec : field_specs())
       if (spec.kind == e->kind() && spec.required && spec.path.find('*') == std::string_view::npos &&
-          !e->field(spec.path))
-        out.push_back({e->file(), "missing required field '" + std::string(spec.path) + "' for a " + e->kind(), true});
+          e->root().at_path(spec.path) == nullptr)
+        out.push_back({e->file(), "missing required field '" + std::string(spec.path) + "' for kind " + e->kind(), true});
+    check_series_dates(*e, out);
     std::map<std::string, double> peaks;
+    const std::string meta_basis = e->root().at_path("meta.basis") != nullptr ? e->root().at_path("meta.basis")->str : "";
     for_each_field(*e, [&](const std::string& path, const FieldRef& ref) {
-      const Node& v = *ref.value;
       const Provenance& p = ref.provenance;
+      // Values that inherit [meta] were checked once above; only overrides are checked here.
       if (Date d = Date::parse(p.as_of); d.valid() && today < d && p.as_of != e->as_of().str())
         out.push_back({ref.location, path + ": as_of " + p.as_of + " is in the future", true});
       if (p.source.empty()) out.push_back({ref.location, path + ": no source", true});
-      if (!p.basis.empty() && std::find(std::begin(kBases), std::end(kBases), p.basis) == std::end(kBases))
-        out.push_back({ref.location, path + ": unknown basis \"" + p.basis + "\"",
-                       true});
-      const FieldSpec* spec = find_field_spec(e->kind(), path);
-      if (spec != nullptr && spec->text) {
-        if (v.kind != Node::Kind::string) out.push_back({ref.location, path + ": expected text", true});
-        return;
-      }
-      std::optional<Quantity> q;
-      if (spec != nullptr) {
-        auto r = node_quantity(v, Expectation{spec->dim, false}, ref.location + ": " + path);
-        if (!r) {
-          out.push_back({"", r.error().text(), true});
-        } else {
-          q = r.value();
-          if (q->value < spec->min || q->value > spec->max)
-            out.push_back({ref.location, path + ": " + format_human(*q) + " is outside the plausible range", true});
-        }
-      } else if (v.kind == Node::Kind::string && looks_numeric(v.str)) {
-        auto pr = parse_quantity(v.str);
-        if (!pr) out.push_back({ref.location, path + ": " + pr.error().text(), true});
-        else q = pr.value();
-      }
+      if (!p.basis.empty() && p.basis != meta_basis && !known_basis(p.basis))
+        out.push_back({ref.location, path + ": unknown basis \"" + p.basis + "\"", true});
+      const auto q = check_value(catalog, *e, path, ref, find_field_spec(e->kind(), path), out);
       if (q && path.rfind("peak.", 0) == 0) peaks[path.substr(5)] = q->value;
     });
-    // Dense rates may not exceed sparse ones.
+    // A sparse rate counts skipped zeros, so it can never be below the dense rate.
     for (const auto& [key, value] : peaks) {
       const auto pos = key.rfind("_dense");
       if (pos == std::string::npos || pos + 6 != key.size()) continue;
@@ -121,6 +241,17 @@ std::vector<Finding> check_catalog(Catalog& catalog, const Date& today) {
       if (sparse != peaks.end() && sparse->second < value)
         out.push_back({e->file(), "peak." + key + " exceeds peak." + sparse->first + " (dense must be <= sparse)", true});
     }
+    for (const auto& [key, value] : peaks) {
+      (void)value;
+      const auto us = key.rfind('_');
+      const std::string precision = us == std::string::npos ? key : key.substr(0, us);
+      const std::string mode = us == std::string::npos ? "" : key.substr(us + 1);
+      if ((mode != "dense" && mode != "sparse") ||
+          std::find(std::begin(kPrecisions), std::end(kPrecisions), precision) == std::end(kPrecisions))
+        out.push_back({e->file(), "peak." + key + ": name peak rates <precision>_dense or <precision>_sparse with a precision of "
+                                  "fp64 fp32 tf32 bf16 fp16 fp8 fp6 fp4 nvfp4 mxfp4 mxfp6 mxfp8 int8 int4", true});
+    }
+    if (e->kind() == "model") check_model(*e, out);
   }
   return out;
 }

@@ -20,8 +20,12 @@ struct Finding {
 };
 
 /// Calls `fn(path, ref)` for every leaf value of an entry (inline-table overrides are leaves; the
-/// items of a dated series are visited as "path[i]"), skipping id, name, kind and [meta].
+/// items of a dated series are visited as "path[i]", rows of other arrays of tables as
+/// "path[i].key"), skipping id, name, kind and [meta].
 void for_each_field(const Entry& e, const std::function<void(const std::string&, const FieldRef&)>& fn);
+
+/// Relative tolerance between a model's computed and published parameter counts: 1% dense, 2% MoE.
+[[nodiscard]] double param_tolerance(bool moe);
 
 /// Checks every file in the catalog (built-in and overlays); `today` bounds as-of dates.
 [[nodiscard]] std::vector<Finding> check_catalog(Catalog& catalog, const Date& today);

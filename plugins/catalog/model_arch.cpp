@@ -90,6 +90,7 @@ Expected<ModelArch> read_model_arch(const Entry& e, std::vector<Provenance>* cit
   m.vocab_size = r.count("vocab_size", err, false);
   if (auto t = r.boolean("tied_embeddings")) m.tied_embeddings = *t;
   if (auto b = r.boolean("attention_bias")) m.attention_bias = *b;
+  if (auto b = r.boolean("active_excludes_embedding")) m.active_excludes_embedding = *b;
   if (auto a = r.text("activation")) m.gated_mlp = *a == "swiglu" || *a == "geglu" || *a == "gated-gelu" || *a == "gated-silu";
   if (auto c = r.tokens("max_context", err)) m.max_context = static_cast<std::int64_t>(*c);
   if (auto p = r.number("params_total", err)) m.params_total_published = *p;
@@ -204,6 +205,11 @@ ParamCount count_params(const ModelArch& m) {
   c.total = c.embeddings + c.attention + c.mlp + c.router + c.norms;
   c.active = c.embeddings + c.attention + active_mlp + c.router + c.norms;
   return c;
+}
+
+double active_as_published(const ModelArch& m, const ParamCount& c) {
+  // The input embedding is a row lookup, so some publishers leave it out of "active" (gpt-oss).
+  return m.active_excludes_embedding ? c.active - static_cast<double>(m.vocab_size) * m.hidden_size : c.active;
 }
 
 }  // namespace infracalc

@@ -95,6 +95,8 @@ struct ModelArch {
   double params_total_published = 0;
   /// Published active parameter count (params_active; 0 for dense models).
   double params_active_published = 0;
+  /// True when the published active count leaves out the input embedding (gpt-oss model card).
+  bool active_excludes_embedding = false;
 };
 
 /// Parameter counts computed from the architecture (plain counts).
@@ -120,6 +122,10 @@ struct ParamCount {
 
 /// Parameter counts from the architecture (embeddings, attention incl. MLA, dense or MoE MLPs, routers, norms).
 [[nodiscard]] ParamCount count_params(const ModelArch& m);
+
+/// The active count computed the way the model's publisher counts it (without the input embedding
+/// when `m.active_excludes_embedding`), for comparison with params_active.
+[[nodiscard]] double active_as_published(const ModelArch& m, const ParamCount& c);
 
 /// "mha", "gqa", "mqa" or "mla".
 [[nodiscard]] const char* layout_name(AttentionLayout l);

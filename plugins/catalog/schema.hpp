@@ -2,6 +2,7 @@
 #pragma once
 
 #include <span>
+#include <string>
 #include <string_view>
 
 #include "units/dim.hpp"
@@ -12,7 +13,9 @@ namespace infracalc {
 struct FieldSpec {
   /// The kind it belongs to ("accelerator", "model", ...).
   std::string_view kind;
-  /// Dotted path; "*" matches one path segment ("peak.*").
+  /// Dotted path; "*" matches one path segment ("peak.*"). Array items are addressed without their
+  /// index: the value of `on_demand[3]` is described by "on_demand", `properties[0].density` by
+  /// "properties.density".
   std::string_view path;
   /// Expected dimension for quantity fields.
   Dim dim;
@@ -24,11 +27,24 @@ struct FieldSpec {
   bool required = false;
   /// True for text fields (no dimension check).
   bool text = false;
+  /// True when a temperature point ("30 degC") is expected rather than a difference.
+  bool point = false;
+  /// True for booleans (true/false).
+  bool boolean = false;
+  /// True for arrays of strings.
+  bool list = false;
+  /// For text fields naming another catalog entry: the kind that entry must have ("" for none).
+  std::string_view ref_kind = {};
+  /// What the field means and its unit, for docs and `--help` (one short phrase).
+  std::string_view meaning = {};
 };
 
 /// Every field spec.
 [[nodiscard]] std::span<const FieldSpec> field_specs();
-/// The spec for a field of a kind, or nullptr when the field is not described.
+/// The spec for a field of a kind, or nullptr when the field is not described. Array indices in
+/// `path` ("on_demand[2]", "properties[0].density") are ignored.
 [[nodiscard]] const FieldSpec* find_field_spec(std::string_view kind, std::string_view path);
+/// `path` without array indices: "properties[0].density" → "properties.density".
+[[nodiscard]] std::string schema_path(std::string_view path);
 
 }  // namespace infracalc

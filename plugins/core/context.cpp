@@ -99,13 +99,22 @@ Context::Context(const Plugin& plugin, const Calculator& calc, const RawInputs& 
     : plugin_(plugin), calc_(calc), options_(options) {
   result_.plugin = std::string(plugin.name);
   result_.calculator = std::string(calc.name);
-  // Every raw key must be a declared input or reference.
-  std::vector<std::string_view> known;
-  for (const auto& in : calc.inputs) known.push_back(in.name);
-  for (const auto& r : calc.refs) known.push_back(r.name);
-  for (const auto& [k, v] : raw) {
-    const std::string key = snake_key(k);
-    if (std::find(known.begin(), known.end(), key) != known.end()) continue;
+  // Every raw key must be a declared input or reference. Keys are normalised once (kebab → snake).
+  std::vector<std::string> keys;
+  keys.reserve(raw.size());
+  for (const auto& kv : raw) keys.push_back(kv.first.find('-') == std::string::npos ? kv.first : snake_key(kv.first));
+  auto declared = [&](std::string_view key) {
+    for (const auto& in : calc.inputs)
+      if (in.name == key) return true;
+    for (const auto& r : calc.refs)
+      if (r.name == key) return true;
+    return false;
+  };
+  for (const auto& key : keys) {
+    if (declared(key)) continue;
+    std::vector<std::string_view> known;
+    for (const auto& in : calc.inputs) known.push_back(in.name);
+    for (const auto& r : calc.refs) known.push_back(r.name);
     std::string hint = did_you_mean(key, known);
     if (hint.empty()) hint = "see `infracalc " + std::string(plugin.name) + " " + std::string(calc.name) + " --help`";
     throw UserError{{std::string(plugin.name) + " " + std::string(calc.name) + ": unknown input '" + kebab(key) + "'",
@@ -113,10 +122,11 @@ Context::Context(const Plugin& plugin, const Calculator& calc, const RawInputs& 
   }
   auto raw_value = [&](std::string_view key) -> const std::string* {
     const std::string* found = nullptr;
-    for (const auto& [k, v] : raw)
-      if (snake_key(k) == key) found = &v;  // the last one given wins
+    for (std::size_t i = 0; i < raw.size(); ++i)
+      if (keys[i] == key) found = &raw[i].second;  // the last one given wins
     return found;
   };
+  result_.inputs.reserve(calc.inputs.size());
   for (const auto& r : calc.refs) {
     if (const std::string* id = raw_value(r.name)) {
       const Entry& e = Catalog::instance().get(*id, r.kinds, flag_name(r.name));

@@ -99,7 +99,7 @@ class JsonParser {
       if (pos_ >= s_.size() || s_[pos_] != ':') return bad("expected ':' after a key");
       ++pos_;
       skip_ws();
-      n.members.emplace_back(std::move(key), Node{});
+      n.members.push_back({std::move(key), Node{}});
       if (!value(n.members.back().second, depth + 1)) return false;
       skip_ws();
       if (pos_ < s_.size() && s_[pos_] == ',') {
@@ -277,7 +277,15 @@ Expected<Node> read_json(std::string_view text, std::string_view source_name) {
 
 void append_json_string(std::string& out, std::string_view s) {
   out += '"';
-  for (std::size_t i = 0; i < s.size(); ++i) {
+  // Fast path: plain printable ASCII (keys, units, ids) is copied in one piece.
+  std::size_t plain = 0;
+  while (plain < s.size()) {
+    const auto c = static_cast<unsigned char>(s[plain]);
+    if (c < 0x20 || c >= 0x80 || c == '"' || c == '\\') break;
+    ++plain;
+  }
+  out.append(s.data(), plain);
+  for (std::size_t i = plain; i < s.size(); ++i) {
     const auto c = static_cast<unsigned char>(s[i]);
     switch (c) {
       case '"': out += "\\\""; continue;

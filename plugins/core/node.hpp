@@ -33,6 +33,8 @@ struct Date {
 
 /// One node of a parsed document.
 struct Node {
+  /// A table member: key and value (named first/second so it reads like a map entry).
+  struct Member;
   /// What the node holds.
   enum class Kind : std::uint8_t { table, array, string, integer, floating, boolean, date, null };
   /// The kind of this node.
@@ -48,7 +50,7 @@ struct Node {
   /// Date value.
   Date date;
   /// Members of a table, in document order.
-  std::vector<std::pair<std::string, Node>> members;
+  std::vector<Member> members;
   /// Items of an array.
   std::vector<Node> items;
   /// 1-based source line (0 when unknown).
@@ -66,6 +68,13 @@ struct Node {
   [[nodiscard]] bool is_number() const { return kind == Kind::integer || kind == Kind::floating; }
   /// The kind in words, for error messages.
   [[nodiscard]] std::string_view kind_name() const;
+};
+
+struct Node::Member {
+  /// The key.
+  std::string first;
+  /// The value.
+  Node second;
 };
 
 /// "file:line:col" for a node in a named source.

@@ -19,7 +19,7 @@ Node convert(const toml::node& in) {
   if (const auto* t = in.as_table()) {
     out.kind = Node::Kind::table;
     out.members.reserve(t->size());
-    for (const auto& [k, v] : *t) out.members.emplace_back(std::string(k.str()), convert(v));
+    for (const auto& [k, v] : *t) out.members.push_back({std::string(k.str()), convert(v)});
     // toml++ keeps tables ordered by key; restore document order so output follows the file.
     std::stable_sort(out.members.begin(), out.members.end(), [](const auto& a, const auto& b) {
       return a.second.line != b.second.line ? a.second.line < b.second.line : a.second.column < b.second.column;

@@ -53,6 +53,17 @@ std::optional<double> encoding_efficiency(std::string_view encoding) {
   return std::nullopt;
 }
 
+std::string_view encoding_in(std::string_view description) {
+  const std::string d = lower(description);
+  // Most specific first: a CXL 2.0 description names both 128b/130b and its 68-byte flits.
+  if (d.find("128b/130b") != std::string::npos) return "128b/130b";
+  if (d.find("rs(544") != std::string::npos || d.find("256b/257b") != std::string::npos) return "rs544";
+  if (d.find("64b/66b") != std::string::npos) return "64b/66b";
+  if (d.find("8b/10b") != std::string::npos) return "8b/10b";
+  if (d.find("flit") != std::string::npos) return "flit";
+  return {};
+}
+
 std::vector<std::string_view> encoding_names() {
   std::vector<std::string_view> out;
   for (const auto& e : kEncodings) out.push_back(e.first);

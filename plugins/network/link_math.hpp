@@ -28,6 +28,10 @@ inline const Bytes kBit = from_base<Bytes>(0.125);
 /// Payload share of a named line code: "128b/130b" → 128/130; nullopt when the name is unknown.
 [[nodiscard]] std::optional<double> encoding_efficiency(std::string_view encoding);
 
+/// The line code named somewhere in a catalog description ("128b/130b (PCIe 5.0 PHY), 68-byte flits" → 128b/130b,
+/// "1b/1b with 256-byte FLITs" → flit, "256b/257b transcoding with RS(544,514) FEC" → rs544); empty when none is.
+[[nodiscard]] std::string_view encoding_in(std::string_view description);
+
 /// Names accepted by encoding_efficiency.
 [[nodiscard]] std::vector<std::string_view> encoding_names();
 

@@ -85,25 +85,40 @@ LinkSpec read_link(Context& ctx, const Entry& e, std::optional<int> lanes, std::
   const auto transfer = ctx.catalog<PerSecond>(e, "transfer_rate");
   const auto signaling = ctx.catalog<BytesPerSecond>(e, "signaling_rate");
   const auto lane_rate = ctx.catalog<BytesPerSecond>(e, "lane_rate");
-  const auto eff = catalog_count(ctx, e, "encoding_efficiency");
-  const auto per_direction = ctx.catalog<BytesPerSecond>(e, "bandwidth_per_direction");
   if (auto m = ctx.catalog_text(e, "signaling")) {
     if (auto b = bits_per_symbol(*m)) {
       s.modulation = *m;
       s.bits_per_symbol = *b;
     }
   }
-  if (auto enc = ctx.catalog_text(e, "encoding")) s.encoding = *enc;
+  // The line code: a named code gives its exact share (128/130, 242/256, ...); otherwise the catalog's figure.
+  std::optional<double> eff;
+  if (auto enc = ctx.catalog_text(e, "encoding")) {
+    const std::string_view code = encoding_in(*enc);
+    if (!code.empty()) {
+      s.encoding = std::string(code);
+      eff = encoding_efficiency(code);
+    } else {
+      s.encoding = *enc;
+    }
+  }
+  if (!eff) {
+    if (auto given = catalog_count(ctx, e, "encoding_efficiency")) {
+      eff = *given;
+      s.encoding = s.encoding == "none" ? "catalog efficiency" : s.encoding;
+    }
+  }
   if (transfer) s.transfer_rate = *transfer;
   // PCI-SIG counts one bit per lane per transfer in every generation: 64 GT/s PAM4 is 64 Gb/s at 32 GBd.
   if (signaling) s.signaling_rate = *signaling;
   else if (transfer) s.signaling_rate = *transfer * kBit;
-  else if (lane_rate) s.signaling_rate = *lane_rate;
+  else if (lane_rate) s.signaling_rate = *lane_rate / eff.value_or(1.0);
   if (lane_rate) s.lane_data_rate = *lane_rate;
   else if (s.signaling_rate.value() > 0) s.lane_data_rate = s.signaling_rate * eff.value_or(1.0);
   s.lanes = catalog_count(ctx, e, "lanes").value_or(1.0);
   s.links = catalog_count(ctx, e, "links").value_or(1.0);
   if (s.signaling_rate.value() <= 0) {
+    const auto per_direction = ctx.catalog<BytesPerSecond>(e, "bandwidth_per_direction");
     if (!per_direction)
       throw UserError{{fmt::format("{}: {} has no lane rate, transfer rate or bandwidth_per_direction", e.file(), e.id()),
                        "give --lane-rate and --lanes instead"}};
@@ -114,9 +129,9 @@ LinkSpec read_link(Context& ctx, const Entry& e, std::optional<int> lanes, std::
     s.links = 1;
     notes.push_back(e.id() + " is known only by its total rate per direction; lanes and SerDes figures describe that total");
   }
-  if (!signaling && lane_rate && !transfer)
-    notes.push_back(e.id() + ": the catalog gives the lane data rate only, so it is also used as the signalling rate "
-                             "(line-code and FEC overhead unknown)");
+  if (!signaling && !transfer && lane_rate && !eff)
+    notes.push_back(e.id() + ": the catalog gives the lane data rate and no line code, so the data rate is also used as the "
+                             "signalling rate");
   if (lanes) s.lanes = *lanes;
   if (auto epb = ctx.catalog<JoulesPerByte>(e, "energy_per_bit")) s.energy_per_bit = *epb;
   s.max_devices = catalog_count(ctx, e, "max_devices");

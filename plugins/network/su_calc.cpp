@@ -27,6 +27,15 @@ void run_su(Context& ctx) {
   if (gpus_per_rack % gpus_per_node != 0)
     throw UserError{{fmt::format("--gpus-per-rack {} is not a whole number of {}-GPU nodes", gpus_per_rack, gpus_per_node),
                      "check --gpus-per-node (compute trays hold 4 GPUs in an NVL72)"}};
+  // Rack power: the flag, the system's power_per_rack, or the power of a one-rack system.
+  Maybe<Watts> rack_power;
+  if (ctx.has("rack_power")) {
+    rack_power.set(ctx.get<Watts>("rack_power"));
+  } else if (const Entry* sys = ctx.ref("system")) {
+    const auto racks_in = catalog_count(ctx, *sys, "racks");
+    if (racks_in && *racks_in == 1.0)
+      if (auto w = ctx.catalog<Watts>(*sys, "power")) rack_power.set(*w);
+  }
   const std::int64_t gpus_per_su = racks_per_su * gpus_per_rack;
   const std::int64_t racks = sus * racks_per_su;
   const std::int64_t gpus = sus * gpus_per_su;
@@ -40,8 +49,8 @@ void run_su(Context& ctx) {
   ctx.set_number("endpoints", static_cast<double>(gpus * nics));
 
   if (!ctx.has("switch") && !ctx.has("radix")) {
-    if (ctx.has("rack_power")) {
-      const Watts compute = ctx.get<Watts>("rack_power") * static_cast<double>(racks);
+    if (rack_power) {
+      const Watts compute = *rack_power * static_cast<double>(racks);
       ctx.set("compute_power", compute);
       ctx.set("compute_power_per_su", compute / static_cast<double>(sus));
     }
@@ -78,8 +87,8 @@ void run_su(Context& ctx) {
     ctx.set("optics_power", *hall.optics_power);
     notes.push_back("switch power unknown: network_power is not given; optics_power counts the transceivers only");
   }
-  if (ctx.has("rack_power")) {
-    const Watts compute = ctx.get<Watts>("rack_power") * static_cast<double>(racks);
+  if (rack_power) {
+    const Watts compute = *rack_power * static_cast<double>(racks);
     ctx.set("compute_power", compute);
     ctx.set("compute_power_per_su", compute / static_cast<double>(sus));
     if (net_known) {

@@ -29,17 +29,19 @@ struct Outcome {
   std::string out, err;
 };
 
-// Runs the binary with the given arguments, capturing stdout and stderr.
-Outcome run(const std::string& exe, const std::vector<std::string>& args) {
-  int out_pipe[2], err_pipe[2];
+// Runs the binary with the given arguments and stdin text, capturing stdout and stderr.
+Outcome run(const std::string& exe, const std::vector<std::string>& args, const std::string& input) {
+  int out_pipe[2], err_pipe[2], in_pipe[2];
   Outcome o;
-  if (pipe(out_pipe) != 0 || pipe(err_pipe) != 0) return o;
+  if (pipe(out_pipe) != 0 || pipe(err_pipe) != 0 || pipe(in_pipe) != 0) return o;
   posix_spawn_file_actions_t fa;
   posix_spawn_file_actions_init(&fa);
   posix_spawn_file_actions_adddup2(&fa, out_pipe[1], 1);
   posix_spawn_file_actions_adddup2(&fa, err_pipe[1], 2);
+  posix_spawn_file_actions_adddup2(&fa, in_pipe[0], 0);
   posix_spawn_file_actions_addclose(&fa, out_pipe[0]);
   posix_spawn_file_actions_addclose(&fa, err_pipe[0]);
+  posix_spawn_file_actions_addclose(&fa, in_pipe[1]);
   std::vector<char*> argv;
   argv.push_back(const_cast<char*>(exe.c_str()));
   for (const auto& a : args) argv.push_back(const_cast<char*>(a.c_str()));
@@ -49,6 +51,10 @@ Outcome run(const std::string& exe, const std::vector<std::string>& args) {
   posix_spawn_file_actions_destroy(&fa);
   close(out_pipe[1]);
   close(err_pipe[1]);
+  close(in_pipe[0]);
+  // Inputs here are small (well under a pipe buffer), so writing before reading cannot deadlock.
+  if (!input.empty() && write(in_pipe[1], input.data(), input.size()) < 0) std::perror("golden_runner: stdin");
+  close(in_pipe[1]);
   if (rc != 0) {
     close(out_pipe[0]);
     close(err_pipe[0]);
@@ -120,6 +126,7 @@ struct Case {
   double tol = 0.0;
   int exit_code = 0;
   std::string stderr_contains;
+  std::string stdin_text;
   bool json = true;
 };
 
@@ -127,11 +134,15 @@ struct Case {
 std::string check(const std::string& exe, const Case& c) {
   std::vector<std::string> args = c.args;
   if (c.json) args.emplace_back("--json");
-  const Outcome o = run(exe, args);
+  const Outcome o = run(exe, args, c.stdin_text);
   if (o.status != c.exit_code)
     return "exit status " + std::to_string(o.status) + ", expected " + std::to_string(c.exit_code) + "; stderr: " + o.err;
   if (!c.stderr_contains.empty() && o.err.find(c.stderr_contains) == std::string::npos)
     return "stderr does not contain \"" + c.stderr_contains + "\": " + o.err;
+  // A usage error prints no result: nothing on stdout (batch reports failed records on stdout by design).
+  if (c.exit_code == 2 && !o.out.empty()) return "exit 2 but stdout is not empty: " + o.out.substr(0, 200);
+  for (const char* bad : {"nan", "inf", "NaN", "Inf"})
+    if (o.out.find(std::string("\"value\": ") + bad) != std::string::npos) return "output contains a non-finite value";
   if (c.expect == nullptr) return "";
   auto doc = infracalc::read_json(o.out, "stdout");
   if (!doc) return "output is not JSON: " + doc.error().text() + "\n" + o.out.substr(0, 400);
@@ -176,7 +187,7 @@ std::string check(const std::string& exe, const Case& c) {
 
 int main(int argc, char** argv) {
   if (argc < 3) {
-    std::fprintf(stderr, "usage: golden_runner INFRACALC GOLDEN_DIR [FILTER]\n");
+    std::fprintf(stderr, "usage: golden_runner INFRACALC CASE_DIR [FILTER]\n");
     return 2;
   }
   const std::string exe = argv[1];
@@ -205,8 +216,14 @@ int main(int argc, char** argv) {
       c.file = f.filename().string();
       if (const Node* x = n.find("id")) c.id = x->str;
       if (!filter.empty() && c.id.find(filter) == std::string::npos && c.file.find(filter) == std::string::npos) continue;
+      const std::string dir = f.parent_path().string();
+      auto expand = [&](std::string s) {
+        for (std::size_t pos; (pos = s.find("{dir}")) != std::string::npos;) s.replace(pos, 5, dir);
+        return s;
+      };
       if (const Node* a = n.find("args"))
-        for (const auto& i : a->items) c.args.push_back(i.str);
+        for (const auto& i : a->items) c.args.push_back(expand(i.str));
+      if (const Node* x = n.find("stdin")) c.stdin_text = expand(x->str);
       if (const Node* x = n.find("key")) c.key = x->str;
       c.expect = n.find("expect");
       if (const Node* x = n.find("tol")) c.tol = x->number;

@@ -63,3 +63,26 @@ TEST_CASE("calc errors", "[units][calc]") {
   CHECK_THAT(calc("min(3)"), Catch::Contains("at least 2"));
   CHECK_THAT(calc(""), Catch::Contains("ends too early"));
 }
+
+TEST_CASE("references resolve through a resolver, and expressions translate to spreadsheet formulas", "[units][calc]") {
+  auto e = parse_expression("@price / (@rate * 1 s) * 1e6 tok * 1 s");
+  REQUIRE(e.ok());
+  CHECK(e->refs == std::vector<std::string>{"price", "rate"});
+  const ExprResolver r = [](std::string_view name) -> std::optional<Quantity> {
+    if (name == "price") return Quantity{2.2 / 3600, dims::money_rate, false};
+    if (name == "rate") return Quantity{2500, dims::token_rate, false};
+    return std::nullopt;
+  };
+  auto v = evaluate(*e, r);
+  REQUIRE(v.ok());
+  CHECK(v->dim == dims::currency);
+  CHECK(v->value == Approx(2.2 / 3600 / 2500 * 1e6));
+  auto missing = parse_expression("@nope * 2");
+  REQUIRE(missing.ok());
+  CHECK_FALSE(evaluate(*missing, r).ok());
+  const std::string f = to_spreadsheet_formula(*e, [](std::string_view n) { return std::string(n == "price" ? "B2" : "B3"); });
+  CHECK(f == "(((B2/(B3*1))*1000000)*1)");
+  auto c = parse_expression("ceil(@n / 8) + max(1, 2)");
+  REQUIRE(c.ok());
+  CHECK(to_spreadsheet_formula(*c, [](std::string_view) { return std::string("A1"); }) == "(CEILING((A1/8),1)+MAX(1,2))");
+}

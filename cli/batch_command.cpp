@@ -1,0 +1,136 @@
+// `infracalc batch`: JSON Lines in, JSON Lines out — one calculation per record, streamed.
+#include <cstdio>
+#include <fmt/format.h>
+
+#include "cli/commands.hpp"
+#include "plugins/core/context.hpp"
+#include "plugins/core/json.hpp"
+#include "plugins/registry.hpp"
+#include "units/format.hpp"
+#include "units/suggest.hpp"
+
+namespace infracalc::cli {
+
+namespace {
+
+// Reads one record's calculation and inputs; throws UserError naming the field.
+Result run_record(const Node& rec, const RunOptions& ro) {
+  if (!rec.is_table()) throw UserError{{"a record must be a JSON object", "e.g. {\"plugin\": \"kv\", \"calculator\": \"size\", \"inputs\": {...}}"}};
+  const Node* plugin = rec.find("plugin");
+  const Node* calc = rec.find("calculator");
+  if (plugin == nullptr || plugin->kind != Node::Kind::string)
+    throw UserError{{"missing \"plugin\" (a string)", "every record names a plugin and a calculator"}};
+  if (calc == nullptr || calc->kind != Node::Kind::string)
+    throw UserError{{"missing \"calculator\" (a string)", "every record names a plugin and a calculator"}};
+  const Plugin* p = find_plugin(plugin->str);
+  if (p == nullptr) {
+    std::vector<std::string_view> names;
+    for (const auto& e : plugin_table()) names.push_back(e.name);
+    throw UserError{{"unknown plugin '" + plugin->str + "'", did_you_mean(plugin->str, names)}};
+  }
+  const Calculator* c = p->find(calc->str);
+  if (c == nullptr) {
+    std::vector<std::string_view> names;
+    for (const auto& x : p->calculators) names.push_back(x.name);
+    throw UserError{{"unknown calculator '" + calc->str + "' in plugin " + plugin->str, did_you_mean(calc->str, names)}};
+  }
+  for (const auto& [k, v] : rec.members)
+    if (k != "plugin" && k != "calculator" && k != "inputs" && k != "id")
+      throw UserError{{"unknown record key \"" + k + "\"", "records have plugin, calculator, inputs and an optional id"}};
+  RawInputs raw;
+  if (const Node* in = rec.find("inputs")) {
+    if (!in->is_table()) throw UserError{{"\"inputs\" must be an object", "e.g. {\"tokens\": \"8000\", \"model\": \"llama-3-70b\"}"}};
+    raw.reserve(in->members.size());
+    for (const auto& [k, v] : in->members) {
+      switch (v.kind) {
+        case Node::Kind::string: raw.emplace_back(k, v.str); break;
+        case Node::Kind::integer:
+        case Node::Kind::floating: raw.emplace_back(k, format_machine(v.number)); break;
+        case Node::Kind::boolean: raw.emplace_back(k, v.boolean ? "true" : "false"); break;
+        default:
+          throw UserError{{"input \"" + k + "\" must be a string, number or boolean, got " + std::string(v.kind_name()),
+                           "write quantities as strings with units: \"3.35 TB/s\""}};
+      }
+    }
+  }
+  return run_calculator(*p, *c, raw, ro);
+}
+
+void append_error(std::string& out, std::size_t record, const Node* id, const Error& e) {
+  out += "{\"schema_version\": 1, \"record\": " + std::to_string(record);
+  if (id != nullptr && id->kind == Node::Kind::string) {
+    out += ", \"id\": ";
+    append_json_string(out, id->str);
+  }
+  out += ", \"error\": ";
+  append_json_string(out, e.message);
+  out += ", \"hint\": ";
+  append_json_string(out, e.hint);
+  out += "}\n";
+}
+
+}  // namespace
+
+std::optional<Error> process_batch_record(std::string_view text, std::size_t record, const RunOptions& ro, std::string& out) {
+  auto doc = read_json(text, "record " + std::to_string(record));
+  const Node* id = doc ? doc->find("id") : nullptr;
+  try {
+    if (!doc) throw UserError{doc.error()};
+    const Result r = run_record(doc.value(), ro);
+    out += result_json(r);
+    if (id != nullptr && id->kind == Node::Kind::string) {
+      out.pop_back();  // the closing brace
+      out += ", \"id\": ";
+      append_json_string(out, id->str);
+      out += "}";
+    }
+    out += '\n';
+    return std::nullopt;
+  } catch (const UserError& e) {
+    append_error(out, record, id, e.error);
+    return e.error;
+  }
+}
+
+ExitStatus run_batch(const std::string& path, bool fail_fast, const GlobalOptions& g) {
+  std::FILE* in = stdin;
+  if (!path.empty() && path != "-") {
+    in = std::fopen(path.c_str(), "rb");
+    if (in == nullptr) throw UserError{{"batch: cannot open " + path, "check the path"}};
+  }
+  RunOptions ro;
+  ro.as_of = g.as_of.empty() ? Date{} : Date::parse(g.as_of);
+  if (!g.as_of.empty() && !ro.as_of.valid()) throw UserError{{"--as-of: expected YYYY-MM-DD, got \"" + g.as_of + "\"", ""}};
+  std::string line;
+  std::string out;
+  out.reserve(1 << 16);
+  std::size_t record = 0;
+  std::size_t failed = 0;
+  std::size_t processed = 0;
+  char* buf = nullptr;
+  std::size_t cap = 0;
+  ssize_t n = 0;
+  while ((n = getline(&buf, &cap, in)) >= 0) {
+    ++record;
+    std::string_view text(buf, static_cast<std::size_t>(n));
+    while (!text.empty() && (text.back() == '\n' || text.back() == '\r')) text.remove_suffix(1);
+    if (text.find_first_not_of(" \t") == std::string_view::npos) continue;  // blank lines are skipped
+    ++processed;
+    if (const auto err = process_batch_record(text, record, ro, out)) {
+      ++failed;
+      std::fprintf(stderr, "error: record %zu: %s\n", record, err->text().c_str());
+      if (fail_fast) break;
+    }
+    if (out.size() > (1 << 16) - 4096) {
+      emit(out);
+      out.clear();
+    }
+  }
+  std::free(buf);
+  emit(out);
+  if (in != stdin) std::fclose(in);
+  if (failed > 0) std::fprintf(stderr, "batch: %zu of %zu records failed\n", failed, processed);
+  return failed == 0 ? ExitStatus::ok : ExitStatus::check_failed;
+}
+
+}  // namespace infracalc::cli

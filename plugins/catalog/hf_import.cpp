@@ -1,0 +1,424 @@
+#include "plugins/catalog/hf_import.hpp"
+
+#include <algorithm>
+#include <cctype>
+#include <cmath>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <optional>
+
+#include "plugins/catalog/catalog.hpp"
+#include "plugins/core/toml_reader.hpp"
+
+namespace infracalc {
+
+namespace {
+
+// Field names follow the transformers configuration classes (LlamaConfig, MistralConfig, MixtralConfig,
+// Qwen2Config, Qwen3MoeConfig, DeepseekV3Config, Gemma/Gemma2/Gemma3TextConfig, GptOssConfig).
+const std::vector<std::string> kTypes = {"llama",    "mistral",     "mixtral",     "qwen2",  "qwen3",
+                                         "qwen3_moe", "deepseek_v2", "deepseek_v3", "gemma",  "gemma2",
+                                         "gemma3",   "gemma3_text", "gpt_oss"};
+
+bool is_gemma(const std::string& t) { return t.rfind("gemma", 0) == 0; }
+bool is_deepseek(const std::string& t) { return t == "deepseek_v2" || t == "deepseek_v3"; }
+
+// Looks fields up in text_config first (multimodal wrappers such as Gemma 3), then at the top level.
+class Config {
+ public:
+  Config(const Node& root, std::string source) : root_(root), source_(std::move(source)) {
+    if (const Node* t = root.find("text_config"); t != nullptr && t->is_table()) text_ = t;
+  }
+
+  [[nodiscard]] const Node* find(std::string_view key) const {
+    if (text_ != nullptr)
+      if (const Node* n = text_->find(key); n != nullptr && n->kind != Node::Kind::null) return n;
+    const Node* n = root_.find(key);
+    return n != nullptr && n->kind != Node::Kind::null ? n : nullptr;
+  }
+  [[nodiscard]] Error error(std::string_view key, const std::string& what, std::string hint = {}) const {
+    const char* sep = !what.empty() && what.front() == '(' ? " " : ": ";  // "num_key_value_heads (6) must ..."
+    return Error{source_ + ": " + std::string(key) + sep + what, std::move(hint)};
+  }
+  // A positive whole number; nullopt when absent. Errors (not a whole number, < 1) go to `err`.
+  std::optional<long long> count(std::string_view key, std::optional<Error>& err, bool allow_zero = false) const {
+    const Node* n = find(key);
+    if (n == nullptr) return std::nullopt;
+    if (!n->is_number() || n->number != std::floor(n->number) || n->number < (allow_zero ? 0 : 1) || n->number > 1e12) {
+      if (!err) err = error(key, "expected a " + std::string(allow_zero ? "non-negative" : "positive") + " whole number");
+      return std::nullopt;
+    }
+    return static_cast<long long>(n->number);
+  }
+  long long required(std::string_view key, std::optional<Error>& err) const {
+    auto v = count(key, err);
+    if (!v && !err) err = error(key, "missing", "every " + type() + " config.json has it; is this the model's config.json?");
+    return v.value_or(0);
+  }
+  std::optional<bool> flag(std::string_view key, std::optional<Error>& err) const {
+    const Node* n = find(key);
+    if (n == nullptr) return std::nullopt;
+    if (n->kind != Node::Kind::boolean) {
+      if (!err) err = error(key, "expected true or false");
+      return std::nullopt;
+    }
+    return n->boolean;
+  }
+  [[nodiscard]] std::string text(std::string_view key) const {
+    const Node* n = find(key);
+    return n != nullptr && n->kind == Node::Kind::string ? n->str : std::string();
+  }
+  [[nodiscard]] std::string type() const {
+    std::string t = text_ != nullptr && text_->find("model_type") != nullptr ? text_->find("model_type")->str : "";
+    if (t.empty() && root_.find("model_type") != nullptr) t = root_.find("model_type")->str;
+    return t;
+  }
+  [[nodiscard]] const std::string& source() const { return source_; }
+
+ private:
+  const Node& root_;
+  const Node* text_ = nullptr;
+  std::string source_;
+};
+
+std::string toml_string(std::string_view s) {
+  std::string out = "\"";
+  for (char c : s) {
+    if (c == '"' || c == '\\') out += '\\';
+    if (static_cast<unsigned char>(c) < 0x20) {
+      char buf[8];
+      std::snprintf(buf, sizeof buf, "\\u%04x", static_cast<unsigned>(static_cast<unsigned char>(c)));
+      out += buf;
+      continue;
+    }
+    out += c;
+  }
+  return out + "\"";
+}
+
+std::string whole(double v) {
+  char buf[64];
+  std::snprintf(buf, sizeof buf, "%.0f", v);
+  return buf;
+}
+
+std::string sanitize_id(std::string_view s) {
+  std::string out;
+  for (char c : s) {
+    const auto u = static_cast<unsigned char>(c);
+    if (std::isalnum(u) != 0) out += static_cast<char>(std::tolower(u));
+    else if (c == '.' || c == '-') out += c;
+    else if (!out.empty() && out.back() != '-') out += '-';
+  }
+  while (!out.empty() && (out.back() == '-' || out.back() == '.')) out.pop_back();
+  while (!out.empty() && (out.front() == '-' || out.front() == '.')) out.erase(out.begin());
+  return out;
+}
+
+// The shortest cycle that reproduces the per-layer list when repeated (ModelArch repeats the pattern).
+std::vector<std::string> shortest_cycle(const std::vector<std::string>& v) {
+  for (std::size_t p = 1; p <= v.size(); ++p) {
+    bool ok = true;
+    for (std::size_t i = 0; i < v.size() && ok; ++i) ok = v[i] == v[i % p];
+    if (ok) return {v.begin(), v.begin() + static_cast<std::ptrdiff_t>(p)};
+  }
+  return v;
+}
+
+struct Attention {
+  std::vector<std::string> pattern;  // empty: uniform
+  long long window = 0;
+};
+
+std::optional<Error> read_attention(const Config& c, const std::string& type, long long layers, Attention& a,
+                                    std::vector<std::string>& notes) {
+  std::optional<Error> err;
+  if (type.rfind("qwen", 0) == 0) {
+    // Qwen configs carry a sliding_window that is off unless use_sliding_window is true.
+    if (auto use = c.flag("use_sliding_window", err); use && *use)
+      return c.error("use_sliding_window", "true is not supported (Qwen's max_window_layers scheme)",
+                     "write the model file by hand; see docs/data.md");
+    return err;
+  }
+  if (auto w = c.count("sliding_window", err)) a.window = *w;
+  if (err) return err;
+  std::vector<std::string> per_layer;
+  if (const Node* lt = c.find("layer_types")) {
+    if (lt->kind != Node::Kind::array) return c.error("layer_types", "expected an array of strings");
+    for (const auto& item : lt->items) {
+      if (item.kind == Node::Kind::string && item.str == "sliding_attention") per_layer.push_back("sliding");
+      else if (item.kind == Node::Kind::string && item.str == "full_attention") per_layer.push_back("full");
+      else return c.error("layer_types", "items must be \"sliding_attention\" or \"full_attention\"");
+    }
+    if (static_cast<long long>(per_layer.size()) != layers)
+      return c.error("layer_types", "has " + std::to_string(per_layer.size()) + " entries but num_hidden_layers is " +
+                                        std::to_string(layers));
+  } else if (type == "gemma2") {
+    per_layer.clear();
+    for (long long i = 0; i < layers; ++i) per_layer.push_back(i % 2 == 0 ? "sliding" : "full");
+    notes.push_back("no layer_types: Gemma 2 alternates sliding and full attention, starting with sliding");
+  } else if (type == "gemma3" || type == "gemma3_text") {
+    auto p = c.count("sliding_window_pattern", err);
+    if (err) return err;
+    const long long period = p.value_or(6);
+    if (!p) notes.push_back("no layer_types or sliding_window_pattern: Gemma 3 uses 5 sliding layers then 1 full");
+    for (long long i = 0; i < layers; ++i) per_layer.push_back((i + 1) % period == 0 ? "full" : "sliding");
+  }
+  const bool any_sliding = std::find(per_layer.begin(), per_layer.end(), "sliding") != per_layer.end();
+  if (any_sliding && a.window <= 0)
+    return c.error("sliding_window", "missing, but layer_types has sliding_attention layers");
+  if (!per_layer.empty() && !any_sliding) {
+    a.window = 0;  // every layer is full attention
+    return std::nullopt;
+  }
+  if (!per_layer.empty() && std::find(per_layer.begin(), per_layer.end(), "full") != per_layer.end())
+    a.pattern = shortest_cycle(per_layer);
+  if (a.window > 0 && per_layer.empty()) notes.push_back("sliding_window without layer_types: every layer slides");
+  return std::nullopt;
+}
+
+struct Moe {
+  long long experts = 0, per_token = 0, shared = 0, ffn = 0, dense_layers = 0;
+};
+
+std::optional<Error> read_moe(const Config& c, const std::string& type, long long layers, Moe& m) {
+  std::optional<Error> err;
+  if (type == "mixtral" || type == "gpt_oss") {
+    m.experts = c.required("num_local_experts", err);
+    m.ffn = c.required("intermediate_size", err);
+  } else if (type == "qwen3_moe") {
+    m.experts = c.required("num_experts", err);
+    m.ffn = c.required("moe_intermediate_size", err);
+    if (auto step = c.count("decoder_sparse_step", err); step && *step != 1)
+      return c.error("decoder_sparse_step", "only 1 (every layer MoE) is supported");
+    if (const Node* only = c.find("mlp_only_layers"); only != nullptr && !only->items.empty())
+      return c.error("mlp_only_layers", "dense layers between MoE layers are not supported");
+  } else if (is_deepseek(type)) {
+    m.experts = c.required("n_routed_experts", err);
+    m.ffn = c.required("moe_intermediate_size", err);
+    m.shared = c.count("n_shared_experts", err, true).value_or(0);
+    m.dense_layers = c.count("first_k_dense_replace", err, true).value_or(0);
+    if (auto f = c.count("moe_layer_freq", err); f && *f != 1)
+      return c.error("moe_layer_freq", "only 1 (every layer after the dense ones is MoE) is supported");
+  } else {
+    return std::nullopt;
+  }
+  if (err) return err;
+  auto k = c.count("num_experts_per_tok", err);
+  if (auto k2 = c.count("experts_per_token", err); k2) {
+    if (k && *k != *k2)
+      return c.error("num_experts_per_tok", "(" + std::to_string(*k) + ") contradicts experts_per_token (" + std::to_string(*k2) + ")");
+    k = k2;
+  }
+  if (err) return err;
+  if (!k) return c.error("num_experts_per_tok", "missing for a mixture-of-experts model");
+  m.per_token = *k;
+  if (m.per_token > m.experts)
+    return c.error("num_experts_per_tok", "(" + std::to_string(m.per_token) + ") exceeds the number of experts (" +
+                                              std::to_string(m.experts) + ")");
+  if (m.dense_layers >= layers)
+    return c.error("first_k_dense_replace", "(" + std::to_string(m.dense_layers) + ") leaves no MoE layer");
+  return std::nullopt;
+}
+
+}  // namespace
+
+const std::vector<std::string>& hf_supported_model_types() { return kTypes; }
+
+std::string hf_suggest_id(const Node& config, std::string_view fallback) {
+  std::string name;
+  if (const Node* n = config.find("_name_or_path"); n != nullptr && n->kind == Node::Kind::string) name = n->str;
+  if (const auto slash = name.find_last_of('/'); slash != std::string::npos) name = name.substr(slash + 1);
+  std::string id = sanitize_id(name);
+  if (id.empty()) id = sanitize_id(fallback);
+  return id.empty() ? "imported-model" : id;
+}
+
+Expected<HfImport> import_hf_config(const Node& root, const HfImportOptions& opt) {
+  const std::string src = opt.source.empty() ? "config.json" : opt.source;
+  if (!root.is_table()) return Error{src + ": expected a JSON object", "pass the model's config.json"};
+  const Config c(root, src);
+  const std::string type = c.type();
+  if (type.empty()) return c.error("model_type", "missing", "pass a Hugging Face transformers config.json");
+  if (std::find(kTypes.begin(), kTypes.end(), type) == kTypes.end()) {
+    std::string list;
+    for (const auto& t : kTypes) list += (list.empty() ? "" : ", ") + t;
+    return c.error("model_type", "\"" + type + "\" is not supported (supported: " + list + ")",
+                   "write the model file by hand; see docs/data.md");
+  }
+  HfImport out;
+  std::optional<Error> err;
+  const long long layers = c.required("num_hidden_layers", err);
+  const long long hidden = c.required("hidden_size", err);
+  const long long heads = c.required("num_attention_heads", err);
+  const long long vocab = c.required("vocab_size", err);
+  if (err) return *err;
+  auto kv = c.count("num_key_value_heads", err);
+  if (err) return *err;
+  if (!kv) out.notes.push_back("no num_key_value_heads: one KV head per query head (multi-head attention)");
+  const long long kv_heads = kv.value_or(heads);
+  if (kv_heads > heads || heads % kv_heads != 0)
+    return c.error("num_key_value_heads", "(" + std::to_string(kv_heads) + ") must divide num_attention_heads (" +
+                                              std::to_string(heads) + ")");
+
+  // MLA (DeepSeek): the latent and RoPE widths replace per-head K/V.
+  const bool mla = is_deepseek(type) && c.find("kv_lora_rank") != nullptr;
+  long long kv_lora = 0, q_lora = 0, rope = 0, nope = 0, vdim = 0;
+  if (mla) {
+    kv_lora = c.required("kv_lora_rank", err);
+    rope = c.required("qk_rope_head_dim", err);
+    nope = c.required("qk_nope_head_dim", err);
+    vdim = c.required("v_head_dim", err);
+    q_lora = c.count("q_lora_rank", err).value_or(0);
+    if (err) return *err;
+  }
+  long long head_dim = 0;
+  if (auto hd = c.count("head_dim", err); hd && !mla) {
+    head_dim = *hd;
+  } else if (mla) {
+    head_dim = nope + rope;
+  } else if (!err) {
+    if (hidden % heads != 0)
+      return c.error("head_dim", "missing, and hidden_size (" + std::to_string(hidden) + ") is not a multiple of num_attention_heads (" +
+                                     std::to_string(heads) + ")");
+    head_dim = hidden / heads;
+  }
+  if (err) return *err;
+
+  // Every supported architecture has a gated MLP; the activation names its gate.
+  std::string act = c.text("hidden_act");
+  if (act.empty()) act = c.text("hidden_activation");
+  std::string activation;
+  if (act == "silu" || act == "swish") activation = "swiglu";
+  else if (act.rfind("gelu", 0) == 0) activation = "geglu";
+  else if (act.empty()) {
+    activation = is_gemma(type) ? "geglu" : "swiglu";
+    out.notes.push_back("no hidden_act: assumed " + activation);
+  } else {
+    return c.error("hidden_act", "\"" + act + "\" is not a gated activation the importer knows (silu, gelu_pytorch_tanh)");
+  }
+
+  Moe moe;
+  if (auto e = read_moe(c, type, layers, moe)) return *e;
+  const bool is_moe = moe.experts > 0;
+  auto ffn = c.count("intermediate_size", err);
+  if (err) return *err;
+  if (!ffn && (!is_moe || moe.dense_layers > 0)) return c.error("intermediate_size", "missing");
+
+  auto tied = c.flag("tie_word_embeddings", err);
+  if (err) return *err;
+  if (!tied) out.notes.push_back(std::string("no tie_word_embeddings: ") + (is_gemma(type) ? "tied" : "untied") +
+                                 " as the " + type + " default");
+  const bool tie = tied.value_or(is_gemma(type));
+  bool bias = type == "qwen2";  // Qwen2 always has q/k/v biases and no attention_bias key
+  if (auto b = c.flag("attention_bias", err)) bias = *b;
+  if (err) return *err;
+  auto ctx = c.count("max_position_embeddings", err);
+  if (err) return *err;
+
+  Attention att;
+  if (auto e = read_attention(c, type, layers, att, out.notes)) return *e;
+
+  // The file.
+  std::string id = opt.id.empty() ? hf_suggest_id(root, "imported-model") : opt.id;
+  out.id = id;
+  const std::string name = opt.name.empty() ? id : opt.name;
+  std::string t;
+  t += "id = " + toml_string(id) + "\n";
+  t += "name = " + toml_string(name) + "\n";
+  t += "kind = \"model\"\n";
+  t += "family = " + toml_string(type) + "\n";
+  if (const Node* a = root.find("architectures"); a != nullptr && !a->items.empty() && a->items[0].kind == Node::Kind::string)
+    t += "architecture = " + toml_string(a->items[0].str) + "\n";
+  t += "layers = " + std::to_string(layers) + "\n";
+  t += "hidden_size = " + std::to_string(hidden) + "\n";
+  t += "attention_heads = " + std::to_string(heads) + "\n";
+  t += "kv_heads = " + std::to_string(kv_heads) + "\n";
+  t += "head_dim = " + std::to_string(head_dim) + "\n";
+  if (ffn) t += "ffn_size = " + std::to_string(*ffn) + "\n";
+  t += "activation = \"" + activation + "\"\n";
+  t += "vocab_size = " + std::to_string(vocab) + "\n";
+  t += std::string("tied_embeddings = ") + (tie ? "true" : "false") + "\n";
+  if (bias) t += "attention_bias = true\n";
+  if (ctx) t += "max_context = " + std::to_string(*ctx) + "\n";
+  const std::size_t params_at = t.size();  // params go here once the architecture is known
+  std::string tables;
+  if (mla || att.window > 0) {
+    tables += "\n[attention]\n";
+    if (mla) {
+      tables += "layout = \"mla\"\nkv_lora_rank = " + std::to_string(kv_lora) + "\n";
+      if (q_lora > 0) tables += "q_lora_rank = " + std::to_string(q_lora) + "\n";
+      tables += "qk_rope_head_dim = " + std::to_string(rope) + "\nqk_nope_head_dim = " + std::to_string(nope) +
+                "\nv_head_dim = " + std::to_string(vdim) + "\n";
+    }
+    if (att.window > 0) tables += "sliding_window = " + std::to_string(att.window) + "\n";
+    if (!att.pattern.empty()) {
+      tables += "layer_pattern = [";
+      for (std::size_t i = 0; i < att.pattern.size(); ++i) tables += (i ? ", \"" : "\"") + att.pattern[i] + "\"";
+      tables += "]\n";
+    }
+  }
+  if (is_moe) {
+    tables += "\n[moe]\nexperts = " + std::to_string(moe.experts) + "\nexperts_per_token = " + std::to_string(moe.per_token) +
+              "\nshared_experts = " + std::to_string(moe.shared) + "\nexpert_ffn_size = " + std::to_string(moe.ffn) +
+              "\ndense_layers = " + std::to_string(moe.dense_layers) + "\n";
+  }
+  const std::string date = opt.as_of.valid() ? opt.as_of.str() : Date::today().str();
+  tables += "\n[meta]\nas_of = " + date + "\nsources = [" + toml_string(src + " (Hugging Face config.json, imported " + date + ")") +
+            "]\nbasis = \"published\"\n";
+
+  // Read the architecture back through the catalog's own reader, then add the derived counts.
+  auto read_back = [&](const std::string& text) -> Expected<ModelArch> {
+    auto node = read_toml(text, id + ".toml");
+    if (!node) return node.error();
+    auto entry = Entry::from_node(std::move(node).value(), id + ".toml", true);
+    if (!entry) return entry.error();
+    return read_model_arch(*entry.value());
+  };
+  auto provisional = read_back(t + "params_total = 1e9\n" + tables);
+  if (!provisional) return Error{src + ": the converted file does not read back: " + provisional.error().text(), "please report this"};
+  out.arch = provisional.value();
+  out.params = count_params(out.arch);
+  std::string params = "params_total = { value = " + whole(out.params.total) +
+                       ", basis = \"derived\", note = \"computed from the architecture by model import; config.json has no parameter count\" }\n";
+  if (is_moe)
+    params += "params_active = { value = " + whole(out.params.active) +
+              ", basis = \"derived\", note = \"computed from the architecture by model import (shared weights plus the routed experts one token uses)\" }\n";
+  t.insert(params_at, params);
+  out.toml = t + tables;
+  auto final_arch = read_back(out.toml);
+  if (!final_arch) return Error{src + ": the converted file does not read back: " + final_arch.error().text(), "please report this"};
+  out.arch = final_arch.value();
+  return out;
+}
+
+Expected<bool> write_file_atomically(const std::string& path, std::string_view text, bool force) {
+  namespace fs = std::filesystem;
+  std::error_code ec;
+  const fs::path target(path);
+  if (fs::exists(target, ec) && !force)
+    return Error{path + " already exists", "pass --force to replace it, or choose another --out"};
+  if (fs::is_directory(target, ec)) return Error{path + " is a directory", "give a file name ending in .toml"};
+  const fs::path dir = target.has_parent_path() ? target.parent_path() : fs::path(".");
+  if (!fs::is_directory(dir, ec)) return Error{"cannot write " + path + ": no directory " + dir.string(), "create it first"};
+  const fs::path tmp = dir / ("." + target.filename().string() + ".tmp");
+  {
+    std::ofstream f(tmp, std::ios::binary | std::ios::trunc);
+    if (!f) return Error{"cannot write " + tmp.string(), "check the directory's permissions"};
+    f.write(text.data(), static_cast<std::streamsize>(text.size()));
+    f.close();
+    if (!f) {
+      fs::remove(tmp, ec);
+      return Error{"cannot write " + tmp.string() + " (disk full?)", ""};
+    }
+  }
+  fs::rename(tmp, target, ec);
+  if (ec) {
+    fs::remove(tmp, ec);
+    return Error{"cannot rename " + tmp.string() + " to " + path, "check the directory's permissions"};
+  }
+  return true;
+}
+
+}  // namespace infracalc

@@ -1,0 +1,81 @@
+// Output files are written whole or not at all, and never over an input or an existing file by accident.
+#include <catch2/catch.hpp>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <unistd.h>
+
+#include "plugins/core/atomic_file.hpp"
+#include "units/expected.hpp"
+
+using namespace infracalc;
+namespace fs = std::filesystem;
+
+namespace {
+fs::path fresh_dir() {
+  const fs::path d = fs::temp_directory_path() / ("infracalc-atomic-" + std::to_string(::getpid()) + "-" + std::to_string(rand()));
+  fs::create_directories(d);
+  return d;
+}
+std::string slurp(const fs::path& p) {
+  std::ifstream in(p);
+  std::stringstream ss;
+  ss << in.rdbuf();
+  return ss.str();
+}
+std::size_t entries(const fs::path& d) {
+  std::size_t n = 0;
+  for ([[maybe_unused]] const auto& e : fs::directory_iterator(d)) ++n;
+  return n;
+}
+}  // namespace
+
+TEST_CASE("a committed file appears whole, and no temporary is left", "[atomic]") {
+  const auto d = fresh_dir();
+  write_file_atomically((d / "out.csv").string(), "a,b\n1,2\n", false);
+  CHECK(slurp(d / "out.csv") == "a,b\n1,2\n");
+  CHECK(entries(d) == 1);
+  fs::remove_all(d);
+}
+
+TEST_CASE("an existing file is kept unless --force", "[atomic]") {
+  const auto d = fresh_dir();
+  std::ofstream(d / "plan.csv") << "precious";
+  CHECK_THROWS_WITH(write_file_atomically((d / "plan.csv").string(), "new", false), Catch::Contains("--force"));
+  CHECK(slurp(d / "plan.csv") == "precious");
+  write_file_atomically((d / "plan.csv").string(), "new", true);
+  CHECK(slurp(d / "plan.csv") == "new");
+  fs::remove_all(d);
+}
+
+TEST_CASE("an input file is never overwritten, even with --force", "[atomic]") {
+  const auto d = fresh_dir();
+  std::ofstream(d / "site.toml") << "input";
+  CHECK_THROWS_WITH(write_file_atomically((d / "site.toml").string(), "x", true, {(d / "site.toml").string()}),
+                    Catch::Contains("input"));
+  CHECK(slurp(d / "site.toml") == "input");
+  fs::remove_all(d);
+}
+
+TEST_CASE("an abandoned write leaves nothing behind", "[atomic]") {
+  const auto d = fresh_dir();
+  {
+    AtomicFile f((d / "half.xlsx").string(), false);
+    f.write("partial");
+    CHECK(fs::exists(f.temp_path()));
+  }
+  CHECK(entries(d) == 0);
+  fs::remove_all(d);
+}
+
+TEST_CASE("a write error is a user error and leaves nothing", "[atomic]") {
+  if (!fs::exists("/dev/full")) return;
+  // /dev/full is not a directory we can create temporaries in; simulate with a read-only directory instead.
+  const auto d = fresh_dir();
+  fs::permissions(d, fs::perms::owner_read | fs::perms::owner_exec);
+  if (::geteuid() != 0) {
+    CHECK_THROWS_AS(write_file_atomically((d / "x.csv").string(), "x", false), UserError);
+  }
+  fs::permissions(d, fs::perms::owner_all);
+  fs::remove_all(d);
+}

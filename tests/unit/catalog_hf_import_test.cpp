@@ -1,0 +1,186 @@
+// `model import`: Hugging Face config.json fixtures for nine architectures convert to model files whose
+// parameter counts match the catalog's entries; bad configs fail with errors that name the field.
+#include <catch2/catch.hpp>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <unistd.h>
+
+#include "plugins/catalog/catalog.hpp"
+#include "plugins/catalog/hf_import.hpp"
+#include "plugins/core/json.hpp"
+
+using namespace infracalc;
+namespace fs = std::filesystem;
+
+namespace {
+
+const fs::path kFixtures = fs::path(__FILE__).parent_path().parent_path() / "fixtures" / "hf";
+
+std::string slurp(const fs::path& p) {
+  std::ifstream in(p, std::ios::binary);
+  std::ostringstream ss;
+  ss << in.rdbuf();
+  return ss.str();
+}
+
+Node fixture(const std::string& name) {
+  const fs::path p = kFixtures / (name + ".json");
+  INFO(p.string());
+  REQUIRE(fs::exists(p));
+  auto node = read_json(slurp(p), p.string());
+  REQUIRE(node.ok());
+  return node.value();
+}
+
+Node json(const std::string& text) {
+  auto node = read_json(text, "config.json");
+  REQUIRE(node.ok());
+  return node.value();
+}
+
+HfImport convert(const Node& n, const std::string& id) {
+  HfImportOptions opt;
+  opt.id = id;
+  opt.source = id + "/config.json";
+  opt.as_of = Date{2025, 1, 1};
+  auto r = import_hf_config(n, opt);
+  if (!r) FAIL(r.error().text());
+  return r.value();
+}
+
+std::string error_of(const std::string& text) {
+  HfImportOptions opt;
+  opt.source = "config.json";
+  auto r = import_hf_config(json(text), opt);
+  REQUIRE_FALSE(r.ok());
+  return r.error().text();
+}
+
+const char* kLlama = R"({"model_type": "llama", "hidden_size": 4096, "num_hidden_layers": 32, "num_attention_heads": 32,
+  "num_key_value_heads": 8, "intermediate_size": 14336, "vocab_size": 128256, "hidden_act": "silu"})";
+
+}  // namespace
+
+TEST_CASE("each fixture imports and its parameter count matches the catalog entry", "[catalog][import]") {
+  Catalog::instance().reset();
+  const std::vector<std::pair<std::string, std::string>> cases = {
+      {"llama-3-8b", "llama-3-8b"},       {"mistral-7b", "mistral-7b"},       {"mixtral-8x7b", "mixtral-8x7b"},
+      {"qwen2.5-7b", "qwen2.5-7b"},       {"qwen3-30b-a3b", "qwen3-30b-a3b"}, {"deepseek-v3", "deepseek-v3"},
+      {"gemma-2-9b", "gemma-2-9b"},       {"gemma-3-27b", "gemma-3-27b"},     {"gpt-oss-20b", "gpt-oss-20b"}};
+  for (const auto& [fixture_name, catalog_id] : cases) {
+    INFO(fixture_name);
+    const HfImport imp = convert(fixture(fixture_name), "imported-" + fixture_name);
+    const Entry* ref = Catalog::instance().find(catalog_id);
+    REQUIRE(ref != nullptr);
+    const ModelArch want = read_model_arch(*ref).value_or_throw();
+    const ModelArch& got = imp.arch;
+    CHECK(got.layers == want.layers);
+    CHECK(got.hidden_size == want.hidden_size);
+    CHECK(got.attention_heads == want.attention_heads);
+    CHECK(got.kv_heads == want.kv_heads);
+    CHECK(got.head_dim == want.head_dim);
+    CHECK(got.vocab_size == want.vocab_size);
+    CHECK(got.tied_embeddings == want.tied_embeddings);
+    CHECK(got.attention_bias == want.attention_bias);
+    CHECK(got.layout == want.layout);
+    CHECK(got.sliding_window == want.sliding_window);
+    CHECK(got.layer_types == want.layer_types);
+    CHECK(got.moe.has_value() == want.moe.has_value());
+    CHECK(got.mla.has_value() == want.mla.has_value());
+    CHECK(imp.params.total == Approx(count_params(want).total).epsilon(1e-9));
+    CHECK(imp.params.active == Approx(count_params(want).active).epsilon(1e-9));
+    CHECK(imp.toml.find("sources = [\"imported-" + fixture_name + "/config.json") != std::string::npos);
+  }
+}
+
+TEST_CASE("import reads MoE and MLA field names of each family", "[catalog][import]") {
+  const HfImport ds = convert(fixture("deepseek-v3"), "ds");
+  REQUIRE(ds.arch.mla);
+  CHECK(ds.arch.mla->kv_lora_rank == 512);
+  CHECK(ds.arch.mla->q_lora_rank == 1536);
+  CHECK(ds.arch.moe->experts == 256);
+  CHECK(ds.arch.moe->shared_experts == 1);
+  CHECK(ds.arch.moe->dense_layers == 3);
+  const HfImport q = convert(fixture("qwen3-30b-a3b"), "q");
+  CHECK(q.arch.moe->experts == 128);
+  CHECK(q.arch.moe->expert_ffn_size == 768);
+  const HfImport oss = convert(fixture("gpt-oss-20b"), "o");
+  CHECK(oss.arch.moe->experts_per_token == 4);
+  CHECK(oss.toml.find("layer_pattern = [\"sliding\", \"full\"]") != std::string::npos);
+  const HfImport qwen2 = convert(fixture("qwen2.5-7b"), "q2");
+  CHECK(qwen2.arch.attention_bias);
+  CHECK(qwen2.arch.sliding_window == 0);  // use_sliding_window is false
+}
+
+TEST_CASE("missing and contradictory fields are errors that name the field", "[catalog][import]") {
+  std::string no_layers = kLlama;
+  no_layers.replace(no_layers.find("\"num_hidden_layers\": 32, "), 25, "");
+  CHECK_THAT(error_of(no_layers), Catch::Contains("num_hidden_layers: missing"));
+  std::string bad_kv = kLlama;
+  bad_kv.replace(bad_kv.find("\"num_key_value_heads\": 8"), 24, "\"num_key_value_heads\": 6");
+  CHECK_THAT(error_of(bad_kv), Catch::Contains("num_key_value_heads (6) must divide num_attention_heads (32)"));
+  CHECK_THAT(error_of(R"({"model_type": "bert", "hidden_size": 768})"), Catch::Contains("model_type: \"bert\" is not supported"));
+  CHECK_THAT(error_of(R"({"hidden_size": 768})"), Catch::Contains("model_type: missing"));
+  std::string neg = kLlama;
+  neg.replace(neg.find("\"hidden_size\": 4096"), 19, "\"hidden_size\": -4096");
+  CHECK_THAT(error_of(neg), Catch::Contains("hidden_size: expected a positive whole number"));
+  CHECK_THAT(error_of(R"({"model_type": "mixtral", "hidden_size": 4096, "num_hidden_layers": 32, "num_attention_heads": 32,
+    "intermediate_size": 14336, "vocab_size": 32000, "num_local_experts": 8, "num_experts_per_tok": 9})"),
+             Catch::Contains("num_experts_per_tok (9) exceeds the number of experts (8)"));
+  CHECK_THAT(error_of(R"({"model_type": "gpt_oss", "hidden_size": 2880, "num_hidden_layers": 2, "num_attention_heads": 64,
+    "intermediate_size": 2880, "vocab_size": 201088, "num_local_experts": 32, "num_experts_per_tok": 4, "experts_per_token": 2})"),
+             Catch::Contains("num_experts_per_tok (4) contradicts experts_per_token (2)"));
+  CHECK_THAT(error_of(R"({"model_type": "gpt_oss", "hidden_size": 2880, "num_hidden_layers": 3, "num_attention_heads": 64,
+    "intermediate_size": 2880, "vocab_size": 201088, "num_local_experts": 32, "num_experts_per_tok": 4,
+    "layer_types": ["sliding_attention", "full_attention"], "sliding_window": 128})"),
+             Catch::Contains("layer_types: has 2 entries but num_hidden_layers is 3"));
+  CHECK_THAT(error_of(R"({"model_type": "gemma2", "hidden_size": 3584, "num_hidden_layers": 42, "num_attention_heads": 16,
+    "head_dim": 256, "intermediate_size": 14336, "vocab_size": 256000})"),
+             Catch::Contains("sliding_window: missing"));
+  CHECK_THAT(error_of(R"({"model_type": "deepseek_v3", "hidden_size": 7168, "num_hidden_layers": 61, "num_attention_heads": 128,
+    "intermediate_size": 18432, "vocab_size": 129280, "n_routed_experts": 256, "moe_intermediate_size": 2048,
+    "num_experts_per_tok": 8, "kv_lora_rank": 512, "qk_nope_head_dim": 128, "v_head_dim": 128})"),
+             Catch::Contains("qk_rope_head_dim: missing"));
+}
+
+TEST_CASE("the suggested id comes from _name_or_path or the fallback", "[catalog][import]") {
+  CHECK(hf_suggest_id(json(R"({"_name_or_path": "meta-llama/Meta-Llama-3-8B"})"), "x") == "meta-llama-3-8b");
+  CHECK(hf_suggest_id(json("{}"), "My Model_v2") == "my-model-v2");
+  CHECK(hf_suggest_id(json("{}"), "") == "imported-model");
+}
+
+TEST_CASE("the model file is written atomically and never silently replaced", "[catalog][import]") {
+  const fs::path dir = fs::temp_directory_path() / ("infracalc-import-" + std::to_string(::getpid()));
+  fs::remove_all(dir);
+  fs::create_directories(dir);
+  const std::string path = (dir / "m.toml").string();
+  REQUIRE(write_file_atomically(path, "one\n", false).ok());
+  auto again = write_file_atomically(path, "two\n", false);
+  REQUIRE_FALSE(again.ok());
+  CHECK_THAT(again.error().text(), Catch::Contains("already exists"));
+  CHECK(slurp(path) == "one\n");
+  REQUIRE(write_file_atomically(path, "two\n", true).ok());
+  CHECK(slurp(path) == "two\n");
+  CHECK_FALSE(fs::exists(dir / ".m.toml.tmp"));
+  CHECK_FALSE(write_file_atomically((dir / "no-such-dir" / "m.toml").string(), "x", false).ok());
+  fs::remove_all(dir);
+}
+
+TEST_CASE("an imported file loads through the catalog as an overlay", "[catalog][import]") {
+  const fs::path dir = fs::temp_directory_path() / ("infracalc-overlay-" + std::to_string(::getpid()));
+  fs::remove_all(dir);
+  fs::create_directories(dir / "models");
+  const HfImport imp = convert(fixture("mixtral-8x7b"), "my-mixtral");
+  REQUIRE(write_file_atomically((dir / "models" / "my-mixtral.toml").string(), imp.toml, false).ok());
+  Catalog::instance().reset();
+  Catalog::instance().add_overlay_dir(dir.string());
+  const Entry* e = Catalog::instance().find("my-mixtral");
+  REQUIRE(e != nullptr);
+  CHECK(e->overlay());
+  auto arch = read_model_arch(*e);
+  REQUIRE(arch.ok());
+  CHECK(arch.value().params_total_published == Approx(46.70e9).epsilon(0.001));
+  Catalog::instance().reset();
+  fs::remove_all(dir);
+}

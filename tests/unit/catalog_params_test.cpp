@@ -1,0 +1,132 @@
+// Every model in the catalog: the parameter count computed from its architecture must match the
+// published one (1% dense, 2% MoE, total and active), and the must-hold values.
+#include <catch2/catch.hpp>
+#include <cmath>
+
+#include "plugins/catalog/catalog.hpp"
+#include "plugins/catalog/check.hpp"
+#include "plugins/catalog/model_arch.hpp"
+
+using namespace infracalc;
+
+namespace {
+
+const Entry& entry(const char* id) {
+  const Entry* e = Catalog::instance().find(id);
+  REQUIRE(e != nullptr);
+  return *e;
+}
+
+double q(const Entry& e, const char* path, Dim d) { return e.quantity(path, {d, false}).value_or_throw().value; }
+
+}  // namespace
+
+TEST_CASE("every catalog model's computed parameter count matches its published count", "[catalog][models]") {
+  Catalog::instance().reset();
+  const auto models = Catalog::instance().all("model");
+  REQUIRE(models.size() >= 20);
+  for (const Entry* e : models) {
+    INFO("model " << e->id());
+    auto arch = read_model_arch(*e);
+    REQUIRE(arch.ok());
+    const ModelArch& m = arch.value();
+    const ParamCount c = count_params(m);
+    const double tol = param_tolerance(m.moe.has_value());
+    REQUIRE(m.params_total_published > 0);
+    CHECK(std::abs(c.total - m.params_total_published) / m.params_total_published <= tol);
+    if (m.moe) {
+      REQUIRE(m.params_active_published > 0);
+      CHECK(std::abs(active_as_published(m, c) - m.params_active_published) / m.params_active_published <= tol);
+    }
+    // The parts add up and the active count never exceeds the total.
+    CHECK(c.total == Approx(c.embeddings + c.attention + c.mlp + c.router + c.norms));
+    CHECK(c.active <= c.total * (1 + 1e-12));
+  }
+}
+
+TEST_CASE("the catalog covers the issue's required model families", "[catalog][models]") {
+  for (const char* id : {"llama-2-7b", "llama-2-13b", "llama-2-70b", "llama-3-8b", "llama-3-70b", "llama-3.1-405b", "mixtral-8x7b",
+                         "mixtral-8x22b", "deepseek-v3", "deepseek-r1", "qwen2.5-7b", "qwen2.5-72b", "qwen3-30b-a3b",
+                         "gpt-oss-20b", "gpt-oss-120b", "gemma-2-9b", "gemma-3-27b", "mistral-7b"}) {
+    INFO(id);
+    CHECK(Catalog::instance().find(id) != nullptr);
+  }
+}
+
+TEST_CASE("llama-3-70b: 80 layers, 8 KV heads, head dim 128, about 70.6e9 parameters", "[catalog][models]") {
+  auto m = read_model_arch(entry("llama-3-70b")).value_or_throw();
+  CHECK(m.layers == 80);
+  CHECK(m.kv_heads == 8);
+  CHECK(m.head_dim == 128);
+  CHECK(count_params(m).total == Approx(70.6e9).epsilon(0.01));
+  CHECK(m.layout == AttentionLayout::gqa);
+}
+
+TEST_CASE("deepseek-v3: MLA, about 671e9 total and 37e9 active", "[catalog][models]") {
+  auto m = read_model_arch(entry("deepseek-v3")).value_or_throw();
+  REQUIRE(m.mla.has_value());
+  REQUIRE(m.moe.has_value());
+  CHECK(m.layout == AttentionLayout::mla);
+  CHECK(m.mla->kv_lora_rank == 512);
+  CHECK(m.mla->qk_rope_head_dim == 64);
+  CHECK(m.moe->dense_layers == 3);
+  const ParamCount c = count_params(m);
+  CHECK(c.total == Approx(671e9).epsilon(0.01));
+  CHECK(c.active == Approx(37e9).epsilon(0.02));
+}
+
+TEST_CASE("sliding-window layouts read from the catalog", "[catalog][models]") {
+  auto gemma = read_model_arch(entry("gemma-3-27b")).value_or_throw();
+  CHECK(gemma.sliding_window == 1024);
+  REQUIRE(gemma.layer_types.size() == 62);
+  CHECK(gemma.layer_types[5] == LayerAttention::full);
+  CHECK(gemma.layer_types[0] == LayerAttention::sliding);
+  CHECK(gemma.layer_types[61] == LayerAttention::sliding);  // 62 = 10 x 6 + 2: the pattern repeats cyclically
+  auto mistral = read_model_arch(entry("mistral-7b")).value_or_throw();
+  CHECK(std::all_of(mistral.layer_types.begin(), mistral.layer_types.end(),
+                    [](LayerAttention a) { return a == LayerAttention::sliding; }));
+  auto oss = read_model_arch(entry("gpt-oss-120b")).value_or_throw();
+  CHECK(oss.layer_types[0] == LayerAttention::sliding);
+  CHECK(oss.layer_types[1] == LayerAttention::full);
+  CHECK(oss.active_excludes_embedding);
+}
+
+TEST_CASE("h100-sxm: 80 GB, 3.35 TB/s, dense BF16 989.4 TFLOP/s, 700 W, each dated and sourced", "[catalog][hardware]") {
+  const Entry& e = entry("h100-sxm");
+  CHECK(q(e, "memory_capacity", dims::information) == Approx(80e9));
+  CHECK(q(e, "memory_bandwidth", dims::data_rate) == Approx(3.35e12));
+  CHECK(q(e, "peak.bf16_dense", dims::flop_rate) == Approx(989.4e12));
+  CHECK(q(e, "tdp", dims::power) == Approx(700));
+  for (const char* f : {"memory_capacity", "memory_bandwidth", "peak.bf16_dense", "tdp"}) {
+    INFO(f);
+    auto ref = e.field(f);
+    REQUIRE(ref);
+    CHECK(Date::parse(ref->provenance.as_of).valid());
+    CHECK_FALSE(ref->provenance.source.empty());
+  }
+}
+
+TEST_CASE("the catalog holds at least 30 accelerators with the required fields", "[catalog][hardware]") {
+  const auto accs = Catalog::instance().all("accelerator");
+  CHECK(accs.size() >= 30);
+  for (const Entry* e : accs) {
+    INFO(e->id());
+    CHECK(e->quantity("memory_capacity", {dims::information, false}).ok());
+    CHECK(e->quantity("memory_bandwidth", {dims::data_rate, false}).ok());
+    CHECK(e->text("vendor").has_value());
+  }
+}
+
+TEST_CASE("dated series pick the newest entry not after --as-of", "[catalog][prices]") {
+  const Entry& e = entry("h100-sxm-rental-aws");
+  auto first = e.dated("on_demand", Date{2024, 1, 1});
+  REQUIRE(first);
+  CHECK(first->provenance.as_of == "2023-07-26");
+  auto later = e.dated("on_demand", Date{2025, 7, 1});
+  REQUIRE(later);
+  CHECK(later->provenance.as_of == "2025-06-05");
+  CHECK_FALSE(e.dated("on_demand", Date{2020, 1, 1}));
+  auto newest = e.dated("on_demand", Date{});
+  REQUIRE(newest);
+  CHECK(newest->provenance.as_of == "2025-06-05");
+}
