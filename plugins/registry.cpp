@@ -4,13 +4,17 @@
 
 #include "plugins/kv/kv_plugin.hpp"
 #include "plugins/network/network_plugin.hpp"
+#include "plugins/tco/tco_plugin.hpp"
+#include "plugins/cost/cost_plugin.hpp"
 
 namespace infracalc {
 
 namespace {
 constexpr std::array kPlugins = {
-    PluginEntry{"kv", "KV cache: bytes per token and totals for MHA, GQA and MQA", &kv_plugin},
+    PluginEntry{"kv", "KV cache: every layout per device, capacity, paging, prefix sharing, compression, offload", &kv_plugin},
     PluginEntry{"network", "links, energy per bit, fat-tree fabrics and parts, scalable units, topologies, NICs", &network_plugin},
+    PluginEntry{"tco", "cost of ownership: owner cost per sold accelerator-hour, facility TCO, energy bills, siting", &tco_plugin},
+    PluginEntry{"cost", "cost per token, per answer, per agent task, prompt caching and training rent", &cost_plugin},
 };
 }  // namespace
 

@@ -96,6 +96,8 @@ inline constexpr Dim energy_per_token = energy / token;
 inline constexpr Dim energy_per_bit = energy / information;
 inline constexpr Dim carbon_intensity = mass / energy;
 inline constexpr Dim water_intensity = volume / energy;
+inline constexpr Dim money_per_power = currency / power;
+inline constexpr Dim money_per_token_time = currency / token / time;
 /// Wire energy per bit per unit distance (on-chip interconnect, pJ/bit/mm).
 inline constexpr Dim energy_per_bit_length = energy / information / length;
 /// Wavelength shift per kelvin (thermal drift of a ring modulator, nm/K).

@@ -57,6 +57,8 @@ constexpr std::array kDisplays = {
     Display{dims::currency, "$", 1, none, "", 1},
     Display{dims::power / dims::temperature, "W", 1, si, "/K", 1},
     Display{dims::temperature / dims::power, "K", 1, none, "/W", 1},
+    Display{dims::money_per_power, "$", 1, none, "/MW", 1e6},
+    Display{dims::money_per_token_time, "$", 1, none, "/(Mtok*h)", 3.6e9},
     Display{dims::energy_per_bit_length, "J", 1, si, "/bit/mm", 0.125e-3},
     Display{dims::length_per_temperature, "m", 1, si, "/K", 1},
 };
@@ -133,7 +135,14 @@ std::string format_money(double usd, int digits, std::string_view den) {
     return sign + "$" + s.substr(0, sp) + s.substr(sp + 1) + std::string(den);
   }
   if (a >= 1.0 && digits <= 4) return sign + "$" + fmt::format("{:.2f}", a) + std::string(den);
-  return sign + "$" + format_number(a, digits) + std::string(den);
+  std::string s = format_number(a, digits);
+  // Cents stay visible below a dollar: $0.30/h, not $0.3/h.
+  if (a >= 0.01 && a < 1.0 && s.find('e') == std::string::npos) {
+    const auto dot = s.find('.');
+    if (dot == std::string::npos) s += ".00";
+    else if (s.size() - dot - 1 < 2) s += std::string(2 - (s.size() - dot - 1), '0');
+  }
+  return sign + "$" + s + std::string(den);
 }
 
 std::string format_time(double s, int digits) {

@@ -31,29 +31,42 @@ std::size_t edit_distance(std::string_view a, std::string_view b) {
   return prev[m];
 }
 
-std::string closest_match(std::string_view typed, const std::vector<std::string_view>& candidates) {
+namespace {
+// Candidates within typo distance of `typed`, closest first (ties keep the candidates' order).
+std::vector<std::pair<std::size_t, std::string>> near_matches(std::string_view typed, const std::vector<std::string_view>& candidates) {
   const std::string t = lower(typed);
-  std::string best;
-  std::size_t best_d = static_cast<std::size_t>(-1);
+  std::vector<std::pair<std::size_t, std::string>> out;
+  // Allow about one edit per three characters, at least one.
+  const std::size_t limit = std::max<std::size_t>(1, t.size() / 3);
   for (auto c : candidates) {
     const std::string lc = lower(c);
-    if (lc == t) return std::string(c);
+    if (lc == t) return {{0, std::string(c)}};
     std::size_t d = edit_distance(t, lc);
     // A typed prefix or fragment of a long id ("h100" for "h100-sxm") is a strong signal.
     if (t.size() >= 3 && (lc.find(t) != std::string::npos || t.find(lc) != std::string::npos)) d = std::min<std::size_t>(d, 1);
-    if (d < best_d) {
-      best_d = d;
-      best = std::string(c);
-    }
+    if (d <= limit) out.emplace_back(d, std::string(c));
   }
-  // Allow about one edit per three characters, at least one.
-  const std::size_t limit = std::max<std::size_t>(1, t.size() / 3);
-  return best_d <= limit ? best : std::string();
+  std::stable_sort(out.begin(), out.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
+  return out;
+}
+}  // namespace
+
+std::string closest_match(std::string_view typed, const std::vector<std::string_view>& candidates) {
+  const auto m = near_matches(typed, candidates);
+  return m.empty() ? std::string() : m.front().second;
 }
 
 std::string did_you_mean(std::string_view typed, const std::vector<std::string_view>& candidates) {
-  const std::string m = closest_match(typed, candidates);
-  return m.empty() ? std::string() : "did you mean '" + m + "'?";
+  const auto m = near_matches(typed, candidates);
+  if (m.empty()) return {};
+  // Offer every equally close candidate (up to three), sorted, so that "h100" lists each H100 variant.
+  std::vector<std::string> best;
+  for (const auto& [d, name] : m)
+    if (d == m.front().first && best.size() < 3 && std::find(best.begin(), best.end(), name) == best.end()) best.push_back(name);
+  std::sort(best.begin(), best.end());
+  std::string out = "did you mean '" + best[0] + "'";
+  for (std::size_t i = 1; i < best.size(); ++i) out += (i + 1 == best.size() ? " or '" : ", '") + best[i] + "'";
+  return out + "?";
 }
 
 }  // namespace infracalc

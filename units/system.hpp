@@ -156,6 +156,10 @@ using KelvinPerWatt = u::Q<u::per<boost::units::temperature_dimension, boost::un
 using KilogramsPerJoule = u::Q<u::per<boost::units::mass_dimension, boost::units::energy_dimension>>;
 /// Water-use intensity, stored in m³ per joule.
 using CubicMetersPerJoule = u::Q<u::per<boost::units::volume_dimension, boost::units::energy_dimension>>;
+/// Price per power (a build cost per MW), stored in USD per watt.
+using UsdPerWatt = u::Q<u::per<u::currency_dimension, boost::units::power_dimension>>;
+/// Storage price per token and time (a prompt-cache storage fee), stored in USD per token-second.
+using UsdPerTokenSecond = u::Q<u::per<u::per<u::currency_dimension, u::token_dimension>, boost::units::time_dimension>>;
 
 /// Wire energy per bit per distance, stored in joules per byte per metre (pJ/bit/mm on output).
 using JoulesPerByteMeter = u::Q<u::per<u::per<boost::units::energy_dimension, u::information_dimension>, boost::units::length_dimension>>;

@@ -10,42 +10,94 @@ namespace infracalc::kv {
 // cannot split it. Other layouts cache K and V per KV head; Megatron-style TP gives each rank
 // kv_heads / tp heads, and replicates heads when kv_heads < tp (Pope et al. 2022, "Efficiently Scaling
 // Transformer Inference", section 3.3).
+int kv_heads_per_rank(const ModelArch& m, int tp) {
+  const int ranks = std::max(1, tp);
+  return std::max(1, (m.kv_heads + ranks - 1) / ranks);
+}
+
+std::vector<std::int64_t> position_vectors(const ModelArch& m, int tp) {
+  if (m.mla) return {m.mla->kv_lora_rank, m.mla->qk_rope_head_dim};
+  const int heads = kv_heads_per_rank(m, tp);
+  return std::vector<std::int64_t>(static_cast<std::size_t>(2 * heads), m.head_dim);
+}
+
+Bytes bytes_per_position(const ModelArch& m, const KvPrecision& precision, int tp) {
+  return vectors_bytes(precision, position_vectors(m, tp));
+}
+
 Bytes bytes_per_position(const ModelArch& m, const StorageFormat& dtype, int tp) {
-  const Bytes elem = bytes_per_value(dtype);
-  if (m.mla) return static_cast<double>(m.mla->kv_lora_rank + m.mla->qk_rope_head_dim) * elem;
-  const int heads_per_rank = std::max(1, m.kv_heads / std::max(1, tp));
-  return 2.0 * heads_per_rank * m.head_dim * elem;
+  return bytes_per_position(m, plain_precision(dtype), tp);
+}
+
+bool layer_cached(const ModelArch& m, int layer) { return layer < m.layers - std::max(0, m.kv_shared_layers); }
+
+bool layer_sliding(const ModelArch& m, int layer) {
+  return layer >= 0 && static_cast<std::size_t>(layer) < m.layer_types.size() &&
+         m.layer_types[static_cast<std::size_t>(layer)] == LayerAttention::sliding && m.sliding_window > 0;
+}
+
+Tokens layer_positions(const ModelArch& m, int layer, Tokens context) {
+  if (!layer_cached(m, layer)) return from_base<Tokens>(0);
+  if (layer_sliding(m, layer)) return from_base<Tokens>(std::min(context.value(), static_cast<double>(m.sliding_window)));
+  return context;
+}
+
+// Pipeline stages take consecutive blocks of ceil(layers / pp) layers (the usual even split); the busiest
+// stage sets the per-device figure. Shared layers sit at the end of the stack and hold nothing.
+CacheSize cache_size(const ModelArch& m, const KvPrecision& precision, Tokens context, Number batch, const Parallelism& par) {
+  CacheSize out;
+  const int tp = std::max(1, par.tp);
+  const int pp = std::max(1, par.pp);
+  const Bytes pos_full = bytes_per_position(m, precision, 1);
+  const Bytes pos_rank = bytes_per_position(m, precision, tp);
+  KvPrecision no_scales = precision;
+  no_scales.scales = ScaleGranularity::tensor;
+  const Bytes scale_part = pos_full - bytes_per_position(m, no_scales, 1);
+  const int per_stage = std::max(1, (m.layers + pp - 1) / pp);
+  std::vector<double> stage_positions(static_cast<std::size_t>(pp), 0.0);
+  std::vector<int> stage_layers(static_cast<std::size_t>(pp), 0);
+  double positions = 0;
+  for (int l = 0; l < m.layers; ++l) {
+    if (!layer_cached(m, l)) continue;
+    ++out.cached_layers;
+    if (layer_sliding(m, l)) ++out.sliding_layers;
+    else ++out.full_layers;
+    const double p = layer_positions(m, l, context).value();
+    const auto stage = static_cast<std::size_t>(std::min(pp - 1, l / per_stage));
+    positions += p;
+    stage_positions[stage] += p;
+    stage_layers[stage] += 1;
+  }
+  const double busiest = *std::max_element(stage_positions.begin(), stage_positions.end());
+  const int busiest_layers = *std::max_element(stage_layers.begin(), stage_layers.end());
+  out.per_token = static_cast<double>(out.cached_layers) * pos_full;
+  out.scales_per_token = static_cast<double>(out.cached_layers) * scale_part;
+  out.per_token_per_device = static_cast<double>(busiest_layers) * pos_rank;
+  out.per_sequence = positions * pos_full;
+  out.total = out.per_sequence * batch;
+  out.per_device = busiest * pos_rank * batch;
+  return out;
 }
 
 CacheSize cache_size(const ModelArch& m, const StorageFormat& dtype, Tokens context, Number batch, const Parallelism& par) {
-  CacheSize out;
-  const double ctx = context.value();
-  const int tp = std::max(1, par.tp);
-  const int pp = std::max(1, par.pp);
-  // Layers that share an earlier layer's cache store nothing of their own (e.g. cross-layer attention).
-  const int cached = std::max(0, m.layers - m.kv_shared_layers);
-  out.cached_layers = cached;
-  const Bytes pos_full = bytes_per_position(m, dtype, 1);
-  const Bytes pos_rank = bytes_per_position(m, dtype, tp);
-  double positions = 0;  // cached positions summed over layers, one sequence
-  double stage_positions = 0;
-  const int per_stage = (cached + pp - 1) / pp;
-  double current_stage = 0;
-  for (int l = 0; l < cached; ++l) {
-    const bool sliding = static_cast<std::size_t>(l) < m.layer_types.size() && m.layer_types[static_cast<std::size_t>(l)] == LayerAttention::sliding;
-    const double p = sliding ? std::min(ctx, static_cast<double>(m.sliding_window)) : ctx;
-    positions += p;
-    current_stage += p;
-    if ((l + 1) % per_stage == 0 || l + 1 == cached) {
-      stage_positions = std::max(stage_positions, current_stage);
-      current_stage = 0;
-    }
+  return cache_size(m, plain_precision(dtype), context, batch, par);
+}
+
+// The per-device cache grows monotonically with the context, so a bisection over whole tokens finds the
+// largest context that fits.
+std::int64_t max_context(const ModelArch& m, const KvPrecision& precision, Number batch, const Parallelism& par,
+                         Bytes budget, std::int64_t cap) {
+  auto fits = [&](std::int64_t c) {
+    return cache_size(m, precision, from_base<Tokens>(static_cast<double>(c)), batch, par).per_device <= budget;
+  };
+  if (!fits(1)) return 0;
+  if (fits(cap)) return cap;
+  std::int64_t lo = 1, hi = cap;  // fits(lo), !fits(hi)
+  while (hi - lo > 1) {
+    const std::int64_t mid = lo + (hi - lo) / 2;
+    (fits(mid) ? lo : hi) = mid;
   }
-  out.per_token = static_cast<double>(cached) * pos_full;
-  out.per_sequence = positions * pos_full;
-  out.total = out.per_sequence * batch;
-  out.per_device = stage_positions * pos_rank * batch;
-  return out;
+  return lo;
 }
 
 }  // namespace infracalc::kv

@@ -5,10 +5,10 @@
 
 namespace infracalc {
 
-/// The kv plugin: KV-cache sizes.
+/// The kv plugin: KV-cache sizes, capacity, paging, prefix sharing, compression, offload and work.
 [[nodiscard]] const Plugin& kv_plugin();
 
-/// The kv reference kernels (defined in kv_kernels.cpp).
+/// The kv reference kernels (listed in kv_kernels.cpp).
 [[nodiscard]] std::vector<Kernel> kv_kernels();
 
 }  // namespace infracalc

@@ -147,12 +147,11 @@ LinkSpec link_from_text(Context& ctx, std::string_view text, std::string_view fl
 }
 
 std::optional<Watts> switch_power_of(Context& ctx, const Entry& e, std::vector<std::string>& notes) {
-  if (auto p = ctx.catalog<Watts>(e, "power")) return p;
-  if (auto p = ctx.catalog<Watts>(e, "asic_power")) {
-    notes.push_back(e.id() + ": only the switch ASIC's power is known; the system (CPU, fans, PSU losses) draws more");
-    return p;
-  }
-  return std::nullopt;
+  auto p = ctx.catalog<Watts>(e, "power");
+  if (!p) return std::nullopt;
+  // The catalog's note says whether the figure is typical or maximum, system or chip only.
+  if (auto f = e.field("power"); f && !f->provenance.note.empty()) notes.push_back(e.id() + " power: " + f->provenance.note);
+  return p;
 }
 
 OpticsSpec read_optics(Context& ctx, const Entry& e) {

@@ -38,7 +38,7 @@ struct WidthRef {
 /// A link from text ("pcie-5-x16", "nvlink5"), read from the catalog.
 [[nodiscard]] LinkSpec link_from_text(Context& ctx, std::string_view text, std::string_view flag, std::vector<std::string>& notes);
 
-/// Power of one switch from its catalog entry: `power` (system), else `asic_power` (chip only, noted).
+/// Power of one switch from its catalog entry's `power`, with the catalog's note on what it covers.
 [[nodiscard]] std::optional<Watts> switch_power_of(Context& ctx, const Entry& e, std::vector<std::string>& notes);
 
 /// One optics technology: power per port at a port speed, and the energy per bit that follows.

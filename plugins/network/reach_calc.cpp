@@ -1,6 +1,5 @@
 // `network reach`: how far copper goes at a lane rate (IEEE 802.3 CR objectives, retimed AEC) and whether a given
 // distance needs optics.
-#include <array>
 #include <fmt/format.h>
 
 #include "plugins/network/network_calcs.hpp"
@@ -11,11 +10,31 @@ namespace infracalc::net {
 
 namespace {
 
-// Lane classes by nominal data rate and their reach fields; a class covers signalling rates up to 13% above
-// its nominal rate (FEC overhead: 106.25G and 112G SerDes carry 100G lanes, 212.5G and 224G carry 200G).
-constexpr std::array<std::pair<double, std::string_view>, 4> kClasses = {
-    {{25e9, "reach_25g"}, {50e9, "reach_50g"}, {100e9, "reach_100g"}, {200e9, "reach_200g"}}};
+// A lane belongs to the smallest cable class whose nominal rate is within 13% of its signalling rate (FEC
+// overhead: 106.25G and 112G SerDes carry 100G lanes, 212.5G and 224G carry 200G).
 constexpr double kOverhead = 1.13;
+
+struct CableClass {
+  const Entry* entry = nullptr;
+  BytesPerSecond rate{};
+};
+
+// The catalog's cables (type = cable) of one kind ("passive" or "active" in form_factor), smallest class that
+// carries `lane`.
+CableClass pick(Context& ctx, std::string_view kind, BytesPerSecond lane) {
+  CableClass best;
+  for (const Entry* e : Catalog::instance().all("network")) {
+    if (e->text("type").value_or("") != "cable") continue;
+    if (e->text("form_factor").value_or("").find(kind) == std::string::npos) continue;
+    auto q = e->quantity("serdes_rate", Expectation{dims::data_rate, false});
+    if (!q) continue;
+    const auto rate = from_base<BytesPerSecond>(q->value);
+    if (lane.value() > rate.value() * kOverhead) continue;
+    if (best.entry == nullptr || rate < best.rate) best = {e, rate};
+  }
+  if (best.entry != nullptr) (void)ctx.catalog<BytesPerSecond>(*best.entry, "serdes_rate");
+  return best;
+}
 
 void run_reach(Context& ctx) {
   std::vector<std::string> notes;
@@ -27,37 +46,31 @@ void run_reach(Context& ctx) {
   } else {
     throw UserError{{"network reach: no lane rate", "give --lane-rate 224Gb/s or --link ethernet-1.6t"}};
   }
-  const double bits = lane.value() * 8.0;
-  const Entry& cable = find_entry("dac-copper", {"network"}, "catalog");
-  std::string_view field;
-  double nominal = 0;
-  for (const auto& [rate, name] : kClasses)
-    if (bits <= rate * kOverhead) {
-      field = name;
-      nominal = rate;
-      break;
-    }
   ctx.set("lane_rate", lane);
   Maybe<Meters> passive;
   Maybe<Meters> active;
-  if (!field.empty()) {
-    ctx.set("lane_class", from_base<BytesPerSecond>(nominal / 8.0));
-    if (auto r = ctx.catalog<Meters>(cable, field)) passive.set(*r);
-    if (auto r = ctx.catalog<Meters>(cable, "aec_reach")) active.set(*r);
+  const CableClass dac = pick(ctx, "passive", lane);
+  if (dac.entry != nullptr) {
+    ctx.set("lane_class", dac.rate);
+    if (auto r = ctx.catalog<Meters>(*dac.entry, "reach")) passive.set(*r);
   } else {
-    notes.push_back("no copper reach is standardised above 200 Gb/s per lane: plan optics");
+    notes.push_back("no passive copper class in the catalog carries this lane rate: plan optics or active cables");
   }
+  const CableClass aec = pick(ctx, "active", lane);
+  if (aec.entry != nullptr)
+    if (auto r = ctx.catalog<Meters>(*aec.entry, "reach")) active.set(*r);
   if (passive) ctx.set("passive_copper_reach", *passive);
   if (active) ctx.set("aec_reach", *active);
   if (ctx.has("distance")) {
     const Meters d = ctx.get<Meters>("distance");
-    const bool dac = passive && d <= *passive;
-    const bool aec = active && d <= *active;
-    ctx.verdict("passive_copper", dac, dac ? "a passive copper cable (DAC) reaches" : "beyond passive copper reach");
-    ctx.verdict("active_copper", aec, aec ? "a retimed active electrical cable (AEC) reaches" : "beyond active copper reach");
-    ctx.verdict("needs_optics", !aec, !aec ? "optical (AOC or transceivers and fibre)" : "copper suffices");
+    const bool by_dac = passive && d <= *passive;
+    const bool by_aec = active && d <= *active;
+    ctx.verdict("passive_copper", by_dac, by_dac ? "a passive copper cable (DAC) reaches" : "beyond passive copper reach");
+    ctx.verdict("active_copper", by_aec || by_dac,
+                by_aec || by_dac ? "a retimed active electrical cable (AEC) reaches" : "beyond active copper reach");
+    ctx.verdict("needs_optics", !by_aec && !by_dac, !by_aec && !by_dac ? "optical (AOC, or transceivers and fibre)" : "copper suffices");
   }
-  notes.push_back("reach halves roughly with each doubling of the lane rate: 5 m at 25G, 3 m at 50G, 2 m at 100G, 1 m at 200G "
+  notes.push_back("passive reach roughly halves as the lane rate doubles: 5 m at 25G, 3 m at 50G, 2 m at 100G, 1 m at 200G "
                   "(IEEE 802.3 CR objectives); cabled backplanes such as NVL72's spine are engineered links, not front-panel DACs");
   for (auto& n : notes) ctx.note(std::move(n));
 }

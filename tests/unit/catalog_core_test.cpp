@@ -166,7 +166,7 @@ TEST_CASE("the built-in data passes data check", "[catalog]") {
   CHECK(findings.empty());
 }
 
-TEST_CASE("dated series pick the newest entry not after --as-of", "[catalog]") {
+TEST_CASE("dated series in an overlay file honour --as-of", "[catalog]") {
   TempDir dir;
   dir.write("prices/test-rent.toml", R"(id = "test-rent"
 name = "Test rent"

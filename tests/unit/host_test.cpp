@@ -80,7 +80,7 @@ TEST_CASE("bad inputs name the input and the fix", "[host]") {
   dtype.push_back({"tokens", "100"});
   dtype.push_back({"dtype", "fp61"});
   CHECK_THAT(error_of(dtype), Catch::Contains("expected one of"));
-  CHECK_THAT(error_of({{"model", "llama-3-7b"}, {"tokens", "1"}}), Catch::Contains("did you mean 'llama-3-70b'"));
+  CHECK_THAT(error_of({{"model", "llama-3-7b"}, {"tokens", "1"}}), Catch::Contains("'llama-3-70b'"));
   CHECK_THAT(error_of({{"model", "h100-sxm"}, {"tokens", "1"}}), Catch::Contains("not a model"));
 }
 

@@ -1,6 +1,7 @@
 // KV-cache bytes for whole layouts: GQA, sliding windows, MLA, sharing, and the parallel split.
 #include <catch2/catch.hpp>
 
+#include "plugins/kv/kv_arch.hpp"
 #include "plugins/kv/kv_layout.hpp"
 
 using namespace infracalc;
@@ -74,4 +75,106 @@ TEST_CASE("layers that share an earlier cache store nothing", "[kv][layout]") {
   const auto c = kv::cache_size(m, fp16(), from_base<Tokens>(1), Number::from_value(1));
   CHECK(c.per_token.value() == 327680 / 2);
   CHECK(c.cached_layers == 40);
+}
+
+namespace {
+// Gemma 3 27B as published (Gemma 3 technical report; google/gemma-3-27b config): 62 layers, 16 KV heads of
+// 128, every sixth layer global, the others a 1,024-token window.
+ModelArch gemma3_27b() {
+  ModelArch m;
+  m.layers = 62;
+  m.hidden_size = 5376;
+  m.attention_heads = 32;
+  m.kv_heads = 16;
+  m.head_dim = 128;
+  m.sliding_window = 1024;
+  for (int l = 0; l < 62; ++l) m.layer_types.push_back((l + 1) % 6 == 0 ? LayerAttention::full : LayerAttention::sliding);
+  return m;
+}
+// DeepSeek-V3 as published (DeepSeek-V3 technical report; deepseek-ai/DeepSeek-V3 config): 61 layers, MLA with a
+// 512-wide latent and a 64-wide RoPE key, 128 heads with 128-wide no-RoPE keys and 128-wide values.
+ModelArch deepseek_v3() {
+  ModelArch m;
+  m.layers = 61;
+  m.hidden_size = 7168;
+  m.attention_heads = 128;
+  m.kv_heads = 128;
+  m.head_dim = 128;
+  m.layout = AttentionLayout::mla;
+  m.mla = MlaDims{512, 64, 128, 128, 1536};
+  m.layer_types.assign(61, LayerAttention::full);
+  return m;
+}
+const StorageFormat& bf16() { return *find_storage_format("bf16"); }
+}  // namespace
+
+TEST_CASE("Gemma 3 27B: 10 global layers grow, 52 stop at the window", "[kv][layout]") {
+  const auto m = gemma3_27b();
+  const auto c = kv::cache_size(m, bf16(), from_base<Tokens>(131072), Number::from_value(1));
+  // Independently: 8,192 B per layer-position x (10 x 131,072 + 52 x 1,024).
+  CHECK(c.per_sequence.value() == 8192.0 * (10 * 131072 + 52 * 1024));
+  CHECK(c.per_sequence.value() == 11173625856.0);
+  CHECK(c.sliding_layers == 52);
+  CHECK(c.full_layers == 10);
+  CHECK(c.per_token.value() == 62 * 8192.0);
+  // Ignoring the windows would overstate it almost six times.
+  CHECK(62.0 * 131072 * 8192 / c.per_sequence.value() == Approx(5.958).epsilon(1e-3));
+}
+
+TEST_CASE("DeepSeek-V3: 70,272 B per token in BF16, the same on every TP rank", "[kv][layout]") {
+  const auto m = deepseek_v3();
+  const auto c = kv::cache_size(m, bf16(), from_base<Tokens>(1), Number::from_value(1), {8, 1});
+  CHECK(c.per_token.value() == 61 * (512 + 64) * 2);
+  CHECK(c.per_token_per_device.value() == 70272);
+  // Decompressed MHA of the same heads: keys 128 + 64 wide, values 128 wide, for 128 heads.
+  CHECK(kv::mha_position_bytes(m, kv::plain_precision(bf16())).value() == 128.0 * (192 + 128) * 2);
+}
+
+TEST_CASE("Llama 3 70B under TP 8 holds one KV head per rank", "[kv][layout]") {
+  const auto c = kv::cache_size(llama70b(), fp16(), from_base<Tokens>(1), Number::from_value(1), {8, 1});
+  CHECK(c.per_token_per_device.value() == 40960);
+  CHECK(kv::kv_heads_per_rank(llama70b(), 8) == 1);
+  CHECK(kv::kv_heads_per_rank(llama70b(), 4) == 2);
+}
+
+TEST_CASE("quantization scales add their bytes per vector or group", "[kv][layout]") {
+  kv::KvPrecision p = kv::plain_precision(*find_storage_format("int4"));
+  CHECK(kv::vectors_bytes(p, {128, 128}).value() == 128);
+  p.scales = kv::ScaleGranularity::group;
+  p.group_size = 32;
+  CHECK(kv::vectors_bytes(p, {128}).value() == 64 + 4 * 2);
+  CHECK(kv::scale_groups(p, 100) == 4);  // a partial group still has a scale
+  p.zero_point = true;
+  CHECK(kv::vectors_bytes(p, {128}).value() == 64 + 4 * 4);
+  p.scales = kv::ScaleGranularity::vector;
+  p.zero_point = false;
+  p.scale_bytes = from_base<Bytes>(4);
+  CHECK(kv::vectors_bytes(p, {128}).value() == 64 + 4);
+  const auto c = kv::cache_size(llama70b(), p, from_base<Tokens>(1), Number::from_value(1));
+  CHECK(c.scales_per_token.value() == 80.0 * 16 * 4);
+}
+
+TEST_CASE("the longest context that fits is found to the token", "[kv][layout]") {
+  const auto m = llama70b();
+  const auto p = kv::plain_precision(fp16());
+  CHECK(kv::max_context(m, p, Number::from_value(1), {}, from_base<Bytes>(327680.0 * 1000), 1'000'000) == 1000);
+  CHECK(kv::max_context(m, p, Number::from_value(1), {}, from_base<Bytes>(327680.0 * 1000 - 1), 1'000'000) == 999);
+  CHECK(kv::max_context(m, p, Number::from_value(4), {8, 1}, from_base<Bytes>(40960.0 * 4 * 500), 1'000'000) == 500);
+  CHECK(kv::max_context(m, p, Number::from_value(1), {}, from_base<Bytes>(1), 1'000'000) == 0);
+  ModelArch all_sliding = m;
+  all_sliding.sliding_window = 4096;
+  all_sliding.layer_types.assign(80, LayerAttention::sliding);
+  CHECK(kv::max_context(all_sliding, p, Number::from_value(1), {}, from_base<Bytes>(327680.0 * 4096), 1'000'000) == 1'000'000);
+}
+
+TEST_CASE("layer positions cap sliding layers and skip shared ones", "[kv][layout]") {
+  ModelArch m = llama70b();
+  m.layers = 4;
+  m.sliding_window = 10;
+  m.layer_types = {LayerAttention::sliding, LayerAttention::full, LayerAttention::sliding, LayerAttention::full};
+  m.kv_shared_layers = 1;
+  CHECK(kv::layer_positions(m, 0, from_base<Tokens>(25)).value() == 10);
+  CHECK(kv::layer_positions(m, 1, from_base<Tokens>(25)).value() == 25);
+  CHECK(kv::layer_positions(m, 3, from_base<Tokens>(25)).value() == 0);
+  CHECK_FALSE(kv::layer_cached(m, 3));
 }

@@ -1,0 +1,224 @@
+// `kv capacity`: with the weights in place, how many tokens, sequences and how long a context fit; and
+// whether a given cache (e.g. 10M tokens) fits a GPU, a node or a rack.
+#include <cmath>
+#include <fmt/format.h>
+
+#include "plugins/kv/kv_arch.hpp"
+#include "plugins/kv/kv_calculators.hpp"
+#include "units/format.hpp"
+
+namespace infracalc::kv {
+
+namespace {
+
+constexpr std::int64_t kContextCap = 1'000'000'000'000;  // 10^12 tokens: "unbounded" for a search
+
+double floor_count(double x) { return x > 0 ? std::floor(x + 1e-9) : 0.0; }
+
+std::string show(const Quantity& q) { return format_human(q); }
+
+void run_capacity(Context& ctx) {
+  const ModelArch m = *resolve_arch(ctx, true, !ctx.has("weights") && !ctx.has("params"));
+  const KvPrecision prec = resolve_precision(ctx);
+  const Parallelism par = resolve_parallel(ctx, m);
+  const int replica = par.tp * par.pp;
+  const bool devices_given = ctx.has("devices");
+  const auto n = static_cast<double>(devices_given ? ctx.integer("devices") : replica);
+  const bool pooled = devices_given && static_cast<int>(n) != replica;
+  if (pooled && replica > 1)
+    throw UserError{{fmt::format("--tp/--pp describe one replica of {} devices, but --devices/--system gives {}", replica, n),
+                     "give --tp/--pp for one replica, or --devices/--system (without --tp/--pp) for a pooled cache"}};
+
+  // Memory per device and in total.
+  std::optional<Bytes> memory;
+  if (ctx.has("memory")) memory = ctx.get<Bytes>("memory");
+  std::optional<Bytes> total;
+  if (ctx.has("memory_total")) total = ctx.get<Bytes>("memory_total");
+  if (!memory && !total) {
+    if (const Entry* sys = ctx.ref("system")) {
+      if (auto acc = ctx.catalog_text(*sys, "accelerator")) {
+        if (const Entry* a = Catalog::instance().find(*acc)) memory = ctx.catalog<Bytes>(*a, "memory_capacity");
+      }
+    }
+  }
+  if (!memory && total) memory = *total / n;
+  if (!memory) throw UserError{{"missing --memory (memory of one device)", "give --memory 80GB, --gpu ID or --system ID"}};
+  if (!total) total = *memory * n;
+
+  // Weights: explicit bytes, or parameters at the weight dtype.
+  const StorageFormat* wfmt = find_storage_format(ctx.has("weight_dtype") ? ctx.text("weight_dtype") : ctx.text("dtype"));
+  Bytes weights;
+  std::string weights_from;
+  if (ctx.has("weights")) {
+    weights = ctx.get<Bytes>("weights");
+    weights_from = "--weights";
+  } else {
+    double params = 0;
+    if (ctx.has("params")) {
+      params = static_cast<double>(ctx.integer("params"));
+      weights_from = fmt::format("--params {:.4g} x {:g} B ({})", params, wfmt->bits_per_value / 8.0, wfmt->name);
+    } else if (ctx.ref("model") != nullptr) {
+      params = count_params(m).total;
+      weights_from = fmt::format("{:.4g} parameters counted from the architecture x {:g} B ({})", params, wfmt->bits_per_value / 8.0, wfmt->name);
+    } else {
+      throw UserError{{"missing the weights: give --weights, --params or --model", "e.g. --weights 140GB or --params 70e9"}};
+    }
+    weights = storage_bytes(params, *wfmt);
+  }
+
+  const double util = ctx.number("utilization");
+  const Bytes reserve = ctx.get<Bytes>("reserve");
+  const Bytes usable = *memory * util - reserve;
+  const Bytes weights_dev = weights / (pooled ? n : static_cast<double>(replica));
+  const Bytes budget = usable - weights_dev;
+  const bool weights_fit = budget.value() > 0;
+  const Bytes positive_budget = weights_fit ? budget : from_base<Bytes>(0);
+
+  ctx.set_number("devices", n);
+  ctx.set("memory_per_device", *memory);
+  ctx.set("memory_total", *total);
+  ctx.set("weights_total", weights);
+  ctx.set("weights_per_device", weights_dev);
+  ctx.set("kv_budget_per_device", budget);
+  ctx.set("kv_budget_total", budget * n);
+  ctx.verdict("weights_fit", weights_fit,
+              weights_fit ? "the weights leave room for a cache"
+                          : "the weights alone exceed the usable memory per device; add devices (--tp, --devices) or quantize the weights");
+
+  // Per-device cache functions: one replica's exact split, or a pooled cache spread evenly.
+  const auto one = Number::from_value(1.0);
+  auto per_device = [&](Tokens context, Number seqs) {
+    if (pooled) return cache_size(m, prec, context, seqs).total / n;
+    return cache_size(m, prec, context, seqs, par).per_device;
+  };
+  const CacheSize unit = cache_size(m, prec, from_base<Tokens>(1.0), one, par);
+  const Bytes per_token_dev = pooled ? unit.per_token / n : unit.per_token_per_device;
+  ctx.set("kv_bytes_per_token", unit.per_token);
+  ctx.set("kv_bytes_per_token_per_device", per_token_dev);
+  ctx.set("max_tokens", from_base<Tokens>(floor_count(positive_budget / per_token_dev)));
+
+  const Tokens context = ctx.get<Tokens>("context");
+  const Bytes seq_dev = per_device(context, one);
+  ctx.set_number("max_batch", floor_count(positive_budget / seq_dev));
+  const auto batch = Number::from_value(static_cast<double>(ctx.integer("batch")));
+  std::int64_t longest = 0;
+  if (weights_fit) {
+    longest = pooled ? max_context(m, prec, batch, {}, positive_budget * n, kContextCap)
+                     : max_context(m, prec, batch, par, positive_budget, kContextCap);
+  }
+  if (longest >= kContextCap) {
+    ctx.note("every cached layer slides: the cache stops growing at the window, so any context fits (max_context not set)");
+  } else {
+    ctx.set("max_context", from_base<Tokens>(static_cast<double>(longest)));
+    if (m.max_context > 0 && longest > m.max_context)
+      ctx.note(fmt::format("max_context exceeds the model's own limit of {} tokens", m.max_context));
+  }
+
+  if (ctx.has("tokens")) {
+    const Tokens tokens = ctx.get<Tokens>("tokens");
+    const CacheSize need = cache_size(m, prec, tokens, batch, par);
+    const Bytes need_dev = per_device(tokens, batch);
+    const bool fits = weights_fit && need_dev <= budget;
+    ctx.set("kv_required", need.total);
+    ctx.set("kv_required_per_device", need_dev);
+    ctx.set("headroom_per_device", budget - need_dev);
+    ctx.set_number("kv_fraction", need.total / *total);
+    ctx.set_number("devices_for_kv", std::ceil(need.total / usable - 1e-12));
+    ctx.set_number("devices_needed", std::ceil((need.total + weights) / usable - 1e-12));
+    ctx.verdict("fits", fits,
+                fits ? fmt::format("weights and a {} cache fit in {} x {}", show(to_quantity(need.total)), n, show(to_quantity(*memory)))
+                     : fmt::format("weights + cache need {} per device; {} is usable",
+                                   show(to_quantity(weights_dev + need_dev)), show(to_quantity(usable))));
+    if (!fits && ctx.flag("require_fit")) ctx.fail_check();
+    ctx.note("devices_needed = ceil((weights + cache) / usable memory per device), rounded up to whole devices, with the cache "
+             "spread evenly (context/sequence parallelism); devices_for_kv counts the cache alone");
+  } else if (ctx.flag("require_fit")) {
+    throw UserError{{"--require-fit needs --tokens (the context to check)", "e.g. --tokens 1M"}};
+  }
+
+  ctx.note("layout: " + describe(m));
+  ctx.note("weights: " + weights_from + (pooled ? fmt::format(", one copy spread over {} devices", n)
+                                                 : fmt::format(", split evenly over tp x pp = {} devices", replica)));
+  if (pooled)
+    ctx.note("pooled: the cache is spread evenly over every device (as ring/context parallelism does), not split by KV heads");
+  ctx.note(fmt::format("usable memory per device = {} x {:g} - {} reserved = {}; activations, CUDA graphs and allocator slack belong "
+                       "in --reserve or --utilization (vLLM reserves 10% by default: --utilization 0.9)",
+                       show(to_quantity(*memory)), util, show(to_quantity(reserve)), show(to_quantity(usable))));
+  ctx.note("max_tokens counts every layer storing every token (exact for full attention; sliding-window layers make long "
+           "sequences cheaper, see max_context)");
+}
+
+}  // namespace
+
+Calculator capacity_calculator() {
+  Calculator c;
+  c.name = "capacity";
+  c.summary = "tokens, batch and context that fit beside the weights on a GPU, a node or a rack";
+  c.description =
+      "usable = memory x utilization - reserve per device; the weights (--weights, or parameters x bytes per value at "
+      "--weight-dtype) are split over the tp x pp devices of one replica, or spread over --devices/--system; what remains "
+      "holds the cache (kv size's per-device figure). max_tokens = budget / bytes per token; max_batch = budget / one "
+      "sequence at --context; max_context = the longest context whose --batch caches fit (bisection, windows honoured). "
+      "With --tokens: the cache needed, its share of all memory, whether it fits, and devices needed (rounded up).";
+  c.refs = {model_ref(),
+            {"gpu", {"accelerator"}, "accelerator from the catalog: sets --memory (memory_capacity)"},
+            {"system", {"system"}, "node or rack from the catalog: sets --devices (accelerators) and --memory-total "
+                                   "(accelerator_memory_total)"}};
+  c.inputs = arch_inputs();
+  for (auto& in : precision_inputs()) c.inputs.push_back(in);
+  for (auto& in : parallel_inputs()) c.inputs.push_back(in);
+  c.inputs.push_back({.name = "memory", .kind = InputKind::quantity, .dim = dims::information, .help = "memory of one device",
+                      .example = "80GB", .catalog = "gpu.memory_capacity", .optional = true});
+  c.inputs.push_back({.name = "devices", .kind = InputKind::integer,
+                      .help = "devices holding one copy of the weights and a pooled cache (default: tp x pp)", .example = "72",
+                      .catalog = "system.accelerators", .optional = true});
+  c.inputs.push_back({.name = "memory_total", .kind = InputKind::quantity, .dim = dims::information,
+                      .help = "accelerator memory of all --devices together (default: devices x --memory)", .example = "13.4TB",
+                      .catalog = "system.accelerator_memory_total", .optional = true});
+  c.inputs.push_back({.name = "weights", .kind = InputKind::quantity, .dim = dims::information,
+                      .help = "weight bytes (default: parameters x bytes per value at --weight-dtype)", .example = "140GB",
+                      .bound = Bound::non_negative, .optional = true});
+  c.inputs.push_back({.name = "params", .kind = InputKind::integer,
+                      .help = "parameter count (default: counted from the model's architecture)", .example = "70e9", .optional = true});
+  c.inputs.push_back({.name = "weight_dtype", .kind = InputKind::choice, .help = "storage format of the weights (default: --dtype)",
+                      .example = "fp8", .choices = storage_format_names(), .optional = true});
+  c.inputs.push_back({.name = "utilization", .kind = InputKind::quantity, .dim = dims::none,
+                      .help = "share of device memory the runtime may use", .default_value = "100%", .example = "90%",
+                      .bound = Bound::fraction});
+  c.inputs.push_back({.name = "reserve", .kind = InputKind::quantity, .dim = dims::information,
+                      .help = "memory per device kept for activations, workspaces and the runtime", .default_value = "0 GB",
+                      .example = "4GB", .bound = Bound::non_negative});
+  c.inputs.push_back({.name = "context", .kind = InputKind::quantity, .dim = dims::token,
+                      .help = "tokens per sequence for max_batch (default: the model's maximum context, else 8192)",
+                      .default_value = "8192", .example = "32k", .catalog = "model.max_context"});
+  c.inputs.push_back({.name = "batch", .kind = InputKind::integer, .help = "sequences for max_context and the --tokens check",
+                      .default_value = "1", .example = "16"});
+  c.inputs.push_back({.name = "tokens", .kind = InputKind::quantity, .dim = dims::token,
+                      .help = "context to check per sequence (adds kv_required, kv_fraction, fits, devices_needed)", .example = "10M",
+                      .optional = true});
+  c.inputs.push_back({.name = "require_fit", .kind = InputKind::flag, .help = "exit 1 when --tokens does not fit"});
+  c.outputs = {
+      {"devices", dims::none, "devices in the group"},
+      {"memory_per_device", dims::information, "memory of one device"},
+      {"memory_total", dims::information, "memory of the group"},
+      {"weights_total", dims::information, "weight bytes"},
+      {"weights_per_device", dims::information, "weight bytes on each device"},
+      {"kv_budget_per_device", dims::information, "usable memory per device left for the cache (negative: weights do not fit)"},
+      {"kv_budget_total", dims::information, "the same over all devices"},
+      {"kv_bytes_per_token", dims::information, "cache bytes per token of the whole model"},
+      {"kv_bytes_per_token_per_device", dims::information, "cache bytes per token on the busiest device"},
+      {"max_tokens", dims::token, "tokens the cache budget holds, every layer storing every token (rounded down)"},
+      {"max_batch", dims::none, "sequences of --context tokens that fit (rounded down)"},
+      {"max_context", dims::token, "longest context per sequence for --batch sequences (whole tokens)"},
+      {"kv_required", dims::information, "cache of --batch sequences of --tokens"},
+      {"kv_required_per_device", dims::information, "that cache on the busiest device"},
+      {"headroom_per_device", dims::information, "budget minus that cache per device (negative when it does not fit)"},
+      {"kv_fraction", dims::none, "kv_required / memory_total"},
+      {"devices_for_kv", dims::none, "devices whose usable memory holds the cache alone (rounded up)"},
+      {"devices_needed", dims::none, "devices whose usable memory holds weights and cache (rounded up)"},
+  };
+  c.run = run_capacity;
+  return c;
+}
+
+}  // namespace infracalc::kv

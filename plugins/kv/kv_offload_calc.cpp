@@ -1,0 +1,185 @@
+// `kv offload`: where a cache of a given size can live (HBM, host DRAM, CXL memory, NVMe) and what moving
+// it costs per token and per request.
+#include <cmath>
+#include <fmt/format.h>
+
+#include "plugins/kv/kv_arch.hpp"
+#include "plugins/kv/kv_calculators.hpp"
+#include "plugins/kv/kv_offload.hpp"
+#include "units/format.hpp"
+
+namespace infracalc::kv {
+
+namespace {
+
+constexpr const char* kTiers[] = {"hbm", "dram", "cxl", "nvme"};
+
+void run_offload(Context& ctx) {
+  // The cache: explicit bytes, or a model at --tokens x --batch.
+  const auto arch = resolve_arch(ctx, false);
+  std::optional<Bytes> per_token;
+  Bytes cache;
+  const auto batch = Number::from_value(static_cast<double>(ctx.integer("batch")));
+  if (arch) {
+    const KvPrecision prec = resolve_precision(ctx);
+    const Parallelism par = resolve_parallel(ctx, *arch);
+    per_token = cache_size(*arch, prec, from_base<Tokens>(1.0), Number::from_value(1.0), par).per_token_per_device;
+    if (!ctx.has("cache")) {
+      if (!ctx.has("tokens")) throw UserError{{"missing --tokens (tokens per sequence) to size the cache", "give --tokens 128k or --cache 40GB"}};
+      cache = cache_size(*arch, prec, ctx.get<Tokens>("tokens"), batch, par).per_device;
+    }
+    ctx.note("layout: " + describe(*arch));
+  }
+  if (ctx.has("cache")) {
+    cache = ctx.get<Bytes>("cache");
+    if (!per_token && ctx.has("tokens")) per_token = cache / (ctx.get<Tokens>("tokens").value() * batch.value());
+  } else if (!arch) {
+    throw UserError{{"kv offload needs a cache size", "give --cache 40GB, or --model ID with --tokens 128k"}};
+  }
+
+  std::vector<Tier> tiers;
+  for (const char* t : kTiers) {
+    const std::string n = t;
+    Tier tier{n, ctx.get<Bytes>(n + "_capacity"), ctx.get<BytesPerSecond>(n + "_bandwidth"), ctx.get<Seconds>(n + "_latency")};
+    if (n == "hbm") tier.capacity = tier.capacity - ctx.get<Bytes>("hbm_reserved");
+    tiers.push_back(tier);
+  }
+  const double chunks = ctx.has("chunk") ? std::ceil(cache / ctx.get<Bytes>("chunk") - 1e-12) : 1.0;
+  ctx.set("cache_bytes", cache);
+  if (per_token) ctx.set("bytes_per_token", *per_token);
+
+  Table t{"tiers", "where the cache can live and what moving it costs",
+          {{"tier"},
+           {"capacity", dims::information},
+           {"bandwidth", dims::data_rate},
+           {"latency", dims::time},
+           {"fits"},
+           {"move_cache", dims::time},
+           {"move_token", dims::time},
+           {"read_ceiling", dims::token_rate},
+           {"latency_vs_hbm", dims::none}},
+          {}};
+  for (const auto& tier : tiers) {
+    const bool fits = cache <= tier.capacity;
+    const Seconds move = transfer_time(tier, cache, chunks);
+    ctx.set(tier.name + "_move_time", move);
+    std::vector<Cell> row = {tier.name, to_quantity(tier.capacity), to_quantity(tier.bandwidth), to_quantity(tier.latency),
+                             std::string(fits ? "yes" : "no"), to_quantity(move)};
+    if (per_token) {
+      const Seconds tok = transfer_time(tier, *per_token);
+      ctx.set(tier.name + "_token_time", tok);
+      row.push_back(to_quantity(tok));
+    } else {
+      row.push_back(std::string("-"));
+    }
+    // A decode step reads every cached position of every sequence: one step per full read of the cache.
+    row.push_back(to_quantity(from_base<TokensPerSecond>(batch.value() / move.value())));
+    row.push_back(Quantity::number(tier.latency / tiers[0].latency));
+    t.rows.push_back(std::move(row));
+    ctx.verdict(tier.name + "_fits", fits,
+                fmt::format("{} of {} {}", format_human(to_quantity(cache)), format_human(to_quantity(tier.capacity)), tier.name));
+  }
+  ctx.add_table(std::move(t));
+  ctx.set_number("cxl_vs_nvme_latency", tiers[3].latency / tiers[2].latency);
+  ctx.set_number("cxl_vs_hbm_latency", tiers[2].latency / tiers[0].latency);
+  ctx.set_number("dram_vs_hbm_bandwidth", tiers[0].bandwidth / tiers[1].bandwidth);
+  const int best = first_fit(tiers, cache);
+  if (best >= 0) ctx.note(fmt::format("fastest tier that holds the cache: {}", tiers[static_cast<std::size_t>(best)].name));
+  else ctx.note("no tier holds the cache: add capacity, shard it across devices, or compress it (kv compress)");
+
+  if (ctx.has("recompute_rate")) {
+    if (!ctx.has("tokens")) throw UserError{{"--recompute-rate needs --tokens (tokens to prefill again)", "give --tokens 32k"}};
+    const Seconds recompute = ctx.get<Tokens>("tokens") * batch.value() / ctx.get<TokensPerSecond>("recompute_rate");
+    ctx.set("recompute_time", recompute);
+    for (const auto& tier : tiers)
+      if (tier.name != "hbm")
+        ctx.note(fmt::format("{}: reloading takes {} vs {} to prefill again: {}", tier.name,
+                             format_human(to_quantity(transfer_time(tier, cache, chunks))), format_human(to_quantity(recompute)),
+                             transfer_time(tier, cache, chunks) < recompute ? "reload" : "recompute"));
+  }
+  ctx.note(fmt::format("move = {} x latency + bytes / bandwidth (one transfer{}); read_ceiling = sequences / move time, the decode rate "
+                       "if every step read the whole cache from that tier",
+                       chunks, ctx.has("chunk") ? fmt::format(" per {} chunk, not overlapped", format_human(to_quantity(ctx.get<Bytes>("chunk")))) : ""));
+  ctx.note("defaults: one H100 SXM's HBM and, per GPU, a DGX H100 share of host DRAM over PCIe 5.0 x16, one Micron CZ120 CXL "
+           "module and one PCIe 5.0 NVMe drive; every default is sourced in docs/kv.md; latency is the medium's access latency "
+           "(link and driver overheads not included)");
+}
+
+std::vector<Input> tier_inputs() {
+  return {
+      {.name = "hbm_capacity", .kind = InputKind::quantity, .dim = dims::information, .help = "HBM capacity of the device",
+       .default_value = "80 GB", .example = "141GB", .catalog = "gpu.memory_capacity"},
+      {.name = "hbm_reserved", .kind = InputKind::quantity, .dim = dims::information,
+       .help = "HBM already taken (weights, activations)", .default_value = "0 GB", .example = "70GB", .bound = Bound::non_negative},
+      {.name = "hbm_bandwidth", .kind = InputKind::quantity, .dim = dims::data_rate, .help = "HBM bandwidth",
+       .default_value = "3.35 TB/s", .example = "4.8TB/s", .catalog = "gpu.memory_bandwidth"},
+      {.name = "hbm_latency", .kind = InputKind::quantity, .dim = dims::time, .help = "HBM load latency", .default_value = "500 ns",
+       .example = "400ns"},
+      {.name = "dram_capacity", .kind = InputKind::quantity, .dim = dims::information,
+       .help = "host DRAM for this device's cache (DGX H100: 2 TB / 8 GPUs)", .default_value = "256 GB", .example = "1TB"},
+      {.name = "dram_bandwidth", .kind = InputKind::quantity, .dim = dims::data_rate,
+       .help = "host DRAM to device bandwidth (the PCIe 5.0 x16 link, one direction)", .default_value = "63 GB/s", .example = "450GB/s"},
+      {.name = "dram_latency", .kind = InputKind::quantity, .dim = dims::time, .help = "DRAM access latency", .default_value = "100 ns",
+       .example = "120ns"},
+      {.name = "cxl_capacity", .kind = InputKind::quantity, .dim = dims::information,
+       .help = "CXL memory for this device's cache (one 256 GB expander)", .default_value = "256 GB", .example = "1TB"},
+      {.name = "cxl_bandwidth", .kind = InputKind::quantity, .dim = dims::data_rate, .help = "CXL memory bandwidth (one x8 expander)",
+       .default_value = "36 GB/s", .example = "64GB/s"},
+      {.name = "cxl_latency", .kind = InputKind::quantity, .dim = dims::time, .help = "CXL memory access latency",
+       .default_value = "200 ns", .example = "250ns"},
+      {.name = "nvme_capacity", .kind = InputKind::quantity, .dim = dims::information, .help = "NVMe capacity for the cache (one drive)",
+       .default_value = "3.84 TB", .example = "30.72TB"},
+      {.name = "nvme_bandwidth", .kind = InputKind::quantity, .dim = dims::data_rate, .help = "NVMe sequential read bandwidth",
+       .default_value = "13 GB/s", .example = "50GB/s"},
+      {.name = "nvme_latency", .kind = InputKind::quantity, .dim = dims::time, .help = "NVMe read latency", .default_value = "50 us",
+       .example = "80us"},
+  };
+}
+
+}  // namespace
+
+Calculator offload_calculator() {
+  Calculator c;
+  c.name = "offload";
+  c.summary = "where a KV cache can live (HBM, host DRAM, CXL, NVMe) and what moving it costs per token and per request";
+  c.description =
+      "For each tier: does the cache fit its capacity, how long moving it takes (latency + bytes / bandwidth; with --chunk, "
+      "one latency per chunk), how long one token's KV takes, and the decode rate if every step read the whole cache from "
+      "that tier. The cache is --cache bytes, or a model's cache at --tokens x --batch (per device). With --recompute-rate "
+      "the reload is compared with prefilling again. Defaults describe one H100-class GPU; all are flags.";
+  c.refs = {model_ref(), {"gpu", {"accelerator"}, "accelerator from the catalog: sets HBM capacity and bandwidth"}};
+  c.inputs = {
+      {.name = "cache", .kind = InputKind::quantity, .dim = dims::information, .help = "cache bytes to place (default: the model's at --tokens)",
+       .example = "40GB", .optional = true},
+      {.name = "tokens", .kind = InputKind::quantity, .dim = dims::token, .help = "tokens per sequence", .example = "128k", .optional = true},
+      {.name = "batch", .kind = InputKind::integer, .help = "sequences", .default_value = "1", .example = "8"},
+      {.name = "chunk", .kind = InputKind::quantity, .dim = dims::information,
+       .help = "move the cache in chunks of this size, each paying the latency (default: one transfer)", .example = "64KiB", .optional = true},
+      {.name = "recompute_rate", .kind = InputKind::quantity, .dim = dims::token_rate,
+       .help = "prefill throughput, to compare reloading with recomputing", .example = "10000 tok/s", .optional = true},
+  };
+  for (auto& in : tier_inputs()) c.inputs.push_back(in);
+  for (auto& in : arch_inputs()) c.inputs.push_back(in);
+  for (auto& in : precision_inputs()) c.inputs.push_back(in);
+  for (auto& in : parallel_inputs()) c.inputs.push_back(in);
+  c.outputs = {
+      {"cache_bytes", dims::information, "cache placed (per device)"},
+      {"bytes_per_token", dims::information, "cache bytes of one token"},
+      {"hbm_move_time", dims::time, "time to move the cache to or from HBM"},
+      {"hbm_token_time", dims::time, "time to move one token's KV"},
+      {"dram_move_time", dims::time, "time to move the cache from host DRAM"},
+      {"dram_token_time", dims::time, "time to move one token's KV from DRAM"},
+      {"cxl_move_time", dims::time, "time to move the cache from CXL memory"},
+      {"cxl_token_time", dims::time, "time to move one token's KV from CXL memory"},
+      {"nvme_move_time", dims::time, "time to move the cache from NVMe"},
+      {"nvme_token_time", dims::time, "time to move one token's KV from NVMe"},
+      {"cxl_vs_nvme_latency", dims::none, "NVMe latency / CXL latency"},
+      {"cxl_vs_hbm_latency", dims::none, "CXL latency / HBM latency"},
+      {"dram_vs_hbm_bandwidth", dims::none, "HBM bandwidth / DRAM-link bandwidth"},
+      {"recompute_time", dims::time, "time to prefill the tokens again at --recompute-rate"},
+  };
+  c.run = run_offload;
+  return c;
+}
+
+}  // namespace infracalc::kv

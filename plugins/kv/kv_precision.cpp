@@ -1,0 +1,46 @@
+#include "plugins/kv/kv_precision.hpp"
+
+namespace infracalc::kv {
+
+KvPrecision plain_precision(const StorageFormat& f) {
+  KvPrecision p;
+  p.format = &f;
+  return p;
+}
+
+std::int64_t scale_groups(const KvPrecision& p, std::int64_t elements) {
+  switch (p.scales) {
+    case ScaleGranularity::tensor: return 0;
+    case ScaleGranularity::vector: return 1;
+    case ScaleGranularity::group: return (elements + p.group_size - 1) / p.group_size;
+  }
+  return 0;
+}
+
+// Element bits use the storage table's bits_per_value (which already averages any scales that format
+// itself defines); the KV-specific scales are added per vector. Sub-byte elements are packed, so a
+// vector's elements are counted in bits and the total is not rounded per element.
+Bytes vectors_bytes(const KvPrecision& p, const std::vector<std::int64_t>& vector_lengths) {
+  double bytes = 0;
+  const double per_scale = p.scale_bytes.value() * (p.zero_point ? 2.0 : 1.0);
+  for (const auto n : vector_lengths) {
+    bytes += static_cast<double>(n) * p.format->bits_per_value / 8.0;
+    bytes += static_cast<double>(scale_groups(p, n)) * per_scale;
+  }
+  return from_base<Bytes>(bytes);
+}
+
+Bytes bytes_per_element(const KvPrecision& p, std::int64_t elements) {
+  return vectors_bytes(p, {elements}) / static_cast<double>(elements);
+}
+
+std::string_view granularity_name(ScaleGranularity g) {
+  switch (g) {
+    case ScaleGranularity::tensor: return "tensor";
+    case ScaleGranularity::vector: return "head";
+    case ScaleGranularity::group: return "group";
+  }
+  return "tensor";
+}
+
+}  // namespace infracalc::kv

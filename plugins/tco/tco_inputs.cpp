@@ -1,0 +1,114 @@
+#include "plugins/tco/tco_inputs.hpp"
+
+#include <cmath>
+#include <fmt/format.h>
+
+#include "plugins/tco/tco_math.hpp"
+#include "units/format.hpp"
+
+namespace infracalc::tco {
+
+namespace {
+
+std::string_view trim(std::string_view s) {
+  while (!s.empty() && s.front() == ' ') s.remove_prefix(1);
+  while (!s.empty() && s.back() == ' ') s.remove_suffix(1);
+  return s;
+}
+
+Quantity parse_one(std::string_view text, const Expectation& want, std::string_view label) {
+  auto q = parse_input(trim(text), want, label);
+  if (!q) throw UserError{q.error()};
+  return q.value();
+}
+
+}  // namespace
+
+bool fill_from_ref(Context& ctx, std::string_view key, std::string_view ref, std::string_view path,
+                   const Expectation& want) {
+  if (ctx.has(key)) return true;
+  const Entry* e = ctx.ref(ref);
+  if (e == nullptr) return false;
+  auto plain = e->field(path);
+  if (!plain) return false;
+  std::optional<FieldRef> field = plain;
+  const Date& as_of = ctx.options().as_of;
+  if (plain->value->kind == Node::Kind::array) {
+    field = e->dated(path, as_of);
+    if (!field)
+      throw UserError{{fmt::format("{}: '{}' has no entry dated on or before {}", e->id(), path, as_of.str()),
+                       "pick a later --as-of, or give " + Context::flag_name(key) + " directly"}};
+  }
+  const Node& node = *field->value;
+  auto q = node_quantity(node, want, field->location + ": " + std::string(path));
+  if (!q) throw UserError{q.error()};
+  if (!std::isfinite(q->value) || q->value < 0)
+    throw UserError{{field->location + ": " + std::string(path) + " must be zero or more", "fix the data file"}};
+  ResolvedInput ri;
+  ri.key = std::string(key);
+  ri.origin = Origin::catalog;
+  ri.value = q.value();
+  ri.raw = node.kind == Node::Kind::string ? node.str : format_machine(node.number);
+  ri.from = e->id();
+  Provenance p = field->provenance;
+  p.field = std::string(path) + (plain->value->kind == Node::Kind::array ? "@" + p.as_of : "");
+  ctx.cite(p);
+  ctx.result().inputs.push_back(std::move(ri));
+  return true;
+}
+
+void missing(std::string_view key, std::string_view what, std::string_view example, std::string_view ref) {
+  std::string hint = "give " + Context::flag_name(key) + " " + std::string(example);
+  if (!ref.empty()) hint += " or --" + std::string(ref) + " ID";
+  throw UserError{{"missing " + Context::flag_name(key) + " (" + std::string(what) + ")", hint}};
+}
+
+std::pair<Quantity, Quantity> parse_range(std::string_view text, const Expectation& want, std::string_view label) {
+  const auto dots = text.find("..");
+  if (dots == std::string_view::npos)
+    throw UserError{{std::string(label) + ": expected a range LOW..HIGH, got \"" + std::string(text) + "\"",
+                     "e.g. $30/MWh..$120/MWh"}};
+  const Quantity lo = parse_one(text.substr(0, dots), want, label);
+  const Quantity hi = parse_one(text.substr(dots + 2), want, label);
+  if (hi.value < lo.value)
+    throw UserError{{std::string(label) + ": the range \"" + std::string(text) + "\" runs backwards",
+                     "write the low end first"}};
+  return {lo, hi};
+}
+
+std::vector<Quantity> parse_series(std::string_view text, const Expectation& want, std::string_view label, int steps) {
+  std::vector<Quantity> out;
+  if (text.find("..") != std::string_view::npos) {
+    auto [lo, hi] = parse_range(text, want, label);
+    if (steps < 2 || lo.value == hi.value) return lo.value == hi.value ? std::vector<Quantity>{lo} : std::vector<Quantity>{lo, hi};
+    for (int i = 0; i < steps; ++i) {
+      Quantity q = lo;
+      q.value = lo.value + (hi.value - lo.value) * i / (steps - 1);
+      out.push_back(q);
+    }
+    return out;
+  }
+  std::size_t start = 0;
+  while (start <= text.size()) {
+    const auto comma = text.find(',', start);
+    const std::string_view part = text.substr(start, comma == std::string_view::npos ? std::string_view::npos : comma - start);
+    if (trim(part).empty())
+      throw UserError{{std::string(label) + ": empty item in the list \"" + std::string(text) + "\"",
+                       "separate values with commas, e.g. 3yr,5yr,7yr"}};
+    out.push_back(parse_one(part, want, label));
+    if (comma == std::string_view::npos) break;
+    start = comma + 1;
+  }
+  return out;
+}
+
+int whole_years(Seconds t, std::string_view label) {
+  const double y = t / year();
+  const double r = std::round(y);
+  if (r < 1 || std::fabs(y - r) > 1e-9 * std::max(1.0, y))
+    throw UserError{{fmt::format("{}: the ledger runs in whole years, got {:.6g} yr", label, y),
+                     "give a whole number of years, e.g. 4yr (1 yr = 365.25 d)"}};
+  return static_cast<int>(r);
+}
+
+}  // namespace infracalc::tco

@@ -1,0 +1,35 @@
+// Input helpers shared by the tco and cost calculators: filling inputs from dated catalog series
+// (prices and tariffs honour --as-of), lists and ranges of quantities, whole-year lives.
+#pragma once
+
+#include <string_view>
+#include <vector>
+
+#include "plugins/core/context.hpp"
+
+namespace infracalc::tco {
+
+/// Fills input `key` from field `path` of the entry given for reference `ref` (e.g. --electricity) when no
+/// flag set it. A field that is a dated series (an array of {as_of, value} tables) gives its newest entry
+/// not after --as-of. The value is recorded as an input from the catalog with its provenance. Returns true
+/// when the input has a value afterwards.
+bool fill_from_ref(Context& ctx, std::string_view key, std::string_view ref, std::string_view path,
+                   const Expectation& want);
+
+/// Throws the UserError for a missing input that a flag or a catalog reference can supply.
+[[noreturn]] void missing(std::string_view key, std::string_view what, std::string_view example,
+                          std::string_view ref = {});
+
+/// Parses a list "A,B,C" or a range "A..B" (then `steps` evenly spaced points, both ends included) of
+/// quantities of one dimension with the project's unit parser. `label` names the input in errors.
+[[nodiscard]] std::vector<Quantity> parse_series(std::string_view text, const Expectation& want,
+                                                 std::string_view label, int steps);
+
+/// Parses a range "A..B" into its two ends (A ≤ B is required).
+[[nodiscard]] std::pair<Quantity, Quantity> parse_range(std::string_view text, const Expectation& want,
+                                                        std::string_view label);
+
+/// The number of whole years in `t`; a UserError naming `label` when `t` is not a whole number of years.
+[[nodiscard]] int whole_years(Seconds t, std::string_view label);
+
+}  // namespace infracalc::tco

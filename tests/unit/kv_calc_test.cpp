@@ -1,0 +1,238 @@
+// The kv calculators end to end, with model files for DeepSeek-V3 and Gemma 3 27B written as overlays (the
+// built-in catalog may not have them) and their figures checked against independently computed values.
+#include <catch2/catch.hpp>
+#include <filesystem>
+#include <fstream>
+#include <unistd.h>
+
+#include "plugins/catalog/catalog.hpp"
+#include "plugins/core/context.hpp"
+#include "plugins/kv/kv_plugin.hpp"
+
+using namespace infracalc;
+namespace fs = std::filesystem;
+
+namespace {
+
+struct Overlay {
+  fs::path path;
+  Overlay() {
+    path = fs::temp_directory_path() / ("infracalc-kv-test-" + std::to_string(::getpid()));
+    fs::create_directories(path / "models");
+    std::ofstream(path / "models" / "test-deepseek-v3.toml") << R"toml(id = "test-deepseek-v3"
+name = "DeepSeek-V3 (test overlay)"
+kind = "model"
+layers = 61
+hidden_size = 7168
+attention_heads = 128
+kv_heads = 128
+head_dim = 128
+ffn_size = 18432
+vocab_size = 129280
+max_context = "163840 tok"
+params_total = 671e9
+params_active = 37e9
+
+[attention]
+layout = "mla"
+kv_lora_rank = 512
+q_lora_rank = 1536
+qk_rope_head_dim = 64
+qk_nope_head_dim = 128
+v_head_dim = 128
+
+[moe]
+experts = 256
+experts_per_token = 8
+shared_experts = 1
+expert_ffn_size = 2048
+dense_layers = 3
+
+[meta]
+as_of = 2024-12-26
+sources = ["deepseek-ai/DeepSeek-V3 config.json (huggingface.co)", "DeepSeek-V3 Technical Report (arXiv:2412.19437)"]
+basis = "published"
+)toml";
+    std::ofstream(path / "models" / "test-gemma-3-27b.toml") << R"toml(id = "test-gemma-3-27b"
+name = "Gemma 3 27B (test overlay)"
+kind = "model"
+layers = 62
+hidden_size = 5376
+attention_heads = 32
+kv_heads = 16
+head_dim = 128
+ffn_size = 21504
+vocab_size = 262208
+max_context = "131072 tok"
+params_total = 27.4e9
+
+[attention]
+sliding_window = "1024 tok"
+layer_pattern = ["sliding", "sliding", "sliding", "sliding", "sliding", "full"]
+
+[meta]
+as_of = 2025-03-12
+sources = ["google/gemma-3-27b-it config.json (huggingface.co)", "Gemma 3 Technical Report (arXiv:2503.19786)"]
+basis = "published"
+)toml";
+    fs::create_directories(path / "prices");
+    std::ofstream(path / "prices" / "test-cache-prices.toml") << R"toml(id = "test-cache-prices"
+name = "Prompt-cache multipliers (test overlay)"
+kind = "price"
+item = "prompt caching"
+cache_write = "2"
+cache_read = [{ as_of = 2024-08-14, value = "10%" }, { as_of = 2025-01-01, value = "20%" }]
+
+[meta]
+as_of = 2025-01-01
+sources = ["test fixture"]
+basis = "estimate"
+)toml";
+    Catalog::instance().reset();
+    Catalog::instance().add_overlay_dir(path.string());
+  }
+  ~Overlay() {
+    Catalog::instance().reset();
+    fs::remove_all(path);
+  }
+};
+
+Result run(const std::string& calc, const RawInputs& raw) {
+  const Plugin& p = kv_plugin();
+  return run_calculator(p, *p.find(calc), raw);
+}
+
+double value(const Result& r, std::string_view key) {
+  const Value* v = r.find(key);
+  REQUIRE(v != nullptr);
+  return v->q.value;
+}
+
+bool verdict(const Result& r, std::string_view key) {
+  for (const auto& v : r.verdicts)
+    if (v.key == key) return v.ok;
+  FAIL("no verdict " << key);
+  return false;
+}
+
+std::string error_of(const std::string& calc, const RawInputs& raw) {
+  try {
+    (void)run(calc, raw);
+  } catch (const UserError& e) {
+    return e.error.text();
+  }
+  return "";
+}
+
+}  // namespace
+
+TEST_CASE("DeepSeek-V3 from its model file: the MLA latent, per token and per device", "[kv][calc]") {
+  Overlay o;
+  const auto r = run("size", {{"model", "test-deepseek-v3"}, {"dtype", "bf16"}, {"tokens", "1"}, {"tp", "8"}});
+  CHECK(value(r, "kv_bytes_per_token") == 70272);
+  CHECK(value(r, "kv_bytes_per_token_per_device") == 70272);
+  // Against caching decompressed K (192 wide) and V (128 wide) for all 128 heads.
+  CHECK(value(r, "factor_vs_mha") == Approx(128.0 * 320 / 576));
+  const auto c = run("compare", {{"model", "test-deepseek-v3"}, {"dtype", "bf16"}, {"tokens", "1"}});
+  CHECK(value(c, "mla_bytes_per_token") == 70272);
+  CHECK(value(c, "mha_bytes_per_token") == 61.0 * 128 * 320 * 2);
+  CHECK(value(c, "mla_factor") == Approx(128.0 * 320 / 576));
+}
+
+TEST_CASE("Gemma 3 27B from its model file: windows from the layer pattern", "[kv][calc]") {
+  Overlay o;
+  const auto r = run("size", {{"model", "test-gemma-3-27b"}, {"dtype", "bf16"}, {"tokens", "128Ki"}});
+  CHECK(value(r, "kv_total") == 11173625856.0);
+  CHECK(value(r, "sliding_layers") == 52);
+  // A flag overrides the file: turn the windows off and every layer grows.
+  const auto full = run("size", {{"model", "test-gemma-3-27b"}, {"dtype", "bf16"}, {"tokens", "128Ki"}, {"layer_pattern", "full"}});
+  CHECK(value(full, "kv_total") == 62.0 * 131072 * 8192);
+  const auto cap = run("capacity", {{"model", "test-gemma-3-27b"}, {"dtype", "bf16"}, {"memory", "40GB"}, {"weights", "0GB"}});
+  CHECK(value(cap, "max_context") == 482956);
+}
+
+TEST_CASE("capacity puts the weights in first", "[kv][calc]") {
+  Overlay o;
+  const auto r = run("capacity", {{"model", "test-deepseek-v3"}, {"dtype", "fp8"}, {"system", "gb200-nvl72"}, {"tokens", "1M"}});
+  CHECK(value(r, "devices") == 72);
+  CHECK(value(r, "weights_total") == Approx(value(r, "weights_per_device") * 72));
+  CHECK(value(r, "weights_total") > 6.5e11);  // ~671e9 parameters at 1 B
+  CHECK(value(r, "kv_required") == 1e6 * 61 * 576);
+  CHECK(verdict(r, "fits"));
+  const auto tight = run("capacity", {{"model", "llama-3-70b"}, {"gpu", "h100-sxm"}, {"tp", "4"}, {"utilization", "90%"},
+                                      {"reserve", "2GB"}, {"context", "8000"}});
+  const double budget = 80e9 * 0.9 - 2e9 - value(tight, "weights_total") / 4;
+  CHECK(value(tight, "kv_budget_per_device") == Approx(budget));
+  CHECK(value(tight, "max_batch") == std::floor(budget / (8000.0 * 81920)));
+  CHECK(value(tight, "max_batch") > 0);
+}
+
+TEST_CASE("calculators refuse contradictory or missing inputs", "[kv][calc]") {
+  CHECK(error_of("size", {{"layers", "80"}, {"heads", "64"}, {"kv_heads", "8"}, {"head_dim", "128"}, {"attention", "mha"}, {"tokens", "1"}})
+            .find("contradicts") != std::string::npos);
+  CHECK(error_of("size", {{"kv_heads", "8"}, {"head_dim", "128"}, {"tokens", "1"}}).find("--layers") != std::string::npos);
+  CHECK(error_of("size", {{"layers", "80"}, {"head_dim", "128"}, {"tokens", "1"}}).find("--kv-heads") != std::string::npos);
+  CHECK(error_of("size", {{"model", "llama-3-70b"}, {"tokens", "1"}, {"pp", "81"}}).find("--pp") != std::string::npos);
+  CHECK(error_of("size", {{"model", "llama-3-70b"}, {"tokens", "1"}, {"shared_layers", "80"}}).find("--shared-layers") != std::string::npos);
+  CHECK(error_of("size", {{"model", "llama-3-70b"}, {"tokens", "1"}, {"kv_group_size", "64"}, {"dtype", "int4"}}).find("--kv-scales group") !=
+        std::string::npos);
+  CHECK(error_of("capacity", {{"layers", "80"}, {"kv_heads", "8"}, {"head_dim", "128"}, {"memory", "80GB"}}).find("weights") !=
+        std::string::npos);
+  CHECK(error_of("capacity", {{"model", "llama-3-70b"}, {"gpu", "h100-sxm"}, {"devices", "8"}, {"tp", "2"}}).find("--tp") !=
+        std::string::npos);
+  CHECK(error_of("paged", {{"requests", "1+1"}}).find("pool size") != std::string::npos);
+  CHECK(error_of("paged", {{"requests", "1+1"}, {"count", "5"}, {"blocks", "4"}}).find("one of") != std::string::npos);
+  CHECK(error_of("paged", {{"requests", "100+100"}, {"blocks", "100"}, {"max_len", "150"}}).find("--max-len") != std::string::npos);
+  CHECK(error_of("offload", {{"tokens", "1000"}}).find("cache size") != std::string::npos);
+  CHECK(error_of("work", {{"tokens", "5"}, {"step", "6"}}).find("--step") != std::string::npos);
+  CHECK(error_of("compress", {{"model", "llama-3-70b"}, {"prompt", "100"}, {"cachegen_ratio", "0.5"}}).find("--cachegen-ratio") !=
+        std::string::npos);
+}
+
+TEST_CASE("paged reports reservation waste against paging on a seeded stream", "[kv][calc]") {
+  const auto r = run("paged", {{"count", "200"}, {"seed", "11"}, {"blocks", "2000"}, {"max_len", "4096"}, {"prompt_mean", "300"},
+                               {"output_mean", "200"}, {"arrival_rate", "1"}});
+  CHECK(value(r, "requests") == 200);
+  CHECK(value(r, "reservation_waste") > 0.8);
+  CHECK(value(r, "final_block_waste") < 0.1);
+  CHECK(value(r, "blocks_freed") == value(r, "blocks_allocated"));
+  CHECK(value(r, "blocks_reused") > 0);
+  // The same seed gives the same answer.
+  const auto again = run("paged", {{"count", "200"}, {"seed", "11"}, {"blocks", "2000"}, {"max_len", "4096"}, {"prompt_mean", "300"},
+                                   {"output_mean", "200"}, {"arrival_rate", "1"}});
+  CHECK(value(again, "steps") == value(r, "steps"));
+  const auto traced = run("paged", {{"requests", "3x20+5"}, {"blocks", "10"}, {"trace", ""}});
+  bool has_trace = false;
+  for (const auto& t : traced.tables) has_trace = has_trace || t.name == "trace";
+  CHECK(has_trace);
+}
+
+TEST_CASE("offload and prefix figures", "[kv][calc]") {
+  const auto o = run("offload", {{"model", "llama-3-70b"}, {"tokens", "128000"}, {"chunk", "1MB"}});
+  // 41,943 chunks of 1 MB each pay the 50 us NVMe latency.
+  CHECK(value(o, "nvme_move_time") == Approx(41944 * 50e-6 + 41.94304e9 / 13e9));
+  CHECK(value(o, "cxl_vs_nvme_latency") == Approx(250));
+  const auto p = run("prefix", {{"prefix", "1000"}, {"requests", "4"}, {"cache_read", "50%"}, {"cache_write", "1"}, {"hit_rate", "10%"}});
+  CHECK(value(p, "break_even_hit_rate") == 0);
+  CHECK(value(p, "cost_multiplier") == Approx(0.95));
+}
+
+TEST_CASE("prompt-cache multipliers come from a price entry, dated or plain", "[kv][calc]") {
+  Overlay o;
+  const Plugin& p = kv_plugin();
+  const RawInputs raw = {{"prefix", "2000"}, {"requests", "10"}, {"price", "test-cache-prices"}};
+  const auto newest = run_calculator(p, *p.find("prefix"), raw);
+  CHECK(value(newest, "break_even_hit_rate") == Approx(1.0 / 1.8));
+  RunOptions old;
+  old.as_of = Date::parse("2024-12-01");
+  const auto dated = run_calculator(p, *p.find("prefix"), raw, old);
+  CHECK(value(dated, "break_even_hit_rate") == Approx(1.0 / 1.9));
+  bool cited = false;
+  for (const auto& pr : dated.provenance) cited = cited || (pr.id == "test-cache-prices" && pr.as_of == "2024-08-14");
+  CHECK(cited);
+  // A flag still wins over the entry.
+  RawInputs flagged = raw;
+  flagged.push_back({"cache_write", "1.25"});
+  flagged.push_back({"cache_read", "10%"});
+  CHECK(value(run_calculator(p, *p.find("prefix"), flagged), "break_even_hit_rate") == Approx(0.25 / 1.15));
+}
