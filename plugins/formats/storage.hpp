@@ -1,5 +1,6 @@
 // Storage formats for weights and caches: how many bits one value takes, scales included.
-// The single table other plugins consult for "bytes per value".
+// The single table other plugins consult for "bytes per value": plain element formats, formats with a
+// per-tensor scale, the OCP Microscaling block formats, NVFP4, and integers with group scales.
 #pragma once
 
 #include <span>
@@ -12,7 +13,7 @@ namespace infracalc {
 
 /// A storage format as other plugins see it.
 struct StorageFormat {
-  /// Name as typed: "fp16", "int4".
+  /// Name as typed: "fp16", "int4", "mxfp4", "nvfp4", "int4-g128".
   std::string_view name;
   /// Bits of one element, without scales.
   double element_bits;
@@ -20,7 +21,22 @@ struct StorageFormat {
   double bits_per_value;
   /// What the scales are, when there are any.
   std::string_view note;
+  /// The element encoding, as a formats element name ("fp4-e2m1", "int4", "bf16").
+  std::string_view element{};
+  /// Values sharing one scale (32 for MX, 16 for NVFP4, g for group-scaled integers); 0 for per-tensor or none.
+  int block = 0;
+  /// Encoding of the block scale ("e8m0", "fp8-e4m3", "fp16"); empty when there is none.
+  std::string_view scale{};
+  /// Bits of the block scale (0 when there is none).
+  int scale_bits = 0;
+  /// Bits of one per-tensor scale (32 for NVFP4's FP32 scale and for per-tensor scaled FP8/INT formats).
+  int tensor_scale_bits = 0;
 };
+
+/// Bits per value of a block format: element bits plus the block scale spread over the block.
+[[nodiscard]] constexpr double block_bits_per_value(double element_bits, int scale_bits, int block) {
+  return block > 0 ? element_bits + static_cast<double>(scale_bits) / block : element_bits;
+}
 
 /// Every storage format.
 [[nodiscard]] std::span<const StorageFormat> storage_formats();
@@ -30,7 +46,10 @@ struct StorageFormat {
 [[nodiscard]] std::vector<std::string_view> storage_format_names();
 /// Bytes one value occupies on average (bits_per_value / 8).
 [[nodiscard]] Bytes bytes_per_value(const StorageFormat& f);
-/// Bytes `count` values occupy in format `f` (weights: parameters × bits per value / 8, scales included).
+/// Bytes `count` values occupy in format `f` (weights: parameters × bits per value / 8, scales included;
+/// per-tensor scales are left out: a few bytes per tensor).
 [[nodiscard]] Bytes storage_bytes(double count, const StorageFormat& f);
+/// Bytes `count` values occupy when packed without any scale (count × element bits / 8): the naive figure.
+[[nodiscard]] Bytes element_bytes(double count, const StorageFormat& f);
 
 }  // namespace infracalc

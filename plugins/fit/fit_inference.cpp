@@ -1,0 +1,179 @@
+// fit inference: the per-device memory waterfall of a served model and the limits it implies.
+#include <cmath>
+#include <fmt/format.h>
+
+#include "plugins/fit/fit_calcs.hpp"
+#include "plugins/fit/fit_model.hpp"
+#include "plugins/fit/fit_serving.hpp"
+#include "plugins/kv/kv_layout.hpp"
+
+namespace infracalc::fit {
+
+namespace {
+
+Quantity gb(Bytes b) { return to_quantity(b); }
+
+void run_inference(Context& ctx) {
+  const ResolvedModel m = resolve_model(ctx, true);
+  InferenceSetup s;
+  s.arch = *m.arch;
+  s.params = m.params;
+  s.experts = m.experts;
+  s.dtype = find_storage_format(ctx.text("dtype"));
+  s.expert_dtype = ctx.has("expert_dtype") ? find_storage_format(ctx.text("expert_dtype")) : s.dtype;
+  s.kv_dtype = find_storage_format(ctx.text("kv_dtype"));
+  s.framework = ctx.get<Bytes>("framework_reserve");
+  s.comm = ctx.get<Bytes>("comm_buffers");
+  if (ctx.has("activations")) s.activations = ctx.get<Bytes>("activations");
+  s.step_tokens = ctx.get<Tokens>("step_tokens");
+  const int tp = static_cast<int>(ctx.integer("tp"));
+  const int pp = static_cast<int>(ctx.integer("pp"));
+  if (s.arch.attention_heads % tp != 0)
+    throw UserError{{fmt::format("--tp {} does not divide the {} attention heads", tp, s.arch.attention_heads), "use a divisor of the head count"}};
+  if (pp > s.arch.layers) throw UserError{{fmt::format("--pp {} exceeds the {} layers", pp, s.arch.layers), "use at most one stage per layer"}};
+  const Tokens context = ctx.get<Tokens>("tokens");
+  const double batch = static_cast<double>(ctx.integer("batch"));
+  const auto mem = device_memory(ctx);
+  if (!mem) throw UserError{{"missing device memory", "give --gpu ID or --memory 80GB"}};
+  const double util = ctx.number("memory_utilization");
+  const Bytes usable = util * *mem;
+  const Waterfall w = inference_waterfall(s, context, batch, tp, pp);
+
+  ctx.set("weights", w.weights);
+  ctx.set("kv_cache", w.kv);
+  ctx.set("activations", w.activations);
+  ctx.set("framework_reserve", w.framework);
+  ctx.set("comm_buffers", w.comm);
+  ctx.set("total", w.total);
+  ctx.set("memory", *mem);
+  ctx.set("usable", usable);
+  ctx.set("headroom", usable - w.total);
+  const auto per_seq = kv::cache_size(s.arch, *s.kv_dtype, context, Number::from_value(1), {tp, pp});
+  ctx.set("kv_per_sequence", per_seq.per_device);
+  const std::int64_t best_batch = max_batch(s, context, tp, pp, usable);
+  ctx.set_number("max_batch", static_cast<double>(best_batch));
+  const double best_ctx = max_context(s, batch, tp, pp, usable).value();
+  ctx.set("max_context", from_base<Tokens>(best_ctx));
+  const int devices_used = tp * pp;
+  if (ctx.has("devices")) {
+    const auto devices = ctx.integer("devices");
+    if (devices % devices_used != 0)
+      throw UserError{{fmt::format("--devices {} is not a multiple of tp x pp = {}", devices, devices_used), "each replica needs tp x pp devices"}};
+    ctx.set_number("replicas", static_cast<double>(devices / devices_used));
+    ctx.set_number("max_batch_all_replicas", static_cast<double>(best_batch * (devices / devices_used)));
+  }
+  if (const auto lay = min_layout(s, context, batch, usable)) {
+    ctx.set_number("min_devices", lay->tp * lay->pp);
+    ctx.note(fmt::format("fewest devices for batch {:g} at {:g} tokens: {} (tp {} x pp {})", batch, context.value(), lay->tp * lay->pp,
+                         lay->tp, lay->pp));
+  } else {
+    ctx.note("no layout of up to 4096 devices fits this batch and context");
+  }
+
+  Table t{"waterfall", "memory per device", {{"item", {}, {}}, {"bytes", dims::information, {}}, {"cumulative", dims::information, {}},
+                                            {"share_of_usable", dims::none, {}}}, {}};
+  Bytes cum = from_base<Bytes>(0.0);
+  auto row = [&](const char* name, Bytes b) {
+    cum += b;
+    t.rows.push_back({std::string(name), gb(b), gb(cum), Quantity::number(b.value() / usable.value())});
+  };
+  row("weights", w.weights);
+  row("kv cache", w.kv);
+  row("activations + workspace", w.activations);
+  row("framework reserve", w.framework);
+  row("communication buffers", w.comm);
+  ctx.add_table(std::move(t));
+
+  const bool ok = w.total <= usable;
+  ctx.verdict("fits", ok,
+              fmt::format("{:.4g} GB needed per device of {:.4g} GB usable ({:g}% of {:.4g} GB)", w.total.value() / 1e9,
+                          usable.value() / 1e9, util * 100, mem->value() / 1e9));
+  if (!ok && ctx.flag("require_fit")) ctx.fail_check();
+
+  ctx.note(fmt::format("weights: {:.4g} parameters in {} ({} bit/value){}, split over tp {} x pp {}", m.params, s.dtype->name,
+                       s.dtype->bits_per_value, s.expert_dtype != s.dtype ? fmt::format(", routed experts in {}", s.expert_dtype->name) : "",
+                       tp, pp));
+  if (!s.arch.tied_embeddings && s.arch.vocab_size > 0) ctx.note("untied embeddings: the input embedding and the output head are counted as two matrices");
+  ctx.note(fmt::format("KV cache: {} layout in {}, {:g} sequences x {:g} tokens (kv::cache_size: sliding windows, MLA and TP head split applied)",
+                       layout_name(s.arch.layout), s.kv_dtype->name, batch, context.value()));
+  if (!s.activations)
+    ctx.note(fmt::format("activations: estimate of one forward step's live tensors, {:g} tokens per step (decode tokens, or a prefill "
+                         "chunk of at most --step-tokens) in BF16, plus FP32 logits; override with --activations",
+                         std::max(batch, std::min(s.step_tokens.value(), batch * context.value()))));
+  ctx.note("framework reserve, communication buffers and memory utilization are planning defaults (docs/fit.md); override them "
+           "with --framework-reserve, --comm-buffers and --memory-utilization");
+  if (s.arch.max_context > 0 && best_ctx > static_cast<double>(s.arch.max_context))
+    ctx.note(fmt::format("max_context {:g} tokens is what memory allows; the model is trained for {} tokens", best_ctx, s.arch.max_context));
+  if (s.arch.max_context > 0 && context.value() > static_cast<double>(s.arch.max_context))
+    ctx.note(fmt::format("--tokens {:g} exceeds the model's trained context of {} tokens", context.value(), s.arch.max_context));
+}
+
+}  // namespace
+
+Calculator inference_calculator() {
+  Calculator c;
+  c.name = "inference";
+  c.summary = "per-device memory waterfall of a served model: weights, KV, activations, overhead; largest batch and context";
+  c.description =
+      "Per device under tp x pp: weights (parameters x bits/value, layers split over stages, matrices over tp) + KV cache "
+      "(kv::cache_size) + activations of one forward step + framework reserve + communication buffers, against memory x "
+      "memory utilization. Reports the verdict, the largest batch that fits at --tokens, the longest context at --batch, "
+      "and the fewest devices.";
+  c.refs = {{"model", {"model"}, "model id: architecture and parameter count"},
+            {"gpu", {"accelerator"}, "accelerator id: device memory"}};
+  c.inputs = model_inputs();
+  const auto names = storage_format_names();
+  c.inputs.push_back({.name = "dtype", .kind = InputKind::choice, .help = "weight storage format", .default_value = "bf16",
+                      .example = "fp8", .choices = names});
+  c.inputs.push_back({.name = "expert_dtype", .kind = InputKind::choice, .help = "storage format of routed MoE experts",
+                      .example = "mxfp4", .choices = names, .optional = true});
+  c.inputs.push_back({.name = "kv_dtype", .kind = InputKind::choice, .help = "KV-cache storage format", .default_value = "bf16",
+                      .example = "fp8", .choices = names});
+  c.inputs.push_back({.name = "tokens", .kind = InputKind::quantity, .dim = dims::token, .help = "context length per sequence",
+                      .example = "8k"});
+  c.inputs.push_back({.name = "batch", .kind = InputKind::integer, .help = "sequences resident at once (per replica)",
+                      .default_value = "1", .example = "32"});
+  c.inputs.push_back({.name = "tp", .kind = InputKind::integer, .help = "tensor-parallel devices", .default_value = "1", .example = "8"});
+  c.inputs.push_back({.name = "pp", .kind = InputKind::integer, .help = "pipeline stages", .default_value = "1", .example = "2"});
+  c.inputs.push_back({.name = "devices", .kind = InputKind::integer, .help = "devices in the deployment (a multiple of tp x pp)",
+                      .example = "16", .optional = true});
+  c.inputs.push_back({.name = "memory", .kind = InputKind::quantity, .dim = dims::information, .help = "memory per device",
+                      .example = "80GB", .catalog = "gpu.memory_capacity"});
+  c.inputs.push_back({.name = "memory_utilization", .kind = InputKind::quantity, .dim = dims::none,
+                      .help = "share of device memory the server may use (vLLM's gpu_memory_utilization default)",
+                      .default_value = "0.9", .example = "0.95", .bound = Bound::fraction});
+  c.inputs.push_back({.name = "framework_reserve", .kind = InputKind::quantity, .dim = dims::information,
+                      .help = "CUDA context, library workspaces, CUDA graphs and allocator slack per device",
+                      .default_value = "1.5GB", .example = "2GB", .bound = Bound::non_negative});
+  c.inputs.push_back({.name = "comm_buffers", .kind = InputKind::quantity, .dim = dims::information,
+                      .help = "NCCL and all-reduce buffers per device when tp x pp > 1", .default_value = "0.5GB",
+                      .example = "1GB", .bound = Bound::non_negative});
+  c.inputs.push_back({.name = "activations", .kind = InputKind::quantity, .dim = dims::information,
+                      .help = "activation and workspace bytes per device (replaces the estimate)", .example = "4GB",
+                      .bound = Bound::non_negative, .optional = true});
+  c.inputs.push_back({.name = "step_tokens", .kind = InputKind::quantity, .dim = dims::token,
+                      .help = "tokens one forward step processes at most (chunked-prefill budget)", .default_value = "8192",
+                      .example = "16k"});
+  c.inputs.push_back({.name = "require_fit", .kind = InputKind::flag, .help = "exit 1 when it does not fit"});
+  c.outputs = {
+      {"weights", dims::information, "weight bytes on the busiest device"},
+      {"kv_cache", dims::information, "KV-cache bytes on the busiest device"},
+      {"activations", dims::information, "activation and workspace bytes of one forward step"},
+      {"framework_reserve", dims::information, "framework reserve"},
+      {"comm_buffers", dims::information, "communication buffers (0 on a single device)"},
+      {"total", dims::information, "sum per device"},
+      {"memory", dims::information, "device memory"},
+      {"usable", dims::information, "memory x memory utilization"},
+      {"headroom", dims::information, "usable - total (negative: does not fit)"},
+      {"kv_per_sequence", dims::information, "KV-cache bytes of one sequence on the busiest device"},
+      {"max_batch", dims::none, "largest batch that fits at --tokens (per replica)"},
+      {"max_context", dims::token, "longest context per sequence that fits at --batch"},
+      {"replicas", dims::none, "model replicas in --devices"},
+      {"max_batch_all_replicas", dims::none, "largest batch over all replicas"},
+      {"min_devices", dims::none, "fewest devices that fit this batch and context"},
+  };
+  c.run = run_inference;
+  return c;
+}
+
+}  // namespace infracalc::fit

@@ -1,0 +1,147 @@
+#include "plugins/fit/fit_model.hpp"
+
+#include <cmath>
+#include <fmt/format.h>
+
+#include "plugins/fit/fit_math.hpp"
+
+namespace infracalc::fit {
+
+std::vector<Input> model_inputs() {
+  return {
+      {.name = "params", .kind = InputKind::quantity, .dim = dims::none,
+       .help = "total parameters (overrides the count computed from the architecture)", .example = "70e9", .optional = true},
+      {.name = "layers", .kind = InputKind::integer, .help = "transformer layers", .example = "80", .optional = true},
+      {.name = "hidden_size", .kind = InputKind::integer, .help = "model (residual) width", .example = "8192", .optional = true},
+      {.name = "heads", .kind = InputKind::integer, .help = "query heads per layer", .example = "64", .optional = true},
+      {.name = "kv_heads", .kind = InputKind::integer, .help = "key/value heads per layer (default: heads)", .example = "8",
+       .optional = true},
+      {.name = "head_dim", .kind = InputKind::integer, .help = "width of one head (default: hidden_size / heads)",
+       .example = "128", .optional = true},
+      {.name = "ffn_size", .kind = InputKind::integer, .help = "MLP intermediate width (per expert for MoE)", .example = "28672",
+       .optional = true},
+      {.name = "vocab_size", .kind = InputKind::integer, .help = "vocabulary size", .example = "128256", .optional = true},
+      {.name = "experts", .kind = InputKind::integer, .help = "routed experts per MoE layer", .example = "8", .optional = true},
+      {.name = "experts_per_token", .kind = InputKind::integer, .help = "experts each token activates (top-k)", .example = "2",
+       .optional = true},
+      {.name = "tied_embeddings", .kind = InputKind::flag, .help = "input embedding and output head share one matrix"},
+  };
+}
+
+namespace {
+
+int flag_int(Context& ctx, std::string_view key) {
+  const auto v = ctx.integer(key);
+  if (v <= 0 || v > 2'000'000'000) throw UserError{{Context::flag_name(key) + ": expected a positive count", ""}};
+  return static_cast<int>(v);
+}
+
+// Architecture from flags alone: enough to count parameters and size KV and activations.
+std::optional<ModelArch> arch_from_flags(Context& ctx) {
+  if (!ctx.has("layers") || !ctx.has("hidden_size")) return std::nullopt;
+  ModelArch m;
+  m.id = "flags";
+  m.layers = flag_int(ctx, "layers");
+  m.hidden_size = flag_int(ctx, "hidden_size");
+  if (!ctx.has("heads")) throw UserError{{"missing --heads (query heads per layer)", "give --heads N with --layers and --hidden-size"}};
+  m.attention_heads = flag_int(ctx, "heads");
+  m.kv_heads = ctx.has("kv_heads") ? flag_int(ctx, "kv_heads") : m.attention_heads;
+  m.head_dim = ctx.has("head_dim") ? flag_int(ctx, "head_dim") : m.hidden_size / m.attention_heads;
+  m.ffn_size = ctx.has("ffn_size") ? flag_int(ctx, "ffn_size") : 0;
+  m.vocab_size = ctx.has("vocab_size") ? flag_int(ctx, "vocab_size") : 0;
+  m.tied_embeddings = ctx.flag("tied_embeddings");
+  m.layout = m.kv_heads == m.attention_heads ? AttentionLayout::mha : (m.kv_heads == 1 ? AttentionLayout::mqa : AttentionLayout::gqa);
+  m.layer_types.assign(static_cast<std::size_t>(m.layers), LayerAttention::full);
+  if (ctx.has("experts")) {
+    MoeDims d;
+    d.experts = flag_int(ctx, "experts");
+    d.experts_per_token = ctx.has("experts_per_token") ? flag_int(ctx, "experts_per_token") : 1;
+    d.expert_ffn_size = m.ffn_size;
+    if (d.experts_per_token > d.experts) throw UserError{{"--experts-per-token exceeds --experts", ""}};
+    m.moe = d;
+  }
+  return m;
+}
+
+void apply_overrides(Context& ctx, ModelArch& m) {
+  auto over = [&](std::string_view key, int& field) {
+    if (ctx.has(key)) field = flag_int(ctx, key);
+  };
+  over("layers", m.layers);
+  over("hidden_size", m.hidden_size);
+  over("heads", m.attention_heads);
+  over("kv_heads", m.kv_heads);
+  over("head_dim", m.head_dim);
+  over("ffn_size", m.ffn_size);
+  over("vocab_size", m.vocab_size);
+  if (ctx.flag("tied_embeddings")) m.tied_embeddings = true;
+  if (m.moe) {
+    over("experts", m.moe->experts);
+    over("experts_per_token", m.moe->experts_per_token);
+    if (ctx.has("ffn_size")) m.moe->expert_ffn_size = m.ffn_size;
+  }
+  if (static_cast<int>(m.layer_types.size()) != m.layers) m.layer_types.resize(static_cast<std::size_t>(m.layers), LayerAttention::full);
+}
+
+void check_arch(const ModelArch& m) {
+  if (m.kv_heads > m.attention_heads)
+    throw UserError{{fmt::format("--kv-heads ({}) is larger than --heads ({})", m.kv_heads, m.attention_heads), "KV heads are at most the query heads"}};
+  if (!m.mla && m.attention_heads % m.kv_heads != 0)
+    throw UserError{{fmt::format("--kv-heads ({}) does not divide --heads ({})", m.kv_heads, m.attention_heads),
+                     "in GQA each KV head serves the same number of query heads"}};
+}
+
+}  // namespace
+
+ResolvedModel resolve_model(Context& ctx, bool need_arch) {
+  ResolvedModel r;
+  if (const Entry* e = ctx.ref("model")) {
+    std::vector<Provenance> cited;
+    auto arch = read_model_arch(*e, &cited);
+    if (!arch) throw UserError{arch.error()};
+    for (const auto& p : cited) ctx.cite(p);
+    r.arch = std::move(arch).value();
+    apply_overrides(ctx, *r.arch);
+  } else {
+    r.arch = arch_from_flags(ctx);
+  }
+  if (r.arch) check_arch(*r.arch);
+  const bool countable = r.arch && r.arch->vocab_size > 0 && (r.arch->ffn_size > 0 || r.arch->moe);
+  if (ctx.has("params")) {
+    r.params = ctx.number("params");
+    if (countable) {
+      const double counted = count_params(*r.arch).total;
+      if (std::fabs(counted - r.params) > 0.02 * r.params)
+        ctx.note(fmt::format("--params {:.4g} differs from the {:.4g} the architecture gives; weights use --params", r.params, counted));
+    }
+  } else if (countable) {
+    const ParamCount c = count_params(*r.arch);
+    r.params = c.total;
+    ctx.note(fmt::format("parameters counted from the architecture: {:.4g} (embeddings {:.4g}{}, attention {:.4g}, MLP/experts {:.4g})",
+                         c.total, c.embeddings, r.arch->tied_embeddings ? ", tied" : ", input and output matrices counted separately",
+                         c.attention, c.mlp));
+    if (r.arch->params_total_published > 0 && std::fabs(c.total - r.arch->params_total_published) > 0.01 * c.total)
+      ctx.note(fmt::format("the published count is {:.4g}; the difference is terms the count leaves out or the publisher rounds",
+                           r.arch->params_total_published));
+  } else {
+    throw UserError{{"missing the model size", "give --params N (e.g. 70e9), --model ID, or --layers, --hidden-size, --heads, "
+                                               "--ffn-size and --vocab-size"}};
+  }
+  r.active = r.params;
+  if (countable && r.arch->moe) {
+    const ParamCount c = count_params(*r.arch);
+    r.active = c.active * r.params / c.total;
+    r.experts = routed_expert_params(*r.arch) * r.params / c.total;
+  }
+  if (need_arch && !r.arch)
+    throw UserError{{"this calculation needs the model's architecture (KV cache and activations)",
+                     "give --model ID, or --layers, --hidden-size, --heads, --kv-heads (and --ffn-size, --vocab-size)"}};
+  return r;
+}
+
+std::optional<Bytes> device_memory(Context& ctx) {
+  if (!ctx.has("memory")) return std::nullopt;
+  return ctx.get<Bytes>("memory");
+}
+
+}  // namespace infracalc::fit

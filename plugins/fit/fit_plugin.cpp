@@ -1,0 +1,26 @@
+#include "plugins/fit/fit_plugin.hpp"
+
+#include "plugins/fit/fit_calcs.hpp"
+
+namespace infracalc {
+
+namespace {
+
+Plugin make_fit_plugin() {
+  Plugin p;
+  p.name = "fit";
+  p.summary = "memory fit: weights, KV, activations and overhead per device; training and RLHF state";
+  p.doc = "docs/fit.md";
+  p.calculators = {fit::weights_calculator(), fit::inference_calculator(), fit::train_calculator(), fit::rlhf_calculator()};
+  p.kernels = fit_kernels();
+  return p;
+}
+
+}  // namespace
+
+const Plugin& fit_plugin() {
+  static const Plugin p = make_fit_plugin();
+  return p;
+}
+
+}  // namespace infracalc

@@ -1,0 +1,43 @@
+// The formats calculators' run functions and the helpers they share (internal to the plugin).
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "plugins/core/context.hpp"
+#include "plugins/formats/element.hpp"
+#include "plugins/formats/storage.hpp"
+
+namespace infracalc::formats {
+
+/// A --dtype resolved to its storage entry (absent for E8M0) and its element layout.
+struct FormatRef {
+  /// The storage table entry, or nullptr for element-only formats (e8m0).
+  const StorageFormat* storage = nullptr;
+  /// The element layout.
+  const ElementSpec* element = nullptr;
+};
+
+/// Every name --dtype accepts: the storage formats plus the E8M0 scale.
+[[nodiscard]] std::vector<std::string_view> dtype_names();
+/// Resolves a --dtype name.
+[[nodiscard]] FormatRef resolve_format(std::string_view name);
+/// The code as binary digits grouped sign.exponent.mantissa ("1.11.0"); plain digits for integers and E8M0.
+[[nodiscard]] std::string code_text(const ElementSpec& s, std::uint32_t code);
+/// Parses a code given as binary digits (separators . _ | allowed, optional 0b) or hex (0x...).
+[[nodiscard]] std::uint32_t parse_code(const ElementSpec& s, const std::string& text, std::string_view flag);
+
+/// `formats info`.
+void run_info(Context& ctx);
+/// `formats decode`.
+void run_decode(Context& ctx);
+/// `formats encode`.
+void run_encode(Context& ctx);
+/// `formats bits`.
+void run_bits(Context& ctx);
+/// `formats error`.
+void run_error(Context& ctx);
+
+}  // namespace infracalc::formats
