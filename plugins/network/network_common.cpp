@@ -157,6 +157,8 @@ std::optional<Watts> switch_power_of(Context& ctx, const Entry& e, std::vector<s
 OpticsSpec read_optics(Context& ctx, const Entry& e) {
   OpticsSpec o;
   o.id = e.id();
+  if (const auto type = e.text("type"); type && *type != "optics")
+    throw UserError{{e.id() + " is a " + *type + ", not optics", "use pluggable, lpo, cpo, cpo-davisson or another optics id"}};
   const auto p = ctx.catalog<Watts>(e, "power_per_port");
   const auto r = ctx.catalog<BytesPerSecond>(e, "port_speed");
   if (!p || !r)

@@ -58,8 +58,9 @@ void run_scaleup(Context& ctx) {
   if (gpu_links % ports != 0)
     notes.push_back(fmt::format("switch chips rounded up: {} GPU links need {} ports, {} chips offer {}", gpu_links, gpu_links, chips,
                                 chips * ports));
-  notes.push_back(fmt::format("switch chips = {} GPUs x {} links / {} ports = {}; trays = chips / {} per tray", gpus, links, ports,
-                              chips, per_tray));
+  notes.push_back(fmt::format("switch chips = {} GPUs x {} links / {} ports = {} (the fewest with enough ports; a vendor may use "
+                              "more, as HGX H100's four chips with 5+5+4+4 links per GPU); trays = chips / {} per tray",
+                              gpus, links, ports, chips, per_tray));
   notes.push_back("NVIDIA quotes both directions added ('1.8 TB/s per GPU', '130 TB/s per NVL72'); per direction is half");
   for (auto& n : notes) ctx.note(std::move(n));
 }

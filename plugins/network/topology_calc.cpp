@@ -19,6 +19,8 @@ TopologySpec read_spec(Context& ctx, std::vector<std::string>& notes) {
   const std::string kind = ctx.text("kind");
   const bool has_nodes = ctx.has("nodes");
   const std::int64_t nodes = has_nodes ? ctx.integer("nodes") : 0;
+  if (nodes > 1'000'000'000'000)
+    throw UserError{{fmt::format("--nodes {} is above the 10^12 this calculator sizes", nodes), "give a smaller network"}};
   auto need_nodes = [&] {
     if (!has_nodes) throw UserError{{"--kind " + kind + " needs --nodes N", "e.g. --nodes 64"}};
     return nodes;
@@ -50,6 +52,7 @@ TopologySpec read_spec(Context& ctx, std::vector<std::string>& notes) {
     s.kind = TopologyKind::fat_tree;
     if (ctx.has("k")) {
       s.k = ctx.integer("k");
+      if (s.k > 100000) throw UserError{{fmt::format("--k {} is beyond any switch radix", s.k), "e.g. --k 64"}};
     } else {
       const std::int64_t n = need_nodes();
       s.k = 2;
@@ -65,6 +68,8 @@ TopologySpec read_spec(Context& ctx, std::vector<std::string>& notes) {
         throw UserError{{"a dragonfly needs both --group-size (routers per group) and --global-links (per router)", "e.g. --group-size 8 --global-links 4"}};
       s.a = ctx.integer("group_size");
       s.h = ctx.integer("global_links");
+      if (s.a > 100000 || s.h > 100000)
+        throw UserError{{"--group-size and --global-links above 100,000 are beyond any router", "e.g. --group-size 8 --global-links 4"}};
       s.p = ctx.has("hosts_per_router") ? ctx.integer("hosts_per_router") : 1;
       s.g = ctx.has("groups") ? ctx.integer("groups") : s.a * s.h + 1;
     } else {
