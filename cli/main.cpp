@@ -57,11 +57,17 @@ void check_flags(const CLI::App& app, int argc, char** argv) {
   }
 }
 
-// Parses with CLI11, mapping its errors to UserError (exit 2).
+/// Thrown after a command printed its --help: the command is done, with status 0.
+struct HelpPrinted {};
+
+// Parses with CLI11, mapping its errors to UserError (exit 2); CLI11's own --help prints and ends the command.
 void parse(CLI::App& app, int argc, char** argv) {
   check_flags(app, argc, argv);
   try {
     app.parse(argc, argv);
+  } catch (const CLI::CallForHelp&) {
+    emit(app.help() + "\n" + output_options_help());
+    throw HelpPrinted{};
   } catch (const CLI::ParseError& e) {
     throw UserError{{app.get_name() + ": " + e.what(), "see `infracalc " + app.get_name() + " --help`"}};
   }
@@ -418,6 +424,8 @@ int main(int argc, char** argv) {
   ExitStatus status = ExitStatus::usage;
   try {
     status = infracalc::cli::dispatch(argc, argv);
+  } catch (const infracalc::cli::HelpPrinted&) {
+    status = ExitStatus::ok;
   } catch (const infracalc::UserError& e) {
     infracalc::cli::finish_output();
     std::fprintf(stderr, "error: %s\n", e.error.text().c_str());

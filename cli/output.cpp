@@ -1,6 +1,7 @@
 #include "cli/output.hpp"
 
 #include <algorithm>
+#include <cmath>
 #include <fmt/format.h>
 
 #include "plugins/core/json.hpp"
@@ -72,7 +73,8 @@ std::string columns(const std::vector<std::vector<std::string>>& rows, const std
 
 std::string human_with_binary(const Quantity& q, const std::string& hint, const FormatOptions& opt) {
   std::string s = format_human(q, opt, hint);
-  if (q.dim == dims::information && hint.empty()) {
+  // Sizes from 1 kB up also show the other prefix family (GB and GiB); below that they are the same.
+  if (q.dim == dims::information && hint.empty() && std::fabs(q.value) >= 1000.0) {
     FormatOptions other = opt;
     other.binary = !opt.binary;
     s += "  (" + format_human(q, other) + ")";
@@ -312,8 +314,13 @@ std::string render_result(const Result& r, const OutputOptions& opt) {
   if (!r.inputs.empty()) {
     out += "\n" + bold("inputs", opt.color) + "\n";
     std::vector<std::vector<std::string>> rows;
-    for (const auto& in : r.inputs)
-      rows.push_back({in.key, human_cell(in.value, "", nf), std::string(origin_name(in.origin)) + (in.from.empty() ? "" : " " + in.from)});
+    for (const auto& in : r.inputs) {
+      std::string shown = human_cell(in.value, "", nf);
+      // Show what was typed when the preferred unit reads differently ("$0.6e9/yr" is not "$68.45k/h").
+      if (in.origin == Origin::flag && std::holds_alternative<Quantity>(in.value) && !in.raw.empty() && in.raw != shown)
+        shown += "  (" + in.raw + ")";
+      rows.push_back({in.key, shown, std::string(origin_name(in.origin)) + (in.from.empty() ? "" : " " + in.from)});
+    }
     out += columns(rows, "  ");
   }
   if (!r.notes.empty()) {

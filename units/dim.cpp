@@ -76,7 +76,9 @@ std::string render(const Dim& d, const std::array<std::string_view, kBaseCount>&
   }
   if (num.empty() && den.empty()) return "1";
   if (num.empty()) num = "1";
-  return den.empty() ? num : num + "/" + den;
+  if (den.empty()) return num;
+  // "W/(m*K)", not "W/m*K", which would read as (W/m)*K.
+  return den.find(times) == std::string::npos ? num + "/" + den : num + "/(" + den + ")";
 }
 
 struct Derived {
