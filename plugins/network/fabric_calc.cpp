@@ -204,7 +204,7 @@ Calculator make_fabric_calculator() {
       {"network_power", dims::power, "switch power + optics power"},
       {"power_per_gpu", dims::power, "network power per GPU"},
       {"bisection_links", dims::none, "links across the bisection, one direction"},
-      {"bisection_bandwidth", dims::data_rate, "bisection bandwidth, one direction, in bits per second", "b/s"},
+      {"bisection_bandwidth", dims::data_rate, "bisection bandwidth, one direction, shown in Gb/s (bits)", "b/s"},
       {"bisection_per_gpu", dims::data_rate, "bisection bandwidth per GPU of one half, one direction", "b/s"},
       {"max_endpoints", dims::none, "largest fabric of this tier count and radix"},
       {"parts_cost", dims::currency, "switches, transceivers and cables at the prices given"},

@@ -90,9 +90,9 @@ Calculator make_nics_calculator() {
        .help = "cipher throughput of one host CPU core (AES-GCM)", .example = "5GB/s", .optional = true},
   };
   c.outputs = {
-      {"aggregate", dims::data_rate, "NICs x NIC speed, one direction, in bits per second", "b/s"},
-      {"aggregate_bytes", dims::data_rate, "the same in bytes per second", "B/s"},
-      {"aggregate_both", dims::data_rate, "both directions added, bytes per second", "B/s"},
+      {"aggregate", dims::data_rate, "NICs x NIC speed, one direction, shown in Gb/s (bits)", "b/s"},
+      {"aggregate_bytes", dims::data_rate, "the same, shown in bytes (GB/s)", "B/s"},
+      {"aggregate_both", dims::data_rate, "both directions added, shown in bytes (GB/s)", "B/s"},
       {"per_gpu", dims::data_rate, "scale-out bandwidth per GPU, one direction", "b/s"},
       {"scaleup_per_gpu", dims::data_rate, "scale-up bandwidth per GPU, one direction", "B/s"},
       {"scaleup_per_node", dims::data_rate, "scale-up bandwidth of the node's GPUs, one direction", "B/s"},
