@@ -363,7 +363,12 @@ ExitStatus run_plugin(const Plugin& p, int argc, char** argv) {
       opts.emplace_back(std::string(in.name), app.add_flag(flag, help_text));
       ++i;
     } else {
-      opts.emplace_back(std::string(in.name), app.add_option(flag, values[i++], std::string(in.help)));
+      CLI::Option* o = app.add_option(flag, values[i++], std::string(in.help));
+      // A text input may take several words (`--compare pcie-5 nvlink-c2c`); they reach the calculator
+      // joined by commas, the same text as `--compare pcie-5,nvlink-c2c`.
+      if (in.kind == InputKind::text)
+        o->multi_option_policy(CLI::MultiOptionPolicy::Join)->delimiter(',')->expected(1, CLI::detail::expected_max_vector_size)->allow_extra_args();
+      opts.emplace_back(std::string(in.name), o);
     }
   }
   parse(app, argc - 1, argv + 1);  // argv[1] is the calculator name, CLI11's "program name"

@@ -98,6 +98,10 @@ inline constexpr Dim carbon_intensity = mass / energy;
 inline constexpr Dim water_intensity = volume / energy;
 inline constexpr Dim money_per_power = currency / power;
 inline constexpr Dim money_per_token_time = currency / token / time;
+/// Wire energy per bit per unit distance (on-chip interconnect, pJ/bit/mm).
+inline constexpr Dim energy_per_bit_length = energy / information / length;
+/// Wavelength shift per kelvin (thermal drift of a ring modulator, nm/K).
+inline constexpr Dim length_per_temperature = length / temperature;
 }  // namespace dims
 
 /// Words for a dimension: "a data rate", or a base-unit formula when it has no common name.

@@ -59,6 +59,8 @@ constexpr std::array kDisplays = {
     Display{dims::temperature / dims::power, "K", 1, none, "/W", 1},
     Display{dims::money_per_power, "$", 1, none, "/MW", 1e6},
     Display{dims::money_per_token_time, "$", 1, none, "/(Mtok*h)", 3.6e9},
+    Display{dims::energy_per_bit_length, "J", 1, si, "/bit/mm", 0.125e-3},
+    Display{dims::length_per_temperature, "m", 1, si, "/K", 1},
 };
 
 const Display* find_display(const Dim& d) {

@@ -161,6 +161,11 @@ using UsdPerWatt = u::Q<u::per<u::currency_dimension, boost::units::power_dimens
 /// Storage price per token and time (a prompt-cache storage fee), stored in USD per token-second.
 using UsdPerTokenSecond = u::Q<u::per<u::per<u::currency_dimension, u::token_dimension>, boost::units::time_dimension>>;
 
+/// Wire energy per bit per distance, stored in joules per byte per metre (pJ/bit/mm on output).
+using JoulesPerByteMeter = u::Q<u::per<u::per<boost::units::energy_dimension, u::information_dimension>, boost::units::length_dimension>>;
+/// Length change per temperature difference (wavelength drift), stored in metres per kelvin.
+using MetersPerKelvin = u::Q<u::per<boost::units::length_dimension, boost::units::temperature_dimension>>;
+
 /// Builds a typed quantity from a value already in base units (the only way plugin code makes one from a double).
 template <class Q>
 constexpr Q from_base(double v) {

@@ -1,0 +1,47 @@
+// Shared by `network fabric` and `network su`: the switch, link speed, optics and the sized fabric with its parts.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "plugins/core/context.hpp"
+#include "plugins/network/fabric_math.hpp"
+#include "plugins/network/network_common.hpp"
+
+namespace infracalc::net {
+
+/// Parses "2:1", "1:1", "1.5:1" or "3" into a down:up ratio; throws UserError naming `flag`.
+[[nodiscard]] double parse_ratio(const std::string& text, std::string_view flag);
+
+/// Everything a fabric costs in parts and watts, with the plan it came from.
+struct FabricParts {
+  /// The sized fabric.
+  FabricPlan plan;
+  /// Link speed (NIC speed), when known.
+  std::optional<BytesPerSecond> link_speed;
+  /// Pluggable transceiver modules.
+  std::int64_t transceivers = 0;
+  /// Optical port ends (a module or a co-packaged engine each).
+  std::int64_t optical_ends = 0;
+  /// Cables (one per link).
+  std::int64_t cables = 0;
+  /// Power of one switch, when known.
+  std::optional<Watts> switch_each;
+  /// All switches' power.
+  std::optional<Watts> switch_power;
+  /// All optics' power.
+  std::optional<Watts> optics_power;
+  /// Switch-side optics are co-packaged (no switch-side modules).
+  bool co_packaged = false;
+};
+
+/// The common fabric inputs of a calculator (switch, radix, speeds, optics, prices), declared once.
+[[nodiscard]] std::vector<Input> fabric_inputs();
+
+/// Reads the switch, radix and link speed, sizes the fabric for `endpoints` NIC ports (rails per node for
+/// rail-optimised) and counts parts and watts. Notes go to `notes`.
+[[nodiscard]] FabricParts size_fabric(Context& ctx, std::int64_t endpoints, FabricDesign design, std::int64_t rails,
+                                      std::vector<std::string>& notes);
+
+}  // namespace infracalc::net

@@ -1,0 +1,16 @@
+// The network plugin descriptor.
+#pragma once
+
+#include <vector>
+
+#include "plugins/plugin.hpp"
+
+namespace infracalc {
+
+/// The network plugin: links, energy per bit, fabrics, scalable units, topologies, NICs, switches, optics.
+[[nodiscard]] const Plugin& network_plugin();
+
+/// The network reference kernels (defined in network_kernels.cpp).
+[[nodiscard]] std::vector<Kernel> network_kernels();
+
+}  // namespace infracalc
