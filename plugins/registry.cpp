@@ -2,6 +2,7 @@
 
 #include <array>
 
+#include "plugins/decode/decode_plugin.hpp"
 #include "plugins/kv/kv_plugin.hpp"
 
 namespace infracalc {
@@ -9,6 +10,7 @@ namespace infracalc {
 namespace {
 constexpr std::array kPlugins = {
     PluginEntry{"kv", "KV cache: bytes per token and totals for MHA, GQA and MQA", &kv_plugin},
+    PluginEntry{"decode", "decode speed: roofline, ceilings, prefill/TTFT, tensor parallelism, attention, speculative decoding, MoE", &decode_plugin},
 };
 }  // namespace
 
