@@ -34,6 +34,9 @@ ExitStatus run_model_list(const ListFilter& f, const GlobalOptions& g);
 ExitStatus run_data_check(const GlobalOptions& g);
 /// `verify [PLUGIN...]`: runs the reference kernels.
 ExitStatus run_verify(const std::vector<std::string>& plugins, const KernelOptions& k, const GlobalOptions& g);
+/// `verify decode --calibrate`: writes the measured figures to accelerators/this-host.toml in the user data
+/// dir (temporary file, then rename); call after run_verify has run the decode kernels.
+void write_calibration(const KernelOptions& k);
 /// `completions bash|zsh|fish`.
 ExitStatus run_completions(const std::string& shell);
 

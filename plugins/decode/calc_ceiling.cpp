@@ -38,6 +38,7 @@ void run(Context& ctx) {
   ctx.set("tokens_per_second", from_base<Tokens>(batch) / t.total);
   if (roof.peak) {
     if (auto rb = ridge_batch(w, roof, tokens, tp)) ctx.set_number("ridge_batch", *rb);
+    else ctx.note("no batch makes this step compute-bound at this context: its KV reads grow as fast as its arithmetic");
     ctx.verdict("memory_bound", t.memory_bound,
                 fmt::format("{}: memory {} against compute {}", bound_word(t.memory_bound), format_human(to_quantity(t.memory)),
                             format_human(to_quantity(t.compute))));
@@ -119,7 +120,7 @@ void run_prefill(Context& ctx) {
   ctx.set("prefill_flops", d.cost().flops);
   ctx.set("matmul_flops", d.matmul_flops);
   ctx.set("attention_flops", d.attention_flops);
-  ctx.set("flops_per_token", d.cost().flops / (batch * prompt.value()));
+  ctx.set("flops_per_token", d.cost().flops / from_base<Tokens>(batch * prompt.value()));
   ctx.set("prefill_bytes", d.cost().bytes);
   ctx.set("intensity", intensity(d.cost()));
   ctx.set("compute_time", t.compute);

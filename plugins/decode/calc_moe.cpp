@@ -36,6 +36,7 @@ void run(Context& ctx) {
     w->experts_per_token = k;
   }
   const double batch = batch_of(ctx);
+  const int ep = count(ctx, "ep");
   const double touched = expected_experts_touched(experts, k, batch);
   ctx.set_number("experts_touched", touched);
   ctx.set_number("experts_touched_fraction", touched / experts);
@@ -49,13 +50,19 @@ void run(Context& ctx) {
     ctx.set("weights_read_per_step", read);
     ctx.set("weights_read_per_token", read / batch);
     ctx.set("flops_per_token", w->matmul_flops_per_token);
+    // Under expert parallelism every device keeps the shared weights (data-parallel attention) and an
+    // even share of the routed experts, of which it reads those the whole batch touched.
+    const Bytes routed = static_cast<double>(w->moe_layers) * touched * w->expert_bytes;
+    const Bytes per_device = read - routed + routed / static_cast<double>(ep);
+    ctx.set("weights_read_per_device", per_device);
     if (ctx.has("bandwidth")) {
       const Roof roof = resolve_roof(ctx, false);
-      ctx.set("memory_time", read / roof.bandwidth);
+      ctx.set("memory_time", per_device / roof.bandwidth);
     }
+    if (ep > 1)
+      ctx.note("per device: the shared weights are replicated on every expert-parallel device (data-parallel attention), the "
+               "routed experts spread evenly and read where the batch touched them");
   }
-  // Expert-parallel all-to-all.
-  const int ep = count(ctx, "ep");
   if (ep > experts) throw UserError{{fmt::format("--ep {} exceeds the {} experts", ep, experts), "expert parallelism places at least one expert per device"}};
   const int layers = w ? w->moe_layers : (ctx.has("layers") ? count(ctx, "layers") : 0);
   const int hidden = w ? w->arch->hidden_size : (ctx.has("hidden_size") ? count(ctx, "hidden_size") : 0);
@@ -143,10 +150,11 @@ Calculator moe_calculator() {
       {"active_weights_bytes", dims::information, "bytes of the weights one token passes through"},
       {"experts_touched", dims::none, "expected distinct routed experts per layer at --batch"},
       {"experts_touched_fraction", dims::none, "the same as a share of the experts", "%"},
-      {"weights_read_per_step", dims::information, "weight bytes one step reads at --batch"},
+      {"weights_read_per_step", dims::information, "weight bytes one step reads at --batch (all devices together)"},
       {"weights_read_per_token", dims::information, "weight bytes per token at --batch (the step's read shared by its tokens)"},
       {"flops_per_token", dims::flop, "matrix-product operations per token: 2 x active matrix parameters"},
-      {"memory_time", dims::time, "weights read per step / bandwidth"},
+      {"weights_read_per_device", dims::information, "weight bytes one expert-parallel device reads per step"},
+      {"memory_time", dims::time, "weights one device reads per step / bandwidth"},
       {"experts_per_device", dims::none, "routed experts per device under --ep"},
       {"all_to_all_per_token", dims::information, "bytes the expert-parallel group moves per token (all MoE layers)"},
       {"all_to_all_per_device_per_step", dims::information, "bytes each device sends per step (all MoE layers)"},

@@ -59,7 +59,7 @@ void run(Context& ctx) {
     ctx.set("decode_attainable", attainable(peak, roof.bandwidth, di));
     const bool dmem = di < ridge;
     ctx.verdict("decode_memory_bound", dmem,
-                fmt::format("decode at batch {} and {} tokens of context is {} ({} against a ridge of {})", batch,
+                fmt::format("decode at batch {} with {} of context is {} ({} against a ridge of {})", batch,
                             format_human(to_quantity(tokens)), bound_word(dmem), format_human(to_quantity(di)),
                             format_human(to_quantity(ridge))));
     if (auto rb = ridge_batch(*w, roof, tokens)) ctx.set_number("ridge_batch", *rb);
@@ -73,7 +73,8 @@ void run(Context& ctx) {
       ctx.set("prefill_attainable", attainable(peak, roof.bandwidth, pi));
       const bool pmem = pi < ridge;
       ctx.verdict("prefill_memory_bound", pmem,
-                  fmt::format("a prefill of {} prompts of {} is {}", batch, format_human(to_quantity(tokens)), bound_word(pmem)));
+                  fmt::format("a prefill of {} x {} is {} ({} against a ridge of {})", batch, format_human(to_quantity(tokens)),
+                              bound_word(pmem), format_human(to_quantity(pi)), format_human(to_quantity(ridge))));
     } else {
       ctx.note("--tokens 0: no context, so no KV reads in the decode step and no prefill figures (give --tokens)");
     }

@@ -66,7 +66,7 @@ void run(Context& ctx) {
     const double speedup = (base.time.total / last.time.total).value();
     t.rows.push_back({Quantity::number(tp), to_quantity(w.weights_resident / static_cast<double>(tp)),
                       to_quantity(last.detail.cost().bytes), to_quantity(last.time.memory), to_quantity(last.time.compute),
-                      Quantity::number(last.comm.allreduces), to_quantity(last.comm.message), to_quantity(last.comm.total),
+                      Quantity::number(last.comm.allreduces), to_quantity(last.comm.allreduces > 0 ? last.comm.message : Bytes{}), to_quantity(last.comm.total),
                       to_quantity(last.time.total), to_quantity(from_base<Tokens>(1.0) / last.time.total), Quantity::number(speedup),
                       Quantity::number(speedup / tp)});
   }

@@ -181,9 +181,15 @@ const HostMeasurement& measure_host(const KernelOptions& opt) {
 std::string calibration_toml(const HostMeasurement& m, const std::string& hostname) {
   const auto& h = m.host;
   auto num = [](double v) { return fmt::format("{:.4g}", v); };
+  const auto& t1 = m.timings.front();
+  const StorageFormat& fp32 = *find_storage_format("fp32");
+  const Bytes decoder_bytes =
+      decode_step(workload_from_arch(synthetic_arch(m.shape), fp32, fp32), 1, from_base<Tokens>(m.context)).cost().bytes;
+  std::string sgemm = m.peak.sgemm ? fmt::format("; {}: {} GFLOP/s (wall clock)", m.peak.sgemm_note, num(m.peak.sgemm->value() / 1e9))
+                                   : "; " + m.peak.sgemm_note;
   std::string out;
   out += "# Written by `infracalc verify decode --calibrate`: this machine's measured figures, for --gpu this-host.\n";
-  out += "# Re-run the command to refresh them; edit nothing by hand.\n";
+  out += "# Times are the busiest thread's CPU time, so other processes' time slices are left out. Re-run to refresh.\n";
   out += "id = \"this-host\"\n";
   out += fmt::format("name = \"This host: {} ({} threads), measured\"\n", h.cpu_name, m.bandwidth.threads);
   out += "kind = \"accelerator\"\n";
@@ -191,29 +197,19 @@ std::string calibration_toml(const HostMeasurement& m, const std::string& hostna
   out += "memory_type = \"host DRAM\"\n";
   out += fmt::format("memory_capacity = {{ value = \"{} GB\", note = \"physical memory the OS reports\" }}\n", num(h.memory.value() / 1e9));
   out += fmt::format(
-      "memory_bandwidth = {{ value = \"{} GB/s\", note = \"read-only sweep over {} GB on {} threads, median of {} passes "
-      "(the access pattern of decode's weight reads)\" }}\n",
-      num(decode_bandwidth(m).value() / 1e9), num(m.bandwidth.footprint.value() / 1e9), m.bandwidth.threads, m.bandwidth.repeats);
-  out += fmt::format("triad_bandwidth = {{ value = \"{} GB/s\", note = \"STREAM-style triad, 24 B per element counted, median of {} passes\" }}\n",
-                     num(m.bandwidth.triad.value() / 1e9), m.bandwidth.repeats);
-  out += fmt::format(
-      "matmul_rate = {{ value = \"{} GFLOP/s\", note = \"FP32 matrix product of the decode loop's tiled {} kernel, {}, {} threads, "
-      "median (what a real product reaches under peak.fp32_dense)\" }}\n",
-      num(m.gemm.value() / 1e9), h.vector_isa, m.gemm_shape, m.peak.threads);
-  if (m.peak.sgemm)
-    out += fmt::format("sgemm_rate = {{ value = \"{} GFLOP/s\", note = \"{}, median of wall-clock runs\" }}\n", num(m.peak.sgemm->value() / 1e9),
-                       m.peak.sgemm_note);
-  const auto& t1 = m.timings.front();
-  out += fmt::format(
-      "decode_rate = {{ value = \"{} tok/s\", note = \"synthetic {}-layer FP32 decoder, batch 1, {} tokens of context, median step\" }}\n",
-      num(1.0 / t1.step.value()), m.shape.layers, m.context);
+      "memory_bandwidth = {{ value = \"{} GB/s\", note = \"read-only sweep over {} GB, four streams per thread on {} threads, "
+      "median of {} passes; STREAM-style triad {} GB/s; a synthetic {}-layer FP32 decoder reads at {} GB/s at batch 1\" }}\n",
+      num(decode_bandwidth(m).value() / 1e9), num(m.bandwidth.footprint.value() / 1e9), m.bandwidth.threads, m.bandwidth.repeats,
+      num(m.bandwidth.triad.value() / 1e9), m.shape.layers, num(decoder_bytes.value() / t1.step.value() / 1e9));
   out += "\n[meta]\n";
   out += fmt::format("as_of = {}\n", m.date);
   out += fmt::format("sources = [\"infracalc verify decode --calibrate on {} ({}), {}\"]\n", hostname, h.cpu_name, m.date);
   out += "basis = \"measured\"\n";
   out += "\n[peak]\n";
-  out += fmt::format("fp32_dense = {{ value = \"{} GFLOP/s\", note = \"{} FMA loop on {} threads, median of {} runs\" }}\n",
-                     num(m.peak.fma.value() / 1e9), h.vector_isa, m.peak.threads, m.peak.repeats);
+  out += fmt::format(
+      "fp32_dense = {{ value = \"{} GFLOP/s\", note = \"{} FMA loop on {} threads, median of {} runs (the ceiling); the decode loop's "
+      "tiled matrix product reaches {} GFLOP/s on {}{}\" }}\n",
+      num(m.peak.fma.value() / 1e9), h.vector_isa, m.peak.threads, m.peak.repeats, num(m.gemm.value() / 1e9), m.gemm_shape, sgemm);
   return out;
 }
 

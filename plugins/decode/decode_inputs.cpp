@@ -127,10 +127,10 @@ std::vector<Input> link_inputs() {
        .help = "scale-up bandwidth of one device, one direction (default: half the GPU's scaleup_bandwidth, which counts both)",
        .example = "450GB/s", .catalog = "link.bandwidth_per_direction", .optional = true},
       {.name = "link_latency", .kind = InputKind::quantity, .dim = dims::time,
-       .help = "latency of one message step on the link (the default is an assumption, not a measured figure)",
-       .default_value = "1us", .example = "2us", .bound = Bound::non_negative},
-      {.name = "act_dtype", .kind = InputKind::choice, .help = "storage format of activations sent between devices",
-       .default_value = "bf16", .example = "fp8", .choices = storage_format_names()},
+       .help = "latency of one message step on the link (default 1us, an assumption rather than a measured figure)",
+       .example = "2us", .bound = Bound::non_negative, .optional = true},
+      {.name = "act_dtype", .kind = InputKind::choice, .help = "storage format of activations sent between devices (default bf16)",
+       .example = "fp8", .choices = storage_format_names(), .optional = true},
   };
 }
 
@@ -232,7 +232,7 @@ Roof resolve_roof(Context& ctx, bool need_peak, bool need_bandwidth) {
 
 std::optional<Link> resolve_link(Context& ctx) {
   Link l;
-  l.latency = ctx.get<Seconds>("link_latency");
+  l.latency = ctx.has("link_latency") ? ctx.get<Seconds>("link_latency") : from_base<Seconds>(1e-6);
   if (ctx.has("link_bandwidth")) {
     l.bandwidth = ctx.get<BytesPerSecond>("link_bandwidth");
   } else if (const Entry* g = ctx.ref("gpu")) {
@@ -245,12 +245,18 @@ std::optional<Link> resolve_link(Context& ctx) {
   } else {
     return std::nullopt;
   }
-  if (ctx.origin("link_latency") == Origin::default_value)
-    ctx.note("link latency 1 us per message step is an assumed default (NCCL-class intra-node figure), not a catalog value: give --link-latency");
+  if (!ctx.has("link_latency")) {
+    add_resolved(ctx, "link_latency", Origin::default_value, to_quantity(l.latency), "1us", "");
+    ctx.note("link latency 1 us per message step is an assumed default (an intra-node NCCL-class figure), not a catalog value: give --link-latency");
+  }
   return l;
 }
 
-Bytes activation_bytes(Context& ctx) { return bytes_per_value(*find_storage_format(ctx.text("act_dtype"))); }
+Bytes activation_bytes(Context& ctx) {
+  if (ctx.has("act_dtype")) return bytes_per_value(*find_storage_format(ctx.text("act_dtype")));
+  add_resolved(ctx, "act_dtype", Origin::default_value, std::string("bf16"), "bf16", "");
+  return bytes_per_value(*find_storage_format("bf16"));
+}
 
 namespace {
 
