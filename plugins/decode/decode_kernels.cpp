@@ -241,6 +241,9 @@ std::vector<KernelCheck> run_decode_loop(const KernelOptions& opt) {
                              measured, predicted),
                  num(0.0), num(measured > 0 && predicted > 0 ? std::log2(measured / predicted) : 99.0), 0.0, 1.0});
   if (opt.progress) {
+    const Roof ceiling{roof.bandwidth, m.peak.fma};
+    std::fprintf(stderr, "  predicted ridge batch %.1f with the matrix-product peak, %.1f with the FMA ceiling; measured %.1f\n", predicted,
+                 ridge_batch(w, ceiling, ctx).value_or(0.0), measured);
     std::fprintf(stderr, "  %6s %12s %12s %12s %12s\n", "batch", "step (ms)", "predicted", "tok/s", "predicted");
     for (const auto& t : m.timings) {
       const StepTime p = step_time(decode_step(w, t.batch, ctx).cost(), roof);

@@ -1,14 +1,15 @@
 #include "plugins/kernels/peak_probe.hpp"
 
 #include <cstdio>
+#include <cstring>
 #include <vector>
 
 #include "plugins/kernels/rng.hpp"
 #include "plugins/kernels/simd.hpp"
 #include "plugins/kernels/timer.hpp"
 
-#if defined(INFRACALC_HAVE_OPENBLAS)
-#include <cblas.h>
+#if defined(INFRACALC_OPENBLAS_LIBRARY)
+#include <dlfcn.h>
 #endif
 
 namespace infracalc::kernels {
@@ -40,7 +41,7 @@ FmaRun fma_run(ThreadTeam& team, Isa isa, std::uint64_t iterations) {
 }  // namespace
 
 bool have_openblas() {
-#if defined(INFRACALC_HAVE_OPENBLAS)
+#if defined(INFRACALC_OPENBLAS_LIBRARY)
   return true;
 #else
   return false;
@@ -64,18 +65,49 @@ TimedRate<FlopsPerSecond> FmaProbe::run() {
   return {r.ops / r.wall, r.ops / r.busy};
 }
 
+#if defined(INFRACALC_OPENBLAS_LIBRARY)
+namespace {
+// cblas_sgemm and the CBLAS enumerators it takes (cblas.h: CblasRowMajor = 101, CblasNoTrans = 111).
+using SgemmFn = void (*)(int, int, int, int, int, int, float, const float*, int, const float*, int, float, float*, int);
+constexpr int kRowMajor = 101, kNoTrans = 111;
+
+// OpenBLAS is opened only when the probe runs: linking it would start its thread pool in every
+// invocation of the calculator, and a machine without it could not start the binary at all.
+SgemmFn load_sgemm(std::string& note) {
+  void* lib = dlopen(INFRACALC_OPENBLAS_LIBRARY, RTLD_NOW | RTLD_LOCAL);
+  if (lib == nullptr) lib = dlopen("libopenblas.so.0", RTLD_NOW | RTLD_LOCAL);
+  if (lib == nullptr) {
+    note = "OpenBLAS was found at build time but cannot be loaded now (" + std::string(INFRACALC_OPENBLAS_LIBRARY) + ")";
+    return nullptr;
+  }
+  void* sym = dlsym(lib, "cblas_sgemm");
+  if (sym == nullptr) {
+    note = "the OpenBLAS library has no cblas_sgemm";
+    return nullptr;
+  }
+  SgemmFn fn = nullptr;
+  static_assert(sizeof fn == sizeof sym);
+  std::memcpy(&fn, &sym, sizeof fn);
+  return fn;
+}
+}  // namespace
+#endif
+
 std::optional<FlopsPerSecond> probe_sgemm(int n, int repeats, bool progress, std::string& note) {
-#if defined(INFRACALC_HAVE_OPENBLAS)
+#if defined(INFRACALC_OPENBLAS_LIBRARY)
+  const SgemmFn sgemm = load_sgemm(note);
+  if (sgemm == nullptr) return std::nullopt;
   const auto nn = static_cast<std::size_t>(n) * static_cast<std::size_t>(n);
   std::vector<float> a(nn), b(nn), c(nn, 0.0f);
   fill_uniform(a, 1, -1.0f, 1.0f);
   fill_uniform(b, 2, -1.0f, 1.0f);
   const double ops = 2.0 * n * static_cast<double>(n) * n;
-  cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, n, n, n, 1.0f, a.data(), n, b.data(), n, 0.0f, c.data(), n);
+  auto run = [&] { sgemm(kRowMajor, kNoTrans, kNoTrans, n, n, n, 1.0f, a.data(), n, b.data(), n, 0.0f, c.data(), n); };
+  run();
   std::vector<FlopsPerSecond> rates;
   for (int r = 0; r < repeats; ++r) {
     Stopwatch t;
-    cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, n, n, n, 1.0f, a.data(), n, b.data(), n, 0.0f, c.data(), n);
+    run();
     rates.push_back(from_base<Flops>(ops) / t.elapsed());
     if (progress) std::fprintf(stderr, "  peak probe: SGEMM %d^3 run %d/%d: %.1f GFLOP/s\n", n, r + 1, repeats, rates.back().value() / 1e9);
   }

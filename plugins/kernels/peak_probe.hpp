@@ -68,7 +68,7 @@ struct PeakResult {
 /// Runs the probes.
 [[nodiscard]] PeakResult probe_peak(ThreadTeam& team, const PeakOptions& opt);
 
-/// True when this build links OpenBLAS.
+/// True when this build found OpenBLAS (it is opened at run time, only when the SGEMM probe runs).
 [[nodiscard]] bool have_openblas();
 
 }  // namespace infracalc::kernels
