@@ -124,7 +124,7 @@ std::vector<Input> device_inputs(bool bandwidth_required) {
 std::vector<Input> link_inputs() {
   return {
       {.name = "link_bandwidth", .kind = InputKind::quantity, .dim = dims::data_rate,
-       .help = "scale-up bandwidth of one device, one direction (default: half the GPU's scaleup_bandwidth, which counts both)",
+       .help = "scale-up bandwidth of one device, one direction (decode tp and moe fall back to half the GPU's scaleup_bandwidth, which counts both directions)",
        .example = "450GB/s", .catalog = "link.bandwidth_per_direction", .optional = true},
       {.name = "link_latency", .kind = InputKind::quantity, .dim = dims::time,
        .help = "latency of one message step on the link (default 1us, an assumption rather than a measured figure)",

@@ -177,3 +177,31 @@ TEST_CASE("expert-parallel all-to-all volume", "[decode][moe]") {
   CHECK(a.time.value() == 0);
   CHECK(expert_all_to_all(58, 7168, 8, 64, from_base<Bytes>(2), 1, nullptr).per_token.value() == 0);
 }
+
+TEST_CASE("sliding-window layers attend to at most their window", "[decode][attention]") {
+  ModelArch m = llama70b();
+  m.layers = 4;
+  m.sliding_window = 1000;
+  m.layer_types = {LayerAttention::sliding, LayerAttention::sliding, LayerAttention::sliding, LayerAttention::full};
+  const Workload w = workload_from_arch(m, fmt("fp16"), fmt("fp16"));
+  const double per_pos = 4.0 * 64 * 128;
+  CHECK(attention_flops_per_token(w, from_base<Tokens>(5000)).value() == Approx(per_pos * (3 * 1000 + 5001)));
+  CHECK(attention_flops_per_token(w, from_base<Tokens>(10)).value() == Approx(per_pos * 4 * 11));
+  // Causal prefill of 3000 tokens: sliding layers keep w(w+1)/2 + (N - w) w pairs.
+  const double sliding_pairs = 1000.0 * 1001 / 2 + 2000.0 * 1000, full_pairs = 3000.0 * 3001 / 2;
+  CHECK(attention_flops_prefill(w, from_base<Tokens>(3000), true).value() == Approx(per_pos * (3 * sliding_pairs + full_pairs)));
+  const StepDetail d = decode_step(w, 1, from_base<Tokens>(5000));
+  CHECK(d.kv_read.value() == kv::cache_size(m, fmt("fp16"), from_base<Tokens>(5000), Number::from_value(1)).total.value());
+}
+
+TEST_CASE("MLA decodes in the absorbed form", "[decode][attention]") {
+  ModelArch m = llama70b();
+  m.layers = 2;
+  m.layer_types.assign(2, LayerAttention::full);
+  m.attention_heads = 128;
+  m.kv_heads = 128;
+  m.mla = MlaDims{512, 64, 128, 128, 1536};
+  const Workload w = workload_from_arch(m, fmt("fp16"), fmt("fp16"));
+  CHECK(attention_flops_per_token(w, from_base<Tokens>(99)).value() == Approx(2.0 * 128 * (2 * 512 + 64) * 100 * 2));
+  CHECK(attention_flops_prefill(w, from_base<Tokens>(100), false).value() == Approx(2.0 * 128 * (128 + 64 + 128) * 100 * 100 * 2));
+}

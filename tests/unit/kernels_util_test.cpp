@@ -64,8 +64,11 @@ std::vector<Isa> runnable_isas() {
 
 TEST_CASE("matrix kernels agree with a double-precision product on every path", "[kernels]") {
   for (const Isa isa : runnable_isas()) {
-    for (const std::size_t batch : {1u, 5u, 8u, 17u, 70u}) {
-      const std::size_t rows = 29, cols = 83;
+    struct Shape {
+      std::size_t batch, rows, cols;
+    };
+    for (const Shape sh : {Shape{1, 29, 83}, Shape{5, 29, 83}, Shape{8, 29, 83}, Shape{17, 29, 83}, Shape{70, 29, 83}, Shape{130, 211, 40}}) {
+      const std::size_t batch = sh.batch, rows = sh.rows, cols = sh.cols;  // the last spans several row panels and tiles
       std::vector<float> w(rows * cols), x(batch * cols), y(batch * rows, -1.0f);
       fill_uniform(w, 1, -1, 1);
       fill_uniform(x, 2, -1, 1);
