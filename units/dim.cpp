@@ -52,6 +52,12 @@ constexpr std::array kNamed = {
     NamedDim{dims::currency / dims::flop, "a price per computation", "$1/PFLOP"},
     NamedDim{dims::power / dims::temperature, "a thermal conductance", "100 W/K"},
     NamedDim{dims::temperature / dims::power, "a thermal resistance", "0.1 K/W"},
+    NamedDim{dims::velocity, "a speed", "2 m/s"},
+    NamedDim{dims::dynamic_viscosity, "a dynamic viscosity", "1 mPa*s"},
+    NamedDim{dims::resistivity, "a resistivity", "17.24 nohm*m"},
+    NamedDim{dims::per_temperature, "a temperature coefficient", "0.00393 1/K"},
+    NamedDim{dims::power_ramp, "a power ramp rate", "10 MW/s"},
+    NamedDim{dims::thermal_conductivity, "a thermal conductivity", "0.6 W/(m*K)"},
 };
 
 constexpr std::array<std::string_view, kBaseCount> kBaseWords = {"length", "mass", "time", "temperature", "current",

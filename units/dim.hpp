@@ -96,6 +96,13 @@ inline constexpr Dim energy_per_token = energy / token;
 inline constexpr Dim energy_per_bit = energy / information;
 inline constexpr Dim carbon_intensity = mass / energy;
 inline constexpr Dim water_intensity = volume / energy;
+inline constexpr Dim velocity = length / time;
+inline constexpr Dim dynamic_viscosity = pressure * time;
+inline constexpr Dim resistivity = resistance * length;
+inline constexpr Dim per_temperature = none / temperature;
+inline constexpr Dim flow_per_power = volume_flow / power;
+inline constexpr Dim power_ramp = power / time;
+inline constexpr Dim thermal_conductivity = power / length / temperature;
 }  // namespace dims
 
 /// Words for a dimension: "a data rate", or a base-unit formula when it has no common name.

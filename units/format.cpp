@@ -56,6 +56,11 @@ constexpr std::array kDisplays = {
     Display{dims::currency, "$", 1, none, "", 1},
     Display{dims::power / dims::temperature, "W", 1, si, "/K", 1},
     Display{dims::temperature / dims::power, "K", 1, none, "/W", 1},
+    Display{dims::velocity, "m", 1, none, "/s", 1},
+    Display{dims::dynamic_viscosity, "Pa", 1, si, "*s", 1},
+    Display{dims::resistivity, "ohm", 1, si, "*m", 1},
+    Display{dims::power_ramp, "W", 1, si, "/s", 1},
+    Display{dims::thermal_conductivity, "W", 1, none, "/(m*K)", 1},
 };
 
 const Display* find_display(const Dim& d) {
