@@ -58,6 +58,7 @@ constexpr std::array kNamed = {
     NamedDim{dims::per_temperature, "a temperature coefficient", "0.00393 1/K"},
     NamedDim{dims::power_ramp, "a power ramp rate", "10 MW/s"},
     NamedDim{dims::thermal_conductivity, "a thermal conductivity", "0.6 W/(m*K)"},
+    NamedDim{dims::specific_energy, "a specific energy (e.g. a latent heat)", "170 kJ/kg"},
 };
 
 constexpr std::array<std::string_view, kBaseCount> kBaseWords = {"length", "mass", "time", "temperature", "current",

@@ -103,6 +103,7 @@ inline constexpr Dim per_temperature = none / temperature;
 inline constexpr Dim flow_per_power = volume_flow / power;
 inline constexpr Dim power_ramp = power / time;
 inline constexpr Dim thermal_conductivity = power / length / temperature;
+inline constexpr Dim specific_energy = energy / mass;
 }  // namespace dims
 
 /// Words for a dimension: "a data rate", or a base-unit formula when it has no common name.

@@ -171,6 +171,8 @@ using CubicMetersPerSecondPerWatt = u::Q<u::per<u::per<boost::units::volume_dime
 using WattsPerSecond = u::Q<u::per<boost::units::power_dimension, boost::units::time_dimension>>;
 /// Thermal conductivity, stored in W/(m·K).
 using WattsPerMeterKelvin = u::Q<boost::units::thermal_conductivity_dimension>;
+/// Specific energy (latent heat of vaporisation, enthalpy per mass), stored in J/kg.
+using JoulesPerKilogram = u::Q<u::per<boost::units::energy_dimension, boost::units::mass_dimension>>;
 
 /// Builds a typed quantity from a value already in base units (the only way plugin code makes one from a double).
 template <class Q>

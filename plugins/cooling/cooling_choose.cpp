@@ -72,8 +72,8 @@ Calculator cooling_choose_calculator() {
   c.summary = "cooling technology for a rack power: the ladder from air to two-phase";
   c.description =
       "Reads every facility entry of type \"cooling\" (air, rear door, direct-to-chip, immersion, two-phase) with its "
-      "rack-density range, orders them by the highest rack power they reach, and recommends the lowest rung whose range "
-      "reaches the rack. Where ranges leave a gap the next rung up is chosen; where they overlap the simpler one is. "
+      "rack-density range, orders them from the simplest (the lowest rack power each is chosen for) up, and recommends "
+      "the lowest rung whose range reaches the rack. Where ranges leave a gap the next rung up is chosen; where they overlap the simpler one is. "
       "The ranges are rules of thumb from the sources in each entry.";
   c.inputs = {
       {.name = "rack_power", .kind = InputKind::quantity, .dim = dims::power, .help = "IT power of the rack", .example = "132kW"},

@@ -19,7 +19,8 @@ std::vector<Technology> read_ladder(Context& ctx) {
   }
   std::stable_sort(out.begin(), out.end(), [](const Technology& a, const Technology& b) {
     if (a.max.has_value() != b.max.has_value()) return a.max.has_value();
-    return a.max && b.max && *a.max < *b.max;
+    const Watts zero = from_base<Watts>(0.0);
+    return a.max && b.max && a.min.value_or(zero) < b.min.value_or(zero);
   });
   return out;
 }

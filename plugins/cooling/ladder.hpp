@@ -1,5 +1,5 @@
 // The cooling-technology ladder: every catalog facility entry of type "cooling" with its rack-density
-// range and die heat-flux limit, ordered by the highest rack power it reaches.
+// range and die heat-flux limit, ordered from the simplest (lowest rack power it is chosen for) up.
 #pragma once
 
 #include <optional>
@@ -30,7 +30,7 @@ struct Technology {
 /// Where a rack falls against one technology's range.
 enum class Placement { below, mainstream, stretch, above, no_range };
 
-/// Reads the ladder from the catalog, citing every value it reads; sorted by `max` (rungs without a
+/// Reads the ladder from the catalog, citing every value it reads; sorted by `min` (rungs without a
 /// range last).
 [[nodiscard]] std::vector<Technology> read_ladder(Context& ctx);
 /// The ladder entry with this id, or nullptr.

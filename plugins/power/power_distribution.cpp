@@ -52,8 +52,9 @@ void run_distribution(Context& ctx) {
       throw UserError{{"give --resistance or a cable (--length with --gauge or --cross-section), not both",
                        "--resistance is the whole current path, out and back"}};
     path = ctx.get<Ohms>("resistance");
-  } else if (ctx.has("length")) {
-    if (!area) throw UserError{{"--length needs the conductor size: --gauge (AWG) or --cross-section", "e.g. --cross-section 240mm2"}};
+  } else if (ctx.has("length") && (area || !ctx.has("loss_budget"))) {
+    if (!area) throw UserError{{"--length needs the conductor size: --gauge (AWG) or --cross-section (or --loss-budget to size it)",
+                                "e.g. --cross-section 240mm2"}};
     const Ohms one = pwr::conductor_resistance(rho, ctx.get<Meters>("length"), *area) / static_cast<double>(parallel);
     path = pwr::path_resistance(one, supply);
     ctx.set("conductor_resistance", one);
