@@ -74,8 +74,9 @@ void run_grid(Context& ctx) {
     const PerSecond f = 1.0 / step;
     ctx.set("oscillation_frequency", f);
     const double hz = f.value();
-    if (hz >= 0.1 && hz <= 3.0)
-      ctx.note(fmt::format("the load oscillates at {:.3g} Hz, inside the 0.1-3 Hz band of inter-area and local "
+    // Electromechanical modes: inter-area 0.1-0.7 Hz, local 0.8-2 Hz (Kundur, Power System Stability and Control, 1994).
+    if (hz >= 0.1 && hz <= 2.0)
+      ctx.note(fmt::format("the load oscillates at {:.3g} Hz, inside the 0.1-2 Hz band of inter-area and local "
                            "electromechanical modes: grid operators will ask for damping or smoothing",
                            hz));
   }
