@@ -5,10 +5,11 @@
 #include <stdexcept>
 
 #include "units/bridge.hpp"
+#include "units/format.hpp"
 
 namespace infracalc::cooling {
 
-double celsius(TemperaturePoint t) { return t.value() - 273.15; }
+std::string point_text(TemperaturePoint t) { return format_human(to_quantity(t)); }
 TemperaturePoint from_celsius(double c) { return TemperaturePoint::from_value(c + 273.15); }
 TemperaturePoint shifted(TemperaturePoint t, Kelvin by) { return TemperaturePoint::from_value(t.value() + by.value()); }
 Kelvin difference(TemperaturePoint a, TemperaturePoint b) { return from_base<Kelvin>(a.value() - b.value()); }
@@ -52,8 +53,8 @@ Expected<Coolant> Coolant::from_entry(const Entry& e) {
 Expected<CoolantState> Coolant::at(TemperaturePoint t) const {
   const double x = t.value();
   if (x < rows_.front().temperature.value() - 1e-9 || x > rows_.back().temperature.value() + 1e-9)
-    return Error{fmt::format("{}: {:.4g} degC is outside its property table ({:.4g} to {:.4g} degC)", name_, celsius(t),
-                             celsius(lowest()), celsius(highest())),
+    return Error{fmt::format("{}: {} is outside its property table ({} to {})", name_, point_text(t), point_text(lowest()),
+                             point_text(highest())),
                  "keep supply and return inside the table: change --supply, or raise the flow to lower the rise"};
   std::size_t i = 1;
   while (i + 1 < rows_.size() && rows_[i].temperature.value() < x) ++i;

@@ -66,8 +66,8 @@ class Coolant {
   std::optional<PascalSeconds> viscosity_;
 };
 
-/// Degrees Celsius of a temperature point, for messages.
-[[nodiscard]] double celsius(TemperaturePoint t);
+/// A temperature point as text ("30 degC"), for messages.
+[[nodiscard]] std::string point_text(TemperaturePoint t);
 /// A temperature point from degrees Celsius (kernels and tests).
 [[nodiscard]] TemperaturePoint from_celsius(double c);
 /// A point shifted by a difference.

@@ -106,8 +106,8 @@ void run_flow(Context& ctx) {
   ctx.set("density", fp.at_supply.density);
   ctx.set("specific_heat", fp.at_mean.specific_heat);
   ctx.set("flow_per_kw", fp.volume_flow / heat);
-  ctx.note(fmt::format("{}: c_p {} at the mean temperature {:.4g} degC, density {} at the supply (where the flow is metered)",
-                       c.name(), format_human(to_quantity(fp.at_mean.specific_heat)), celsius(shifted(fp.supply, 0.5 * fp.rise)),
+  ctx.note(fmt::format("{}: c_p {} at the mean temperature {}, density {} at the supply (where the flow is metered)",
+                       c.name(), format_human(to_quantity(fp.at_mean.specific_heat)), point_text(shifted(fp.supply, 0.5 * fp.rise)),
                        format_human(to_quantity(fp.at_supply.density))));
   if (ctx.has("flow") && fp.iterations > 1)
     ctx.note(fmt::format("the rise was solved with the mean temperature iterated ({} iterations)", fp.iterations));

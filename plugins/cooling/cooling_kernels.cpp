@@ -122,10 +122,10 @@ std::vector<KernelCheck> run_loop_kernel(const KernelOptions& opt) {
       fmt::print(stderr, "loop: direct return, 8 racks, 1500 L/min at 30 degC; rack 4 has a 1.6x restrictive plate\n");
       for (std::size_t i = 0; i < sol.branches.size(); ++i) {
         const auto& b = sol.branches[i];
-        fmt::print(stderr, "loop: rack {}  {:>5} kW  {:>7.2f} L/min  dP {:>8}  rise {:6.2f} K  out {:6.2f} degC\n", i + 1, kw[i],
-                   b.flow.value() * 60000.0, format_human(q(b.dp)), b.rise.value(), celsius(b.outlet));
+        fmt::print(stderr, "loop: rack {}  {:>5} kW  {:>11}  dP {:>9}  rise {:>8}  out {}\n", i + 1, kw[i],
+                   format_human(q(b.flow), {}, "L/min"), format_human(q(b.dp)), format_human(q(b.rise)), point_text(b.outlet));
       }
-      fmt::print(stderr, "loop: mixed return {:.3f} degC, loop dP {}, {} outer / {} Newton iterations\n", celsius(sol.mixed_return),
+      fmt::print(stderr, "loop: mixed return {}, loop dP {}, {} outer / {} Newton iterations\n", point_text(sol.mixed_return),
                  format_human(q(sol.loop_dp)), sol.outer_iterations, sol.newton_iterations);
     }
   }

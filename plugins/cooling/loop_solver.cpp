@@ -115,7 +115,7 @@ Expected<TemperaturePoint> temperature_for_enthalpy(const Coolant& c, Temperatur
   auto top = h_at(hi);
   if (!top) return top.error();
   if (top->value() < dh)
-    return Error{fmt::format("the coolant would rise past the top of {}'s table ({:.4g} degC)", c.name(), celsius(c.highest())),
+    return Error{fmt::format("the coolant would rise past the top of {}'s table ({})", c.name(), point_text(c.highest())),
                  "raise the flow or lower the heat"};
   for (int i = 0; i < 200 && hi - lo > 1e-12; ++i) {
     const double mid = 0.5 * (lo + hi);

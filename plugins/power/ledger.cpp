@@ -58,7 +58,7 @@ LedgerTotals run_ledger(std::span<const LedgerHour> hours) {
 }
 
 std::vector<LedgerHour> synthetic_year(const YearProfile& p, UsdPerJoule tariff, KilogramsPerJoule carbon,
-                                       double tokens_per_joule, std::uint64_t seed) {
+                                       JoulesPerToken it_energy_per_token, std::uint64_t seed) {
   std::mt19937_64 rng(seed);
   std::uniform_real_distribution<double> unit(-1.0, 1.0);
   std::vector<LedgerHour> rows;
@@ -76,7 +76,7 @@ std::vector<LedgerHour> synthetic_year(const YearProfile& p, UsdPerJoule tariff,
     r.pue = Number::from_value(pue);
     r.tariff = tariff;
     r.carbon = carbon;
-    r.throughput = from_base<TokensPerSecond>(tokens_per_joule * r.it.value());
+    r.throughput = r.it / it_energy_per_token;
     rows.push_back(r);
   }
   return rows;

@@ -70,9 +70,9 @@ struct YearProfile {
   double noise = 0.0;
 };
 
-/// 8760 hours of a synthetic year with the given shape; a constant tariff, carbon intensity and
-/// throughput per unit of IT power. Deterministic for a given seed.
+/// 8760 hours of a synthetic year with the given shape; a constant tariff, carbon intensity and IT
+/// energy per token (throughput follows the load). Deterministic for a given seed.
 [[nodiscard]] std::vector<LedgerHour> synthetic_year(const YearProfile& p, UsdPerJoule tariff, KilogramsPerJoule carbon,
-                                                     double tokens_per_joule, std::uint64_t seed);
+                                                     JoulesPerToken it_energy_per_token, std::uint64_t seed);
 
 }  // namespace infracalc::pwr

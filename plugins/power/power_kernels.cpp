@@ -23,7 +23,7 @@ std::vector<KernelCheck> run_ledger_kernel(const KernelOptions& opt) {
   std::vector<KernelCheck> out;
   const UsdPerJoule tariff = from_base<UsdPerJoule>(0.08 / 3.6e6);
   const KilogramsPerJoule carbon = from_base<KilogramsPerJoule>(0.4 / 3.6e6);
-  const double tok_per_joule = 2.0;  // 2 tokens per joule of IT energy
+  const JoulesPerToken per_token = from_base<JoulesPerToken>(0.5);  // 0.5 J of IT energy per token
   const Seconds year = from_base<Seconds>(pwr::kHoursPerYear * 3600.0);
 
   // A constant year: 10 MW at PUE 1.3.
@@ -33,7 +33,7 @@ std::vector<KernelCheck> run_ledger_kernel(const KernelOptions& opt) {
     p.utilisation = 1.0;
     p.daily_swing = p.pue_seasonal = p.pue_daily = 0.0;
     p.pue = 1.3;
-    const auto rows = pwr::synthetic_year(p, tariff, carbon, tok_per_joule, 1);
+    const auto rows = pwr::synthetic_year(p, tariff, carbon, per_token, 1);
     const auto t = pwr::run_ledger(rows);
     const Joules it = pwr::energy(p.peak, year);
     const Joules fac = it * 1.3;
@@ -41,7 +41,7 @@ std::vector<KernelCheck> run_ledger_kernel(const KernelOptions& opt) {
     out.push_back({"constant year: facility energy at PUE 1.3", q(fac), q(t.facility), 1e-12});
     out.push_back({"constant year: bill at $0.08/kWh", q(pwr::energy_cost(fac, tariff)), q(t.bill), 1e-12});
     out.push_back({"constant year: emissions at 400 g/kWh", q(fac * carbon), q(t.emissions), 1e-12});
-    const JoulesPerToken formula = pwr::energy_per_token(p.peak, from_base<TokensPerSecond>(tok_per_joule * p.peak.value())) * 1.3;
+    const JoulesPerToken formula = pwr::energy_per_token(p.peak, p.peak / per_token) * 1.3;
     out.push_back({"constant year: facility energy per token", q(formula), q(t.facility / t.tokens), 1e-12});
   }
 
@@ -52,7 +52,7 @@ std::vector<KernelCheck> run_ledger_kernel(const KernelOptions& opt) {
   {
     pwr::YearProfile p;
     p.peak = from_base<Watts>(50e6);
-    const auto rows = pwr::synthetic_year(p, tariff, carbon, tok_per_joule, 2);
+    const auto rows = pwr::synthetic_year(p, tariff, carbon, per_token, 2);
     const auto t = pwr::run_ledger(rows);
     const Joules it = pwr::energy(pwr::average_power(p.peak, Number::from_value(p.utilisation), Number::from_value(0.0)), year);
     const double pue_w = p.pue + p.daily_swing * p.pue_daily / (2.0 * p.utilisation);
@@ -81,7 +81,7 @@ std::vector<KernelCheck> run_ledger_kernel(const KernelOptions& opt) {
     pwr::YearProfile p;
     p.peak = from_base<Watts>(20e6);
     p.noise = 0.15;
-    const auto rows = pwr::synthetic_year(p, tariff, carbon, tok_per_joule, 3);
+    const auto rows = pwr::synthetic_year(p, tariff, carbon, per_token, 3);
     const auto t = pwr::run_ledger(rows);
     double u_sum = 0.0;
     for (const auto& r : rows) u_sum += (r.it / p.peak).value();

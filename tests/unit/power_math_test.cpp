@@ -131,7 +131,7 @@ TEST_CASE("the ledger sums a year and splits it by month", "[power]") {
   p.utilisation = 1.0;
   p.daily_swing = p.pue_seasonal = p.pue_daily = 0.0;
   p.pue = 1.5;
-  const auto rows = pwr::synthetic_year(p, from_base<UsdPerJoule>(1e-8), from_base<KilogramsPerJoule>(1e-7), 1.0, 1);
+  const auto rows = pwr::synthetic_year(p, from_base<UsdPerJoule>(1e-8), from_base<KilogramsPerJoule>(1e-7), from_base<JoulesPerToken>(1.0), 1);
   REQUIRE(rows.size() == 8760);
   const auto t = pwr::run_ledger(rows);
   CHECK(t.it.value() == Approx(1e6 * 8760 * 3600));
