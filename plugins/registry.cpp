@@ -2,11 +2,13 @@
 
 #include <array>
 
+#include "plugins/cooling/cooling_plugin.hpp"
+#include "plugins/cost/cost_plugin.hpp"
 #include "plugins/fit/fit_plugin.hpp"
 #include "plugins/formats/formats_plugin.hpp"
-#include "plugins/cost/cost_plugin.hpp"
 #include "plugins/kv/kv_plugin.hpp"
 #include "plugins/network/network_plugin.hpp"
+#include "plugins/power/power_plugin.hpp"
 #include "plugins/tco/tco_plugin.hpp"
 
 namespace infracalc {
@@ -17,6 +19,8 @@ constexpr std::array kPlugins = {
     PluginEntry{"kv", "KV cache: every layout per device, capacity, paging, prefix sharing, compression, offload", &kv_plugin},
     PluginEntry{"fit", "memory fit: weights, KV, activations and overhead per device; training and RLHF state", &fit_plugin},
     PluginEntry{"network", "links, energy per bit, fat-tree fabrics and parts, scalable units, topologies, NICs", &network_plugin},
+    PluginEntry{"power", "rack and row power, supply current and loss, energy and its bill, energy per token, grid swings", &power_plugin},
+    PluginEntry{"cooling", "heat flux, cooling technology, coolant flow and pressure drop, CDUs, PUE/WUE/CUE/ERE and carbon", &cooling_plugin},
     PluginEntry{"tco", "cost of ownership: owner cost per sold accelerator-hour, facility TCO, energy bills, siting", &tco_plugin},
     PluginEntry{"cost", "cost per token, per answer, per agent task, prompt caching and training rent", &cost_plugin},
 };
