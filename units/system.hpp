@@ -166,6 +166,23 @@ using JoulesPerByteMeter = u::Q<u::per<u::per<boost::units::energy_dimension, u:
 /// Length change per temperature difference (wavelength drift), stored in metres per kelvin.
 using MetersPerKelvin = u::Q<u::per<boost::units::length_dimension, boost::units::temperature_dimension>>;
 
+/// Speed, stored in metres per second.
+using MetersPerSecond = u::Q<boost::units::velocity_dimension>;
+/// Dynamic viscosity, stored in pascal-seconds.
+using PascalSeconds = u::Q<boost::units::dynamic_viscosity_dimension>;
+/// Electrical resistivity, stored in ohm-metres.
+using OhmMeters = u::Q<u::times<boost::units::resistance_dimension, boost::units::length_dimension>>;
+/// A coefficient per kelvin (temperature coefficient of resistance), stored per kelvin.
+using PerKelvin = u::Q<u::per<boost::units::dimensionless_type, boost::units::temperature_dimension>>;
+/// Coolant flow per unit of heat (L/min per kW), stored in m³ per joule.
+using CubicMetersPerSecondPerWatt = u::Q<u::per<u::per<boost::units::volume_dimension, boost::units::time_dimension>, boost::units::power_dimension>>;
+/// Ramp rate of a power draw, stored in watts per second.
+using WattsPerSecond = u::Q<u::per<boost::units::power_dimension, boost::units::time_dimension>>;
+/// Thermal conductivity, stored in W/(m·K).
+using WattsPerMeterKelvin = u::Q<boost::units::thermal_conductivity_dimension>;
+/// Specific energy (latent heat of vaporisation, enthalpy per mass), stored in J/kg.
+using JoulesPerKilogram = u::Q<u::per<boost::units::energy_dimension, boost::units::mass_dimension>>;
+
 /// Builds a typed quantity from a value already in base units (the only way plugin code makes one from a double).
 template <class Q>
 constexpr Q from_base(double v) {
