@@ -2,6 +2,7 @@
 
 #include <array>
 
+#include "plugins/cluster/cluster_plugin.hpp"
 #include "plugins/fit/fit_plugin.hpp"
 #include "plugins/formats/formats_plugin.hpp"
 #include "plugins/cost/cost_plugin.hpp"
@@ -15,6 +16,7 @@ constexpr std::array kPlugins = {
     PluginEntry{"formats", "number formats: FP8/FP6/FP4, MX and NVFP4 codes, range, bits per value, quantization error", &formats_plugin},
     PluginEntry{"kv", "KV cache: every layout per device, capacity, paging, prefix sharing, compression, offload", &kv_plugin},
     PluginEntry{"fit", "memory fit: weights, KV, activations and overhead per device; training and RLHF state", &fit_plugin},
+    PluginEntry{"cluster", "cluster sizing: training FLOPs and time, parallel layouts, collectives, pipelines, experts, failures, checkpoints", &cluster_plugin},
     PluginEntry{"tco", "cost of ownership: owner cost per sold accelerator-hour, facility TCO, energy bills, siting", &tco_plugin},
     PluginEntry{"cost", "cost per token, per answer, per agent task, prompt caching and training rent", &cost_plugin},
 };

@@ -54,6 +54,7 @@ constexpr std::array kNamed = {
     NamedDim{dims::temperature / dims::power, "a thermal resistance", "0.1 K/W"},
     NamedDim{dims::money_per_power, "a price per power (build cost per MW)", "$10M/MW"},
     NamedDim{dims::money_per_token_time, "a storage price per token and time", "$4.50/(Mtok*h)"},
+    NamedDim{dims::flop_per_token, "computation per token", "420 GFLOP/tok"},
 };
 
 constexpr std::array<std::string_view, kBaseCount> kBaseWords = {"length", "mass", "time", "temperature", "current",

@@ -98,6 +98,7 @@ inline constexpr Dim carbon_intensity = mass / energy;
 inline constexpr Dim water_intensity = volume / energy;
 inline constexpr Dim money_per_power = currency / power;
 inline constexpr Dim money_per_token_time = currency / token / time;
+inline constexpr Dim flop_per_token = flop / token;
 }  // namespace dims
 
 /// Words for a dimension: "a data rate", or a base-unit formula when it has no common name.

@@ -59,6 +59,7 @@ constexpr std::array kDisplays = {
     Display{dims::temperature / dims::power, "K", 1, none, "/W", 1},
     Display{dims::money_per_power, "$", 1, none, "/MW", 1e6},
     Display{dims::money_per_token_time, "$", 1, none, "/(Mtok*h)", 3.6e9},
+    Display{dims::flop_per_token, "FLOP", 1, large, "/tok", 1},
 };
 
 const Display* find_display(const Dim& d) {
