@@ -79,7 +79,7 @@ CollectiveCost collective_cost(CollectiveOp op, CollectiveAlgo algo, Bytes size,
       switch (op) {
         case CollectiveOp::allreduce: {
           // Binomial-tree reduce to rank 0, then binomial broadcast: ceil(log2 P) rounds each, the whole buffer
-          // per message, one message per rank per round (Thakur, Rabenseifner and Gropp 2005, section 4).
+          // per message, one message per rank per round (Thakur, Rabenseifner and Gropp 2005).
           steps = 2 * lg;
           double busiest_send = 0, busiest_recv = 0;
           for (std::int64_t r = 0; r < ranks; ++r) {

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <fmt/format.h>
+#include <optional>
 
 #include "plugins/cluster/cluster_calcs.hpp"
 #include "plugins/cluster/reliability.hpp"
@@ -32,6 +33,14 @@ Seconds mtbf_from_entry(Context& ctx, const Entry& e) {
   throw UserError{{e.id() + " gives no per-accelerator MTBF", "give --mtbf-per-gpu 50000h"}};
 }
 
+// A count from a flag, else from the --system entry.
+std::optional<double> unit_size(Context& ctx, std::string_view key, std::string_view path) {
+  if (ctx.has(key)) return static_cast<double>(ctx.integer(key));
+  if (const Entry* sys = ctx.ref("system"))
+    if (auto q = ctx.catalog<Number>(*sys, path)) return q->value();
+  return std::nullopt;
+}
+
 void blast_table(Context& ctx, double gpus, Seconds loss_and_restart) {
   Table t{"blast_radius", "what one failure takes down",
           {{"unit"}, {"gpus", dims::none}, {"share_of_fleet", dims::none}, {"effect"}}, {}};
@@ -40,10 +49,14 @@ void blast_table(Context& ctx, double gpus, Seconds loss_and_restart) {
     t.rows.push_back({std::move(unit), Quantity::number(n), Quantity::number(n / gpus), std::move(effect)});
   };
   row("accelerator", 1, "replaced or drained; in a synchronous job every rank waits for it");
-  if (ctx.has("gpus_per_node")) row("node", static_cast<double>(ctx.integer("gpus_per_node")), "the host, its NICs and local storage go with it");
-  if (ctx.has("scaleup_domain"))
-    row("scale-up domain", static_cast<double>(ctx.integer("scaleup_domain")),
-        "an NVLink switch tray or backplane fault stops every tensor-parallel group in the domain (a whole NVL72 rack)");
+  if (auto n = unit_size(ctx, "gpus_per_node", "accelerators_per_node")) row("node", *n, "the host, its NICs and local storage go with it");
+  const auto domain = unit_size(ctx, "scaleup_domain", "scaleup_domain");
+  const auto rack = unit_size(ctx, "gpus_per_rack", "accelerators_per_rack");
+  if (domain)
+    row("scale-up domain", *domain,
+        *domain > 8 ? "an NVLink switch tray or backplane fault stops every tensor-parallel group in the domain (a whole NVL72 rack)"
+                    : "an NVSwitch fault stops the node's tensor-parallel group");
+  if (rack && (!domain || *rack != *domain)) row("rack", *rack, "a rack power shelf, cooling loop or top-of-rack switch fault");
   if (ctx.has("replica_gpus"))
     row("model replica", static_cast<double>(ctx.integer("replica_gpus")),
         "training: the data-parallel replica is lost; serving: every request in flight on it fails");
@@ -187,7 +200,8 @@ Calculator failures_calculator() {
       "higher-order optimum. Wall time per useful tau: M e^(R/M) (e^((tau+δ)/M) - 1) (Daly 2006), failures striking during "
       "checkpoints and restarts included; goodput = tau / that. Loss per failure: the truncated-exponential mean of the "
       "segment, about (tau + δ)/2. Blast radius: accelerator, node, scale-up domain, replica, and the whole synchronous job.";
-  c.refs = {{"reliability", {"reliability"}, "reliability entry for the per-accelerator rate (default llama3-405b-training)"}};
+  c.refs = {{"reliability", {"reliability"}, "reliability entry for the per-accelerator rate (default llama3-405b-training)"},
+            {"system", {"system"}, "system id: node, scale-up domain and rack sizes for the blast radius"}};
   c.inputs = {
       {.name = "gpus", .kind = InputKind::integer, .help = "accelerators in the job or fleet", .example = "16384"},
       {.name = "mtbf_per_gpu", .kind = InputKind::quantity, .dim = dims::time,
@@ -204,6 +218,8 @@ Calculator failures_calculator() {
       {.name = "gpus_per_node", .kind = InputKind::integer, .help = "accelerators per node (blast radius)", .example = "8", .optional = true},
       {.name = "scaleup_domain", .kind = InputKind::integer, .help = "accelerators in one NVLink/ICI domain (blast radius)",
        .example = "72", .optional = true},
+      {.name = "gpus_per_rack", .kind = InputKind::integer, .help = "accelerators per rack (blast radius)", .example = "72",
+       .optional = true},
       {.name = "replica_gpus", .kind = InputKind::integer, .help = "accelerators in one model replica (blast radius; serving share lost)",
        .example = "72", .optional = true},
       {.name = "validated_fraction", .kind = InputKind::quantity, .dim = dims::none,

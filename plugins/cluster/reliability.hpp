@@ -15,13 +15,13 @@ namespace infracalc::cluster {
 /// Young's first-order optimum checkpoint interval: sqrt(2 δ M) (Young 1974).
 [[nodiscard]] Seconds young_interval(Seconds checkpoint, Seconds mtbf);
 
-/// Daly's higher-order optimum (Daly 2006, eq. 37): sqrt(2δM)·[1 + (1/3)sqrt(δ/(2M)) + (1/9)(δ/(2M))] - δ
+/// Daly's higher-order optimum (Daly 2006): sqrt(2δM)·[1 + (1/3)sqrt(δ/(2M)) + (1/9)(δ/(2M))] - δ
 /// for δ < 2M, else M.
 [[nodiscard]] Seconds daly_interval(Seconds checkpoint, Seconds mtbf);
 
 /// Expected wall time to complete `work` of useful computation, checkpointing every `interval` of work at a
 /// cost `checkpoint`, restarting in `restart` after each failure, with exponential failures of mean `mtbf`
-/// that can strike at any moment, restarts included (Daly 2006, eq. 13): M e^{R/M} (e^{(τ+δ)/M} - 1) W / τ.
+/// that can strike at any moment, restarts included (Daly 2006): M e^{R/M} (e^{(τ+δ)/M} - 1) W / τ.
 /// A last partial segment is counted as a whole one (W a multiple of τ).
 [[nodiscard]] Seconds expected_wall_time(Seconds work, Seconds interval, Seconds checkpoint, Seconds restart, Seconds mtbf);
 
