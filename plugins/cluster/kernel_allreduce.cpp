@@ -125,13 +125,27 @@ void switch_rank(World& w, int r, std::vector<std::vector<float>>& deposit, std:
   w.sync.arrive_and_wait();
 }
 
-void trace_sends(const World& w, const char* name) {
+// Which half of the algorithm a step belongs to.
+const char* phase(CollectiveAlgo algo, int step, int ranks) {
+  switch (algo) {
+    case CollectiveAlgo::ring: return step < ranks - 1 ? "reduce-scatter" : "all-gather";
+    case CollectiveAlgo::tree: return step < ceil_log2(ranks) ? "reduce" : "broadcast";
+    case CollectiveAlgo::in_network: return "up";
+  }
+  return "";
+}
+
+void trace_sends(const World& w, CollectiveAlgo algo) {
+  const char* name = algo_name(algo);
   std::vector<Send> all;
   for (const auto& l : w.log) all.insert(all.end(), l.begin(), l.end());
   std::sort(all.begin(), all.end(), [](const Send& a, const Send& b) { return a.step != b.step ? a.step < b.step : a.from < b.from; });
   for (const auto& s : all)
-    std::fprintf(stderr, "  %s P=%d step %d: rank %d -> %s: elements [%zu, %zu) = %zu B\n", name, w.ranks, s.step, s.from,
-                 s.to < 0 ? "switch" : fmt::format("rank {}", s.to).c_str(), s.first, s.first + s.count, s.count * sizeof(float));
+    std::fprintf(stderr, "  %s P=%d step %d (%s): rank %d -> %s: elements [%zu, %zu) = %zu B\n", name, w.ranks, s.step,
+                 phase(algo, s.step, w.ranks), s.from, s.to < 0 ? "switch" : fmt::format("rank {}", s.to).c_str(), s.first,
+                 s.first + s.count, s.count * sizeof(float));
+  if (algo == CollectiveAlgo::in_network)
+    std::fprintf(stderr, "  %s P=%d step 1 (down): switch -> every rank: the sum, %zu B each\n", name, w.ranks, w.elems * sizeof(float));
 }
 
 void check(World& w, CollectiveAlgo algo, const std::string& label, bool trace, std::vector<KernelCheck>& out) {
@@ -152,7 +166,7 @@ void check(World& w, CollectiveAlgo algo, const std::string& label, bool trace, 
   out.push_back({label + ": bytes the busiest rank sends", bytes(f.sent_per_rank.value()), bytes(busiest), 0.0});
   out.push_back({label + ": bytes all ranks send", bytes(f.wire_total.value()), bytes(all), 0.0});
   out.push_back({label + ": elements that differ from the exact sum", n(0), n(static_cast<double>(wrong)), 0.0, 0.0});
-  if (trace) trace_sends(w, algo_name(algo));
+  if (trace) trace_sends(w, algo);
 }
 
 }  // namespace

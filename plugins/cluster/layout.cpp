@@ -210,6 +210,10 @@ std::vector<Layout> search_layouts(const LayoutProblem& p) {
           for (fit::Recompute r : p.recompute) out.push_back(evaluate_layout(p, t, c, q, e, r));
       }
     }
+  // Forced degrees that do not divide the accelerators: evaluate them anyway, for the reason.
+  if (out.empty())
+    for (fit::Recompute r : p.recompute)
+      out.push_back(evaluate_layout(p, p.tp > 0 ? p.tp : 1, p.cp > 0 ? p.cp : 1, p.pp > 0 ? p.pp : 1, p.ep > 0 ? p.ep : 1, r));
   auto mp = [](const Layout& l) { return static_cast<std::int64_t>(l.tp) * l.cp * l.pp; };
   std::stable_sort(out.begin(), out.end(), [&](const Layout& a, const Layout& b) {
     if (a.feasible != b.feasible) return a.feasible;

@@ -20,7 +20,7 @@ std::string gb(Bytes x) { return fmt::format("{:.4g} GB", x.value() / 1e9); }
 int opt_int(Context& ctx, std::string_view key) { return ctx.has(key) ? static_cast<int>(ctx.integer(key)) : 0; }
 
 std::string verdict_of(const Layout& l, const Layout& chosen, std::int64_t chosen_mp, bool by_waste) {
-  if (&l == &chosen) return "chosen";
+  if (&l == &chosen) return chosen.feasible ? "chosen" : "closest (least memory), rejected: " + chosen.reason;
   if (!l.feasible) return "rejected: " + l.reason;
   const std::int64_t mp = static_cast<std::int64_t>(l.tp) * l.cp * l.pp;
   if (mp > chosen_mp && !by_waste) return fmt::format("fits, but {} model-parallel devices instead of {}", mp, chosen_mp);
@@ -93,6 +93,11 @@ void run_layout(Context& ctx) {
       }
   }
   if (all.empty()) throw UserError{{"no layout to evaluate: the forced degrees leave nothing", "relax --tp/--cp/--pp/--ep"}};
+  if (!all.front().feasible) {
+    // Nothing fits: show the layout that comes closest (the least memory) as the one to start from.
+    auto closest = std::min_element(all.begin(), all.end(), [](const Layout& a, const Layout& b) { return a.total < b.total; });
+    std::rotate(all.begin(), closest, closest + 1);
+  }
   const Layout& best = all.front();
   const std::int64_t best_mp = static_cast<std::int64_t>(best.tp) * best.cp * best.pp;
 
@@ -126,7 +131,7 @@ void run_layout(Context& ctx) {
   ctx.set("tokens_per_step", from_base<Tokens>(seqs * p.seq.value()));
   ctx.verdict("fits", best.feasible,
               best.feasible ? fmt::format("{} per device of {}", gb(best.total), gb(p.memory))
-                            : "no layout fits on " + std::to_string(p.gpus) + " accelerators: " + best.reason);
+                            : "no layout fits on " + std::to_string(p.gpus) + " accelerators; the closest: " + best.reason);
   if (!best.feasible && ctx.flag("require_fit")) ctx.fail_check();
 
   // Why: the chosen degree against the nearest smaller value of the same dimension, other degrees equal; of
@@ -150,13 +155,18 @@ void run_layout(Context& ctx) {
                                                              hw.system ? " of " + hw.system->id() : std::string())
                                                : std::string("an unknown scale-up domain (give --system or --scaleup-domain)");
   {
-    std::string t = fmt::format("each layer's matrices split {} ways inside {}: its all-gathers and reduce-scatters stay on the "
-                                "scale-up link", best.tp, domain_text);
+    std::string t = best.tp == 1 ? std::string("no tensor parallelism: each device holds whole matrices")
+                                 : fmt::format("each layer's matrices split {} ways inside {}: its all-gathers and reduce-scatters stay on "
+                                               "the scale-up link", best.tp, domain_text);
+    // The next larger tp with the same other degrees: mention it when none of its variants fits.
+    const Layout* bigger = nullptr;
+    bool bigger_fits = false;
     for (const auto& l : all)
-      if (l.tp == 2 * best.tp && l.cp == best.cp && l.pp == best.pp && l.ep == best.ep && !l.feasible) {
-        t += fmt::format("; tp {}: {}", l.tp, l.reason);
-        break;
+      if (l.tp == 2 * best.tp && l.cp == best.cp && l.pp == best.pp && l.ep == best.ep) {
+        bigger_fits = bigger_fits || l.feasible;
+        if (bigger == nullptr || l.total < bigger->total) bigger = &l;
       }
+    if (bigger && !bigger_fits) t += fmt::format("; tp {}: {}", bigger->tp, bigger->reason);
     const Layout* x = nearest([](const Layout& l) { return l.tp; },
                               [&](const Layout& l) { return l.cp == best.cp && l.pp == best.pp && l.ep == best.ep; });
     if (x) t += smaller(x, "tp", x->tp);
@@ -188,8 +198,8 @@ void run_layout(Context& ctx) {
                                   "reduce while the last backward runs{}",
                                   best.dp, best.microbatches, p.zero > 0 ? fmt::format(", ZeRO-{} shards over dp x cp", p.zero) : std::string())});
   if (p.arch.moe && p.arch.moe->experts > 1) {
-    std::string t = fmt::format("{} experts per device, dispatched and combined with all-to-alls inside the data-parallel group",
-                                (p.arch.moe->experts + best.ep - 1) / best.ep);
+    std::string t = fmt::format("{} of {} routed experts per device, dispatched and combined with all-to-alls inside the data-parallel group",
+                                (p.arch.moe->experts + best.ep - 1) / best.ep, p.arch.moe->experts);
     const Layout* x = nearest([](const Layout& l) { return l.ep; },
                               [&](const Layout& l) { return l.tp == best.tp && l.cp == best.cp && l.pp == best.pp; });
     if (x) t += smaller(x, "ep", x->ep);

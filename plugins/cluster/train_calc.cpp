@@ -57,7 +57,7 @@ void run_train(Context& ctx) {
   if (ctx.has("training_flops") && model)
     ctx.note(fmt::format("--training-flops {:.4g} replaces the {:.4g} FLOP the model and tokens give", work.value(), (dense + attention).value()));
   ctx.set("training_flops", work);
-  if (model && ctx.has("tokens")) ctx.set("flops_per_token", work / ctx.get<Tokens>("tokens"));
+  if (ctx.has("tokens")) ctx.set("flops_per_token", work / ctx.get<Tokens>("tokens"));
 
   std::optional<FlopsPerSecond> peak_opt;
   const Entry* gpu = ctx.ref("gpu");
@@ -103,7 +103,7 @@ void run_train(Context& ctx) {
   ctx.set("duration", duration);
   ctx.set("gpu_time", work / (peak * mfu));
   ctx.set("sustained_rate", gpus * peak * mfu);
-  if (model && ctx.has("tokens")) ctx.set("token_rate", ctx.get<Tokens>("tokens") / duration);
+  if (ctx.has("tokens")) ctx.set("token_rate", ctx.get<Tokens>("tokens") / duration);
 
   const fit::Recompute r = recompute_of(ctx.text("recompute"));
   const double hw_ratio = hardware_per_model_flop(r, ctx.has("training_flops") ? work : dense + attention, attention);
