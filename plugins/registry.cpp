@@ -2,6 +2,7 @@
 
 #include <array>
 
+#include "plugins/cluster/cluster_plugin.hpp"
 #include "plugins/cooling/cooling_plugin.hpp"
 #include "plugins/cost/cost_plugin.hpp"
 #include "plugins/decode/decode_plugin.hpp"
@@ -21,6 +22,7 @@ constexpr std::array kPlugins = {
     PluginEntry{"kv", "KV cache: every layout per device, capacity, paging, prefix sharing, compression, offload", &kv_plugin},
     PluginEntry{"fit", "memory fit: weights, KV, activations and overhead per device; training and RLHF state", &fit_plugin},
     PluginEntry{"decode", "decode speed: roofline, ceilings, prefill/TTFT, tensor parallelism, attention, speculative decoding, MoE", &decode_plugin},
+    PluginEntry{"cluster", "training runs, parallel layouts, collectives, pipeline bubbles, experts, failures, checkpoints", &cluster_plugin},
     PluginEntry{"network", "links, energy per bit, fat-tree fabrics and parts, scalable units, topologies, NICs", &network_plugin},
     PluginEntry{"power", "rack and hall power, supply current and losses, energy and bills, grid swings, energy per token", &power_plugin},
     PluginEntry{"cooling", "heat flux, cooling choice, coolant flow and pressure, CDUs, PUE/WUE/CUE/ERE, carbon", &cooling_plugin},

@@ -63,6 +63,7 @@ constexpr std::array kNamed = {
     NamedDim{dims::power_ramp, "a power ramp rate", "10 MW/s"},
     NamedDim{dims::thermal_conductivity, "a thermal conductivity", "0.6 W/(m*K)"},
     NamedDim{dims::specific_energy, "a specific energy (e.g. a latent heat)", "170 kJ/kg"},
+    NamedDim{dims::flop_per_token, "computation per token", "420 GFLOP/tok"},
 };
 
 constexpr std::array<std::string_view, kBaseCount> kBaseWords = {"length", "mass", "time", "temperature", "current",

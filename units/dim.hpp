@@ -110,6 +110,7 @@ inline constexpr Dim flow_per_power = volume_flow / power;
 inline constexpr Dim power_ramp = power / time;
 inline constexpr Dim thermal_conductivity = power / length / temperature;
 inline constexpr Dim specific_energy = energy / mass;
+inline constexpr Dim flop_per_token = flop / token;
 }  // namespace dims
 
 /// Words for a dimension: "a data rate", or a base-unit formula when it has no common name.

@@ -67,6 +67,7 @@ constexpr std::array kDisplays = {
     Display{dims::power_ramp, "W", 1, si, "/s", 1},
     Display{dims::thermal_conductivity, "W", 1, none, "/(m*K)", 1},
     Display{dims::specific_energy, "J", 1, si, "/kg", 1},
+    Display{dims::flop_per_token, "FLOP", 1, large, "/tok", 1},
 };
 
 const Display* find_display(const Dim& d) {

@@ -160,6 +160,8 @@ using CubicMetersPerJoule = u::Q<u::per<boost::units::volume_dimension, boost::u
 using UsdPerWatt = u::Q<u::per<u::currency_dimension, boost::units::power_dimension>>;
 /// Storage price per token and time (a prompt-cache storage fee), stored in USD per token-second.
 using UsdPerTokenSecond = u::Q<u::per<u::per<u::currency_dimension, u::token_dimension>, boost::units::time_dimension>>;
+/// Computation per token, stored in FLOP per token.
+using FlopsPerToken = u::Q<u::per<u::flop_dimension, u::token_dimension>>;
 
 /// Wire energy per bit per distance, stored in joules per byte per metre (pJ/bit/mm on output).
 using JoulesPerByteMeter = u::Q<u::per<u::per<boost::units::energy_dimension, u::information_dimension>, boost::units::length_dimension>>;
