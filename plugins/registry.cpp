@@ -8,6 +8,7 @@
 #include "plugins/decode/decode_plugin.hpp"
 #include "plugins/kv/kv_plugin.hpp"
 #include "plugins/network/network_plugin.hpp"
+#include "plugins/serve/serve_plugin.hpp"
 #include "plugins/tco/tco_plugin.hpp"
 
 namespace infracalc {
@@ -18,6 +19,7 @@ constexpr std::array kPlugins = {
     PluginEntry{"kv", "KV cache: every layout per device, capacity, paging, prefix sharing, compression, offload", &kv_plugin},
     PluginEntry{"fit", "memory fit: weights, KV, activations and overhead per device; training and RLHF state", &fit_plugin},
     PluginEntry{"decode", "decode speed: roofline, ceilings, prefill/TTFT, tensor parallelism, attention, speculative decoding, MoE", &decode_plugin},
+    PluginEntry{"serve", "serving capacity: batching simulator, pod and rack capacity, latency budgets, multimodal prompts, disaggregation", &serve_plugin},
     PluginEntry{"network", "links, energy per bit, fat-tree fabrics and parts, scalable units, topologies, NICs", &network_plugin},
     PluginEntry{"tco", "cost of ownership: owner cost per sold accelerator-hour, facility TCO, energy bills, siting", &tco_plugin},
     PluginEntry{"cost", "cost per token, per answer, per agent task, prompt caching and training rent", &cost_plugin},
