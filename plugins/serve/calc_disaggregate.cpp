@@ -91,7 +91,7 @@ void run_disaggregate(Context& ctx) {
       ctx.note(fmt::format("KV transfer: {} over {} link(s) of {} each (one per device of the smaller group){}", human(kv_bytes), links,
                            human(bw), ctx.has("transfer_latency") ? "" : "; link latency not counted (give --transfer-latency)"));
     } else {
-      ctx.note("give --transfer-link ID or --transfer-bandwidth for the KV transfer time");
+      ctx.note("give --fabric ID or --transfer-bandwidth for the KV transfer time");
     }
   } else {
     ctx.note("no architecture: the KV bytes to transfer are unknown (give --model)");
@@ -138,7 +138,7 @@ Calculator disaggregate_calculator() {
       "with --target-rate, each pool's accelerators (rounded up to whole replicas). KV transfer = the prompt's whole KV cache "
       "(kv::cache_size) over --transfer-links links of the catalog link's per-direction bandwidth.";
   c.refs = replica_refs();
-  c.refs.push_back({"transfer_link", {"interconnect"}, "link between the pools from the catalog (sets --transfer-bandwidth)"});
+  c.refs.push_back({"fabric", {"interconnect"}, "link between the pools from the catalog, e.g. infiniband-ndr (sets --transfer-bandwidth)"});
   std::vector<Input> own = {
       {.name = "prompt_tokens", .kind = InputKind::quantity, .dim = dims::token, .help = "prompt length of the request mix",
        .default_value = "2000", .example = "8000"},
@@ -152,7 +152,7 @@ Calculator disaggregate_calculator() {
        .example = "20/s", .optional = true},
       {.name = "transfer_bandwidth", .kind = InputKind::quantity, .dim = dims::data_rate,
        .help = "bandwidth of one link between the pools, one direction", .example = "50GB/s",
-       .catalog = "transfer_link.bandwidth_per_direction", .optional = true},
+       .catalog = "fabric.bandwidth_per_direction", .optional = true},
       {.name = "transfer_links", .kind = InputKind::integer,
        .help = "links a transfer uses in parallel (default: the smaller pool's devices per replica, one NIC each)", .example = "8",
        .optional = true},

@@ -70,17 +70,20 @@ void run_latency(Context& ctx) {
     prefill_uncached = prefill_time(*rep.model, prompt, 0);
   }
 
-  // Decode: every generated token after the first (which the prefill yields) is one step.
+  // Decode: every generated token after the first (which the prefill yields) is one step; reasoning tokens
+  // add one step each.
   const std::int64_t generated = output + reasoning;
+  const std::int64_t answer_steps = std::max<std::int64_t>(0, output - 1);
+  const std::int64_t all_steps = answer_steps + reasoning;
   Seconds answer_decode{}, all_decode{}, tpot{};
   if (ctx.has("tpot")) {
     tpot = ctx.get<Seconds>("tpot");
-    answer_decode = static_cast<double>(std::max<std::int64_t>(0, output - 1)) * tpot;
-    all_decode = static_cast<double>(std::max<std::int64_t>(0, generated - 1)) * tpot;
-  } else if (generated > 1) {
-    answer_decode = decode_time(*rep.model, batch, prompt, std::max<std::int64_t>(0, output - 1));
-    all_decode = decode_time(*rep.model, batch, prompt, generated - 1);
-    tpot = all_decode / static_cast<double>(generated - 1);
+    answer_decode = static_cast<double>(answer_steps) * tpot;
+    all_decode = static_cast<double>(all_steps) * tpot;
+  } else if (all_steps > 0) {
+    answer_decode = decode_time(*rep.model, batch, prompt, answer_steps);
+    all_decode = decode_time(*rep.model, batch, prompt, all_steps);
+    tpot = all_decode / static_cast<double>(all_steps);
   }
   if (base_turn && reasoning > 0 && !ctx.has("tpot") && !can_model)
     throw UserError{{"--reasoning-tokens needs a time per token", "give --tpot, or --model ID --gpu ID"}};
