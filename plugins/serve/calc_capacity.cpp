@@ -8,9 +8,9 @@
 #include "plugins/serve/serve_math.hpp"
 #include "plugins/serve/serve_setup.hpp"
 #include "plugins/serve/serve_stats.hpp"
+#include "plugins/serve/serve_text.hpp"
 #include "units/bridge.hpp"
 #include "units/format.hpp"
-#include "plugins/serve/serve_text.hpp"
 
 namespace infracalc::serve {
 

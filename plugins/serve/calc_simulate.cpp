@@ -8,6 +8,7 @@
 #include "plugins/serve/serve_report.hpp"
 #include "plugins/serve/serve_setup.hpp"
 #include "plugins/serve/serve_stats.hpp"
+#include "plugins/serve/serve_text.hpp"
 #include "units/bridge.hpp"
 #include "units/format.hpp"
 
@@ -164,6 +165,14 @@ void run_simulate(Context& ctx) {
     ctx.add_table(std::move(req));
   }
 
+  if (!in.closed && in.requests.size() > 1) {
+    double last = 0;
+    for (const auto& q : in.requests) last = std::max(last, q.arrival.value());
+    if (last > 0)
+      ctx.note(fmt::format("rates are over the makespan (t = 0 to the last answer at {}), ramp-up and drain included; the last of the {} "
+                           "requests arrived at {}",
+                           human(s.makespan), in.requests.size(), human(from_base<Seconds>(last))));
+  }
   simulate_notes(ctx, rep, r, s);
 }
 

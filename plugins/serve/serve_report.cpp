@@ -2,9 +2,9 @@
 
 #include <fmt/format.h>
 
+#include "plugins/serve/serve_text.hpp"
 #include "units/bridge.hpp"
 #include "units/format.hpp"
-#include "plugins/serve/serve_text.hpp"
 
 namespace infracalc::serve {
 

@@ -10,9 +10,9 @@
 #include "plugins/fit/fit_math.hpp"
 #include "plugins/fit/fit_serving.hpp"
 #include "plugins/kv/kv_layout.hpp"
+#include "plugins/serve/serve_text.hpp"
 #include "units/bridge.hpp"
 #include "units/format.hpp"
-#include "plugins/serve/serve_text.hpp"
 
 namespace infracalc::serve {
 
