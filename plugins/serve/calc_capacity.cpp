@@ -176,6 +176,9 @@ void run_capacity(Context& ctx) {
         const Trial top = trial(*rep, reqs, hi, seed, ttft, tpot);
         if (top.ok) {
           best = top;
+          ctx.note(fmt::format("the targets held even at the saturated rate over {} requests; a longer run at that rate queues without "
+                               "bound, so the replica count has no headroom (lower the rate per replica, or raise --count to test longer)",
+                               reqs.size()));
         } else {
           for (int i = 0; i < 16 && hi - lo > 1e-4 * hi; ++i) {
             const Trial mid = trial(*rep, reqs, 0.5 * (lo + hi), seed, ttft, tpot);

@@ -50,8 +50,7 @@ void run_disaggregate(Context& ctx) {
   // Prefill pool: prompts grouped up to the step's token budget.
   const EngineConfig& e = rep.engine;
   const int per_step = static_cast<int>(std::clamp<std::int64_t>(e.step_tokens / prompt, 1, e.max_batch));
-  const std::vector<SeqWork> prompts(static_cast<std::size_t>(per_step), SeqWork{0, prompt, true});
-  const Seconds prefill_step = prefill_model->time(prompts);
+  const Seconds prefill_step = prefill_model->uniform_time(per_step, SeqWork{0, prompt, true});
   const Seconds prefill_alone = prefill_time(*prefill_model, prompt, 0);
   const Seconds prefill_device_time = prefill_step / static_cast<double>(per_step) * static_cast<double>(prefill_tp);
 

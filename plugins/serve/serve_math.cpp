@@ -2,7 +2,10 @@
 
 #include <algorithm>
 #include <cmath>
+#include <fmt/format.h>
 #include <vector>
+
+#include "units/expected.hpp"
 
 namespace infracalc::serve {
 
@@ -13,16 +16,11 @@ SaturatedCycle saturated_cycle(const StepModel& model, int batch, std::int64_t p
   SaturatedCycle c;
   c.batch = batch;
   const int per_step = static_cast<int>(std::clamp<std::int64_t>(step_tokens / std::max<std::int64_t>(1, prompt), 1, batch));
-  std::vector<SeqWork> work;
   for (int left = batch; left > 0; left -= per_step) {
-    work.assign(static_cast<std::size_t>(std::min(left, per_step)), SeqWork{0, prompt, true});
-    c.prefill += model.time(work);
+    c.prefill += model.uniform_time(std::min(left, per_step), SeqWork{0, prompt, true});
     ++c.prefill_steps;
   }
-  for (std::int64_t k = 1; k < output; ++k) {
-    work.assign(static_cast<std::size_t>(batch), SeqWork{prompt + k - 1, 1, false});
-    c.decode += model.time(work);
-  }
+  c.decode = decode_time(model, batch, prompt, output - 1);
   c.cycle = c.prefill + c.decode;
   c.mean_step = output > 1 ? c.decode / static_cast<double>(output - 1) : Seconds{};
   c.output_rate = from_base<Tokens>(static_cast<double>(batch) * static_cast<double>(output)) / c.cycle;
@@ -36,10 +34,8 @@ SteadyState steady_state(const StepModel& model, int batch, std::int64_t prompt,
   // A step prices whole tokens of context; interpolate between the neighbours for a fractional mean.
   const auto lo = static_cast<std::int64_t>(std::floor(s.mean_context));
   const double frac = s.mean_context - static_cast<double>(lo);
-  std::vector<SeqWork> work(static_cast<std::size_t>(batch), SeqWork{lo, 1, false});
-  const Seconds at_lo = model.time(work);
-  for (auto& w : work) w.context = lo + 1;
-  const Seconds at_hi = model.time(work);
+  const Seconds at_lo = model.uniform_time(batch, SeqWork{lo, 1, false});
+  const Seconds at_hi = model.uniform_time(batch, SeqWork{lo + 1, 1, false});
   s.decode_step = (1 - frac) * at_lo + frac * at_hi;
   const SeqWork one{0, prompt, true};
   s.prefill = model.time(std::span<const SeqWork>(&one, 1));
@@ -89,12 +85,10 @@ Seconds prefill_time(const StepModel& model, std::int64_t prompt, std::int64_t c
 }
 
 Seconds decode_time(const StepModel& model, int batch, std::int64_t context, std::int64_t tokens) {
+  if (tokens > kMaxPricedSteps)
+    throw UserError{{fmt::format("{} decode steps to price one by one; the limit is {}", tokens, kMaxPricedSteps), "use fewer output tokens"}};
   Seconds t{};
-  std::vector<SeqWork> work;
-  for (std::int64_t k = 0; k < tokens; ++k) {
-    work.assign(static_cast<std::size_t>(std::max(1, batch)), SeqWork{context + k, 1, false});
-    t += model.time(work);
-  }
+  for (std::int64_t k = 0; k < tokens; ++k) t += model.uniform_time(std::max(1, batch), SeqWork{context + k, 1, false});
   return t;
 }
 

@@ -12,6 +12,9 @@
 
 namespace infracalc::serve {
 
+/// Most decode steps decode_time prices one by one (a guard against runaway inputs).
+inline constexpr std::int64_t kMaxPricedSteps = 10'000'000;
+
 // --- steady state ---
 
 /// Decode throughput of a batch that stays full: batch / step time (each step yields one token per sequence).
@@ -108,7 +111,8 @@ struct StaticPadding {
 [[nodiscard]] Seconds prefill_time(const StepModel& model, std::int64_t prompt, std::int64_t cached);
 
 /// Time to decode `tokens` tokens in a batch of `batch` sequences that all start at `context` cached
-/// tokens and grow together (one step per token; the model's step time at each context).
+/// tokens and grow together (one step per token; the model's step time at each context). Throws UserError
+/// beyond kMaxPricedSteps steps.
 [[nodiscard]] Seconds decode_time(const StepModel& model, int batch, std::int64_t context, std::int64_t tokens);
 
 /// A turn with `tokens` more generated tokens at `tpot` each: base + tokens × tpot.

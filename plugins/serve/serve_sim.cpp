@@ -538,8 +538,19 @@ SimResult simulate(const SimInput& input, const EngineConfig& engine, const Step
     throw UserError{{fmt::format("--step-tokens {} is below --max-batch {}: a step could not decode every running sequence",
                                  engine.step_tokens, engine.max_batch),
                      "raise --step-tokens or lower --max-batch"}};
-  for (const auto& r : input.requests)
+  double outputs = 0, longest = 0;
+  for (const auto& r : input.requests) {
     if (r.prompt < 1 || r.output < 1) throw UserError{{"serve: every request needs a prompt and an output of at least one token", ""}};
+    outputs += static_cast<double>(r.output);
+    longest = std::max(longest, static_cast<double>(r.output));
+  }
+  // Every step yields at most max_batch tokens, and one sequence at most one token a step, so fewer steps than
+  // this cannot finish the run.
+  if (std::max(outputs / engine.max_batch, longest) > static_cast<double>(engine.max_steps))
+    throw UserError{{fmt::format("serve: the run needs more than {} steps ({:.4g} output tokens, at most {} a step; the longest answer "
+                                 "{:.4g} tokens, one a step)",
+                                 engine.max_steps, outputs, engine.max_batch, longest),
+                     "simulate a representative sample (fewer or shorter requests)"}};
   return Simulator(input, engine, model, observer).run();
 }
 

@@ -53,8 +53,8 @@ struct EngineConfig {
   kv::Preemption preemption = kv::Preemption::recompute;
   /// Time to copy one block between device and host memory, each way (swap preemption).
   Seconds swap_time_per_block;
-  /// Guard against runaway inputs.
-  std::int64_t max_steps = 20'000'000;
+  /// Most steps a run may take (a guard against runaway inputs: each step keeps a sample).
+  std::int64_t max_steps = 2'000'000;
 };
 
 /// A closed loop: each user sends a request, waits for the answer, thinks, and sends the next.

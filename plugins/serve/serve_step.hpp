@@ -33,6 +33,8 @@ class StepModel {
   virtual ~StepModel() = default;
   /// Time of a step carrying `work` (one entry per sequence); an empty step takes no time.
   [[nodiscard]] virtual Seconds time(std::span<const SeqWork> work) const = 0;
+  /// Time of a step carrying `batch` sequences that all do `work`; the same as time() on `batch` copies.
+  [[nodiscard]] virtual Seconds uniform_time(std::int64_t batch, const SeqWork& work) const;
 };
 
 /// The roofline model of decode::decode_step and decode::prefill_step, generalised to a step that mixes
@@ -48,10 +50,16 @@ class RooflineStepModel final : public StepModel {
 
   /// Bytes and operations of a step on one device.
   [[nodiscard]] decode::StepDetail detail(std::span<const SeqWork> work) const;
+  /// Bytes and operations of `batch` sequences all doing `work`.
+  [[nodiscard]] decode::StepDetail uniform_detail(std::int64_t batch, const SeqWork& work) const;
   /// The step's memory, compute and communication times.
   [[nodiscard]] decode::StepTime step(std::span<const SeqWork> work) const;
+  /// The times of a uniform step.
+  [[nodiscard]] decode::StepTime uniform_step(std::int64_t batch, const SeqWork& work) const;
   /// step(work).total.
   [[nodiscard]] Seconds time(std::span<const SeqWork> work) const override;
+  /// A uniform batch priced in constant time: one sequence's reads and arithmetic times the batch.
+  [[nodiscard]] Seconds uniform_time(std::int64_t batch, const SeqWork& work) const override;
 
   /// The workload being served.
   [[nodiscard]] const decode::Workload& workload() const { return w_; }
@@ -67,6 +75,10 @@ class RooflineStepModel final : public StepModel {
   std::optional<decode::Link> link_;
   Bytes act_bytes_;
   Seconds overhead_;
+  // Prices a step from its per-sequence sums and its token count.
+  [[nodiscard]] decode::StepDetail from_sums(double tokens, double read_full, double read_sliding, double write_full,
+                                             double write_sliding, double attention) const;
+  [[nodiscard]] decode::StepTime priced(const decode::StepDetail& d, double tokens) const;
   // Per-device KV bytes of one cached position over the full-attention and the sliding cached layers.
   Bytes kv_full_;
   Bytes kv_sliding_;
@@ -87,6 +99,8 @@ class LinearStepModel final : public StepModel {
   LinearStepModel(Seconds base, Seconds per_sequence, Seconds per_prompt_token);
   /// base × [the step decodes] + per_sequence × decoding sequences + per_prompt_token × prefill tokens.
   [[nodiscard]] Seconds time(std::span<const SeqWork> work) const override;
+  /// The same for `batch` copies of `work`, in constant time.
+  [[nodiscard]] Seconds uniform_time(std::int64_t batch, const SeqWork& work) const override;
 
  private:
   Seconds base_;
