@@ -160,6 +160,8 @@ void run_latency(Context& ctx) {
   }
   if (all_decode.value() > 0) ctx.set_number("decode_share", all_decode / total);
 
+  if (rep.model && !ctx.has("tpot") && all_steps > 0 && prompt == 0)
+    ctx.note("no --prompt-tokens: decode steps are priced from an empty cache (give the prompt length for its KV reads)");
   if (rep.model && !ctx.has("tpot"))
     ctx.note(fmt::format("decode steps priced by the replica's step model at batch {} (every sequence at the same context), growing from {} "
                          "cached tokens; mean {} per token",

@@ -351,3 +351,19 @@ TEST_CASE("a rate parses as a count per time", "[serve][units]") {
   REQUIRE(m);
   CHECK(m->value == Approx(2));
 }
+
+TEST_CASE("a uniform step priced in constant time equals the step of its copies", "[serve][step]") {
+  for (const char* id : {"llama-3.1-8b", "deepseek-v3", "gemma-3-27b"}) {
+    const RooflineStepModel m(workload(id), h100(), 2, decode::Link{from_base<BytesPerSecond>(450e9), sec(1e-6)}, from_base<Bytes>(2.0),
+                              sec(1e-4));
+    for (const SeqWork w : {SeqWork{3000, 1, false}, SeqWork{0, 2048, true}, SeqWork{9000, 512, true}}) {
+      const std::vector<SeqWork> copies(37, w);
+      CHECK(m.uniform_time(37, w).value() == Approx(m.time(copies).value()).epsilon(1e-12));
+    }
+  }
+  const LinearStepModel lin(sec(0.02), sec(0.001), sec(1e-4));
+  const std::vector<SeqWork> dec(5, SeqWork{10, 1, false});
+  CHECK(lin.uniform_time(5, SeqWork{10, 1, false}).value() == Approx(lin.time(dec).value()));
+  const std::vector<SeqWork> pre(3, SeqWork{0, 100, true});
+  CHECK(lin.uniform_time(3, SeqWork{0, 100, true}).value() == Approx(lin.time(pre).value()));
+}
