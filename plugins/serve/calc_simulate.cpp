@@ -193,6 +193,7 @@ Calculator simulate_calculator() {
       "for a --seed. Reports throughput, TTFT/TPOT/latency percentiles (linear interpolation), occupancy over time (table), "
       "preemptions, backfills, Little's law and the saturated closed form beside the measured figures. --trace adds the schedule.";
   c.refs = replica_refs();
+  c.refs.push_back(rental_ref());
   c.inputs = concat(concat(concat(replica_inputs(), engine_inputs()), stream_inputs()), report_inputs());
   c.inputs.push_back({.name = "bins", .kind = InputKind::integer, .help = "rows of the occupancy table (equal intervals of the run)",
                       .default_value = "20", .example = "100"});

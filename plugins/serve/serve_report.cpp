@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include "plugins/core/catalog_input.hpp"
 #include "plugins/serve/serve_text.hpp"
 #include "units/bridge.hpp"
 #include "units/format.hpp"
@@ -24,6 +25,10 @@ std::vector<Input> report_inputs() {
        .optional = true},
       {.name = "require_slo", .kind = InputKind::flag, .help = "exit 1 when a p95 misses its target"},
   };
+}
+
+CatalogRef rental_ref() {
+  return {"rental", {"price"}, "accelerator rental entry from the catalog: its on-demand series (at --as-of) sets --gpu-hour"};
 }
 
 void report_percentiles(Context& ctx, std::string_view prefix, const Percentiles& p) {
@@ -54,6 +59,9 @@ void report_slo_and_cost(Context& ctx, const SimResult& r, const Summary& s, int
     ctx.verdict("tpot_p95_within_target", ok, fmt::format("p95 TPOT {} against {}", human(to_quantity(s.tpot.p95)), human(to_quantity(tpot))));
   }
   if (failed && ctx.flag("require_slo")) ctx.fail_check();
+  if (!ctx.has("gpu_hour") && ctx.ref("rental") != nullptr &&
+      !fill_from_ref(ctx, "gpu_hour", "rental", "on_demand", expectation_of<UsdPerHour>()))
+    throw UserError{{"--rental " + ctx.ref("rental")->id() + " has no on_demand price series", "give --gpu-hour"}};
   if (ctx.has("gpu_hour")) {
     const UsdPerHour per_hour = static_cast<double>(devices) * ctx.get<UsdPerHour>("gpu_hour");
     ctx.set("cost_per_hour", per_hour);

@@ -13,6 +13,8 @@ namespace infracalc::serve {
 
 /// --ttft-target, --tpot-target, --gpu-hour and --require-slo.
 [[nodiscard]] std::vector<Input> report_inputs();
+/// --rental: an accelerator rental price entry whose on-demand series sets --gpu-hour.
+[[nodiscard]] CatalogRef rental_ref();
 
 /// Sets <prefix>_p50, _p95, _p99 and _mean.
 void report_percentiles(Context& ctx, std::string_view prefix, const Percentiles& p);

@@ -96,6 +96,17 @@ TEST_CASE("serve simulate reports targets, goodput and cost", "[serve][calc]") {
   CHECK(tight.check_failed);
 }
 
+TEST_CASE("serve simulate prices the replica from a rental entry at --as-of", "[serve][calc]") {
+  const RawInputs raw = {{"step_time", "10ms"}, {"count", "10"}, {"rental", "h100-sxm-rental-aws"}, {"tp", "8"}};
+  const Plugin* p = find_plugin("serve");
+  RunOptions old;
+  old.as_of = Date{2024, 1, 1};
+  const Result then = run_calculator(*p, *p->find("simulate"), raw, old);
+  CHECK(value(then, "cost_per_hour") == Approx(8 * 12.29 / 3600));
+  const Result now = serve("simulate", raw);
+  CHECK(value(now, "cost_per_hour") < value(then, "cost_per_hour"));
+}
+
 TEST_CASE("serve simulate --trace adds the schedule", "[serve][calc]") {
   const Result r = serve("simulate", {{"requests", "100+3,50+2"}, {"step_time", "10ms"}, {"prefill_rate", "1000tok/s"}, {"trace", ""}});
   REQUIRE(r.tables.size() == 3);
