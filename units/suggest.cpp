@@ -36,6 +36,7 @@ namespace {
 std::vector<std::pair<std::size_t, std::string>> near_matches(std::string_view typed, const std::vector<std::string_view>& candidates) {
   const std::string t = lower(typed);
   std::vector<std::pair<std::size_t, std::string>> out;
+  if (t.size() > 64) return out;  // nobody mistypes 64 characters; and edit distance is quadratic
   // Allow about one edit per three characters, at least one.
   const std::size_t limit = std::max<std::size_t>(1, t.size() / 3);
   for (auto c : candidates) {

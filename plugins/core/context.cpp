@@ -96,7 +96,7 @@ std::string snake_key(std::string_view key) {
 std::string Context::flag_name(std::string_view key) { return "--" + kebab(key); }
 
 Context::Context(const Plugin& plugin, const Calculator& calc, const RawInputs& raw, const RunOptions& options)
-    : plugin_(plugin), calc_(calc), options_(options) {
+    : calc_(calc), options_(options) {
   result_.plugin = std::string(plugin.name);
   result_.calculator = std::string(calc.name);
   // Every raw key must be a declared input or reference. Keys are normalised once (kebab → snake).

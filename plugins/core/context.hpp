@@ -94,7 +94,6 @@ class Context {
   const ResolvedInput* find(std::string_view key) const;
   const ResolvedInput& need(std::string_view key) const;
 
-  const Plugin& plugin_;
   const Calculator& calc_;
   RunOptions options_;
   std::vector<std::pair<std::string, const Entry*>> refs_;

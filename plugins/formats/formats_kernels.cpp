@@ -223,6 +223,7 @@ std::vector<KernelCheck> run_random(const KernelOptions& opt) {
   return out;
 }
 
+#ifdef __FLT16_MANT_DIG__  // compilers with _Float16 on this target (GCC 12 on x86-64; not clang 14)
 // The compiler's own binary16 conversion as an independent oracle for FP16.
 std::vector<KernelCheck> run_fp16_oracle(const KernelOptions& opt) {
   const std::uint64_t stride = opt.quick ? 65537u : 257u;
@@ -239,6 +240,7 @@ std::vector<KernelCheck> run_fp16_oracle(const KernelOptions& opt) {
   return {{"fp16: FP32 bit patterns (every " + std::to_string(stride) + "th) encoded as the compiler's _Float16 cast does",
            count(static_cast<double>(tested)), count(static_cast<double>(agree)), 0.0}};
 }
+#endif
 
 // Reads code i of `bits` bits from a tightly packed little-endian buffer (an independent unpacker).
 std::uint32_t read_bits(const std::vector<std::uint8_t>& buf, std::size_t i, int bits) {
@@ -378,7 +380,9 @@ std::vector<Kernel> formats_kernels() {
        run_encode_boundaries},
       {"overflow", "non-saturating overflow to Inf or NaN at the IEEE and OCP boundaries", run_overflow},
       {"random-inputs", "random FP32 inputs through fast, exact and brute-force nearest encoders", run_random},
+#ifdef __FLT16_MANT_DIG__
       {"fp16-compiler", "FP16 encoder against the compiler's _Float16 conversion", run_fp16_oracle},
+#endif
       {"tensor-bytes", "quantizes real tensors in every storage format; counts bytes and decodes the raw bytes", run_tensors},
       {"weight-bytes", "bytes per value measured on real NVFP4/MXFP4/INT4 tensors, scaled to 70e9 parameters", run_weights},
       {"mx-worked-examples", "MX and NVFP4 scale selection on hand-worked blocks", run_mx_examples},
