@@ -1,18 +1,64 @@
 #!/usr/bin/env bash
-# Benchmarks: whole-process latency of single calculations (median of repeated runs) against the target.
+# `make bench`: every performance figure in one table — what was measured, the median of several runs,
+# and the ratio to its target (below 1.00 is better than the target for times; above 1.00 for rates).
 # Usage: bench/run.sh BUILD_DIR
 set -euo pipefail
 build=${1:-build}
 bin=$build/bin/infracalc
 timer=$build/bench/proc_time
+micro=$build/bench/micro_bench
 runs=${RUNS:-200}
-printf '%-58s %10s %10s %10s %8s\n' "figure" "median" "p10" "p90" "target"
-latency() {
-  local label=$1 target=$2; shift 2
-  read -r med p10 p90 < <("$timer" "$runs" "$bin" "$@")
-  printf '%-58s %8.2f ms %7.2f ms %7.2f ms %6s ms  (%.2fx of target)\n' "$label" "$med" "$p10" "$p90" "$target" \
-    "$(awk -v m="$med" -v t="$target" 'BEGIN{print m/t}')"
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+
+row() {  # label value unit target kind(time|rate)
+  awk -v l="$1" -v v="$2" -v u="$3" -v t="$4" -v k="$5" 'BEGIN {
+    r = (k == "time") ? v / t : v / t;
+    printf "%-62s %12.4g %-9s %10.4g %-6s %s %.2f\n", l, v, u, t, u, (k == "time" ? "time/target" : "rate/target"), r }'
 }
-latency "kv size --model llama-3-70b --tokens 8000 --json" 5 kv size --model llama-3-70b --tokens 8000 --json
-latency "calc '140 GB / (3.35 TB/s)'" 5 calc '140 GB / (3.35 TB/s)'
-latency "hw show h100-sxm --json" 5 hw show h100-sxm --json
+printf '%-62s %12s %-9s %10s %-6s %s\n' "figure (median)" "measured" "unit" "target" "" "ratio"
+
+# Whole-process latency of single calculations (stdout to /dev/null; 3 warm-up runs).
+latency() {
+  local label=$1; shift
+  read -r med _ _ < <("$timer" "$runs" "$bin" "$@")
+  row "$label" "$med" ms 5 time
+}
+latency "latency: kv size --model llama-3-70b --tokens 8000 --json" kv size --model llama-3-70b --tokens 8000 --json
+latency "latency: calc '140 GB / (3.35 TB/s)'" calc '140 GB / (3.35 TB/s)'
+latency "latency: fit inference --model llama-3-70b --gpu h100-sxm" fit inference --model llama-3-70b --gpu h100-sxm --tokens 8000 --json
+latency "latency: hw show h100-sxm --json" hw show h100-sxm --json
+
+# Batch throughput on one core, and memory flatness over a long stream.
+records=${RECORDS:-200000}
+awk -v n="$records" 'BEGIN { for (i = 0; i < n; i++) printf "{\"plugin\":\"cost\",\"calculator\":\"token\",\"inputs\":{\"gpu_hour\":\"$2.20/h\",\"throughput\":\"%d tok/s\"}}\n", 1000 + i }' >"$tmp/simple.jsonl"
+best=0
+for _ in 1 2 3; do
+  start=$(date +%s.%N)
+  taskset -c 0 "$bin" batch "$tmp/simple.jsonl" >/dev/null
+  end=$(date +%s.%N)
+  rate=$(awk -v n="$records" -v a="$start" -v b="$end" 'BEGIN { print n / (b - a) }')
+  best=$(awk -v a="$best" -v b="$rate" 'BEGIN { print (b > a) ? b : a }')
+done
+row "batch: simple records per second, one core (best of 3)" "$best" rec/s 200000 rate
+read -r rss_small < <("$timer" --rss "$bin" batch "$tmp/simple.jsonl")
+head -20000 "$tmp/simple.jsonl" >"$tmp/small.jsonl"
+read -r rss_tiny < <("$timer" --rss "$bin" batch "$tmp/small.jsonl")
+row "batch: peak RSS at $records records / at 20000 (flat = 1.0)" "$(awk -v a="$rss_small" -v b="$rss_tiny" 'BEGIN{print a/b}')" x 1.0 time
+
+# In-process figures (Google Benchmark medians of 5 repetitions).
+if [ -x "$micro" ]; then
+  "$micro" --benchmark_repetitions=5 --benchmark_report_aggregates_only=true --benchmark_format=csv 2>/dev/null >"$tmp/micro.csv" || true
+  awk -F, '/_median"?,/ {
+      name = $1; gsub(/"/, "", name); sub(/_median$/, "", name);
+      # columns: name,iterations,real_time,cpu_time,time_unit,bytes_per_second,items_per_second,...
+      if ($6 != "") printf "%s %s\n", name, $6 / 1e9;
+      else printf "%s %s\n", name, $4 }' "$tmp/micro.csv" | while read -r name value; do
+    case $name in
+      BM_encode_*) row "encoder ${name#BM_encode_}: FP32 input per second per core" "$value" GB/s 1 rate ;;
+      BM_batch_record) row "one kv size batch record in process (CPU time)" "$value" ns 5000 time ;;
+      BM_kv_size_run) row "in process: kv size calculation (CPU time)" "$value" ns 5000 time ;;
+      *) row "in process: ${name#BM_} (CPU time)" "$value" ns 5000 time ;;
+    esac
+  done
+fi

@@ -59,6 +59,9 @@ ExitStatus run_verify(const std::vector<std::string>& plugins, const KernelOptio
 std::optional<Error> process_batch_record(std::string_view text, std::size_t record, const RunOptions& ro, std::string& out);
 /// `batch [FILE|-]`: JSON Lines of {"plugin", "calculator", "inputs", "id"?} in, one result (or error) per line out.
 ExitStatus run_batch(const std::string& path, bool fail_fast, const GlobalOptions& g);
+/// `verify decode --calibrate`: writes the measured figures to accelerators/this-host.toml in the user data
+/// dir (temporary file, then rename); call after run_verify has run the decode kernels.
+void write_calibration(const KernelOptions& k);
 /// `completions bash|zsh|fish`.
 ExitStatus run_completions(const std::string& shell);
 

@@ -1,6 +1,7 @@
 // The command line: one table of commands (as in ninja), CLI11 for flags, and the exit-status contract.
 // This is the only translation unit that includes CLI11.
 #include <CLI/CLI.hpp>
+#include <algorithm>
 #include <csignal>
 #include <cstdio>
 #include <fmt/format.h>
@@ -137,15 +138,24 @@ ExitStatus cmd_verify(int argc, char** argv) {
   app.add_flag("--help,-h", help);
   parse(app, argc, argv);
   if (help) {
-    emit("usage: infracalc verify [PLUGIN...] [--quick] [--trace]\n\n"
-         "  Runs each plugin's reference kernels and compares them with its formulas; exits 1 if any check fails.\n\n" +
+    emit("usage: infracalc verify [PLUGIN...] [--quick] [--trace] [--calibrate]\n\n"
+         "  Runs each plugin's reference kernels and compares them with its formulas; exits 1 if any check fails.\n"
+         "  --quick runs small sizes and skips timing checks; --calibrate (with decode) writes this machine's measured\n"
+         "  bandwidth and peak to accelerators/this-host.toml in the user data dir, for --gpu this-host.\n\n" +
          output_options_help());
     return ExitStatus::ok;
   }
   prepare(g);
-  if (calibrate) throw UserError{{"verify --calibrate: no plugin with a calibration kernel is built yet", "run `infracalc verify` without it"}};
+  if (calibrate) {
+    if (k.quick) throw UserError{{"verify --calibrate measures at full size and cannot run with --quick", "drop --quick"}};
+    if (plugins.empty()) plugins.push_back("decode");
+    if (std::find(plugins.begin(), plugins.end(), "decode") == plugins.end())
+      throw UserError{{"verify --calibrate: the calibration comes from the decode kernels", "run `infracalc verify decode --calibrate`"}};
+  }
   k.progress = !k.quick;
-  return run_verify(plugins, k, g);
+  const ExitStatus status = run_verify(plugins, k, g);
+  if (calibrate) write_calibration(k);
+  return status;
 }
 
 ExitStatus cmd_hw(int argc, char** argv) {

@@ -317,7 +317,8 @@ std::string render_result(const Result& r, const OutputOptions& opt) {
     for (const auto& in : r.inputs) {
       std::string shown = human_cell(in.value, "", nf);
       // Show what was typed when the preferred unit reads differently ("$0.6e9/yr" is not "$68.45k/h").
-      if (in.origin == Origin::flag && std::holds_alternative<Quantity>(in.value) && !in.raw.empty() && in.raw != shown)
+      const bool typed_unit = in.raw.find_first_of("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ$%") != std::string::npos;
+      if (in.origin == Origin::flag && std::holds_alternative<Quantity>(in.value) && typed_unit && in.raw != shown)
         shown += "  (" + in.raw + ")";
       rows.push_back({in.key, shown, std::string(origin_name(in.origin)) + (in.from.empty() ? "" : " " + in.from)});
     }

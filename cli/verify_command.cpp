@@ -1,9 +1,13 @@
 #include <cmath>
 #include <exception>
+#include <filesystem>
 #include <fmt/format.h>
+#include <fstream>
+#include <unistd.h>
 
 #include "cli/commands.hpp"
 #include "plugins/core/json.hpp"
+#include "plugins/decode/decode_host.hpp"
 #include "plugins/registry.hpp"
 #include "units/suggest.hpp"
 
@@ -103,6 +107,39 @@ ExitStatus run_verify(const std::vector<std::string>& plugins, const KernelOptio
     emit(out);
   }
   return failed == 0 ? ExitStatus::ok : ExitStatus::check_failed;
+}
+
+void write_calibration(const KernelOptions& k) {
+  if (!decode::host_measured())
+    throw UserError{{"verify --calibrate: the decode measurement did not run", "see the decode-loop error above"}};
+  const decode::HostMeasurement& m = decode::measure_host(k);
+  const std::string dir = user_data_dir();
+  if (dir.empty()) throw UserError{{"verify --calibrate: no user data directory (HOME and XDG_DATA_HOME are unset)", "set HOME or XDG_DATA_HOME"}};
+  namespace fs = std::filesystem;
+  const fs::path folder = fs::path(dir) / "accelerators";
+  std::error_code ec;
+  fs::create_directories(folder, ec);
+  if (ec) throw UserError{{"verify --calibrate: cannot create " + folder.string() + ": " + ec.message(), "check the permissions"}};
+  char host[256] = {};
+  if (gethostname(host, sizeof host - 1) != 0) std::snprintf(host, sizeof host, "%s", "this host");
+  const fs::path target = folder / "this-host.toml";
+  // Write beside the target and rename over it: readers see the old file or the new one, never half of one.
+  const fs::path tmp = folder / (".this-host.toml." + std::to_string(getpid()) + ".tmp");
+  {
+    std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
+    out << decode::calibration_toml(m, host);
+    out.close();
+    if (!out) {
+      fs::remove(tmp, ec);
+      throw UserError{{"verify --calibrate: cannot write " + tmp.string(), "check the free space and permissions"}};
+    }
+  }
+  fs::rename(tmp, target, ec);
+  if (ec) {
+    fs::remove(tmp, ec);
+    throw UserError{{"verify --calibrate: cannot replace " + target.string(), "check the permissions"}};
+  }
+  fmt::print(stderr, "verify: calibration written to {} (as of {}); use it with --gpu this-host --dtype fp32\n", target.string(), m.date);
 }
 
 }  // namespace infracalc::cli

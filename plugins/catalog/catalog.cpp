@@ -33,6 +33,12 @@ std::string join(const std::vector<std::string>& v, std::string_view sep) {
   return out;
 }
 
+// "an accelerator", "a model".
+std::string with_article(std::string_view noun) {
+  const bool vowel = !noun.empty() && std::string_view("aeiou").find(noun.front()) != std::string_view::npos;
+  return (vowel ? "an " : "a ") + std::string(noun);
+}
+
 }  // namespace
 
 std::string kind_of_folder(std::string_view folder) {
@@ -241,7 +247,8 @@ const Entry& Catalog::get(std::string_view id, const std::vector<std::string_vie
   std::vector<std::string_view> views(names.begin(), names.end());
   const std::string what = kinds.empty() ? std::string("entry") : std::string(kinds.front());
   if (e != nullptr)
-    throw UserError{{std::string(input) + ": '" + std::string(id) + "' is a " + e->kind() + ", not a " + what,
+    throw UserError{{std::string(input) + ": '" + std::string(id) + "' is " + with_article(e->kind()) + ", not " +
+                         with_article(what),
                      did_you_mean(id, views)}};
   std::string hint = did_you_mean(id, views);
   if (hint.empty()) hint = "list the known ids with `infracalc " + std::string(what == "model" ? "model" : "hw") + " list`";

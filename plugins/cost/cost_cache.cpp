@@ -14,9 +14,13 @@ namespace {
 std::string show(const Quantity& q, std::string_view hint = {}) { return format_human(q, {}, hint); }
 
 void run_cache(Context& ctx) {
-  tco::fill_from_ref(ctx, "input_price", "api", "input_price", expectation_of<UsdPerToken>());
-  tco::fill_from_ref(ctx, "read_multiplier", "api", "cache_read_multiplier", expectation_of<Number>());
-  tco::fill_from_ref(ctx, "write_multiplier", "api", ctx.text("ttl_tier") == "1h" ? "cache_write_multiplier_1h" : "cache_write_multiplier",
+  const Entry* api = ctx.ref("api");
+  if (api != nullptr && ctx.text("ttl_tier") == "1h" && !ctx.has("write_multiplier") && !api->field("cache_write_1h"))
+    throw UserError{{api->id() + " has no 1-hour cache price (series cache_write_1h)",
+                     "give --write-multiplier for the 1-hour write price, or use --ttl-tier default"}};
+  tco::fill_from_ref(ctx, "input_price", "api", "input", expectation_of<UsdPerToken>());
+  tco::fill_from_ref(ctx, "read_multiplier", "api", "cache_read", expectation_of<Number>());
+  tco::fill_from_ref(ctx, "write_multiplier", "api", ctx.text("ttl_tier") == "1h" ? "cache_write_1h" : "cache_write",
                      expectation_of<Number>());
   tco::fill_from_ref(ctx, "cache_lifetime", "api", "cache_ttl", expectation_of<Seconds>());
   if (!ctx.has("input_price")) tco::missing("input_price", "base price per input token", "$3/Mtok", "api");

@@ -9,7 +9,7 @@ namespace infracalc::fit {
 
 std::vector<Input> model_inputs() {
   return {
-      {.name = "params", .kind = InputKind::quantity, .dim = dims::none,
+      {.name = "params", .kind = InputKind::integer,
        .help = "total parameters (overrides the count computed from the architecture)", .example = "70e9", .optional = true},
       {.name = "layers", .kind = InputKind::integer, .help = "transformer layers", .example = "80", .optional = true},
       {.name = "hidden_size", .kind = InputKind::integer, .help = "model (residual) width", .example = "8192", .optional = true},

@@ -33,6 +33,23 @@ double price_multiplier(Context& ctx, std::string_view key) {
   return q->value;
 }
 
+// The base input price: the flag, else the --price entry's `input` (a plain value or a dated series, newest
+// entry not after --as-of); absent when neither gives one.
+void fill_input_price(Context& ctx) {
+  const Entry* e = ctx.ref("price");
+  if (e == nullptr || ctx.has("input_price")) return;
+  std::optional<FieldRef> ref = e->field("input");
+  if (ref && ref->value->kind == Node::Kind::array) ref = e->dated("input", ctx.options().as_of);
+  if (!ref) return;
+  auto q = node_quantity(*ref->value, Expectation{dims::money_per_token, false}, ref->location + ": input");
+  if (!q) throw UserError{q.error()};
+  if (!std::isfinite(q->value) || q->value < 0)
+    throw UserError{{ref->location + ": input must be a non-negative price per token", ""}};
+  ctx.cite(ref->provenance);
+  ctx.result().inputs.push_back({"input_price", Origin::catalog, *q,
+                                 ref->value->kind == Node::Kind::string ? ref->value->str : std::to_string(q->value), e->id()});
+}
+
 void run_prefix(Context& ctx) {
   PrefixShape s;
   s.prefix = static_cast<std::int64_t>(ctx.get<Tokens>("prefix").value());
@@ -77,6 +94,7 @@ void run_prefix(Context& ctx) {
                 hit >= h ? fmt::format("at a {:.3g}% hit rate caching the prefix costs {:.3g}x the uncached price", 100 * hit, cost_multiplier(p, hit))
                          : fmt::format("below the {:.3g}% break-even hit rate caching costs more than it saves", 100 * h));
   }
+  fill_input_price(ctx);
   if (ctx.has("input_price")) {
     const UsdPerToken price = ctx.get<UsdPerToken>("input_price");
     const Tokens prefix = ctx.get<Tokens>("prefix");
@@ -119,7 +137,9 @@ Calculator prefix_calculator() {
       "request but the last, plus each request's own blocks. Pricing: with cached reads at r and cache writes at w times "
       "the base input price, caching pays above the hit rate h = (w - 1) / (w - r), and from n = ceil((w - r) / (1 - r)) "
       "requests per cache write.";
-  c.refs = {model_ref(), {"price", {"price"}, "provider price entry: sets --cache-read and --cache-write"}};
+  c.refs = {model_ref(),
+            {"price", {"price"},
+             "provider price entry (series cache_read, cache_write, input): sets --cache-read, --cache-write and --input-price"}};
   c.inputs = {
       {.name = "prefix", .kind = InputKind::quantity, .dim = dims::token, .help = "tokens every request shares (system prompt, document)",
        .example = "2000"},
@@ -138,8 +158,8 @@ Calculator prefix_calculator() {
        .default_value = "1.25", .example = "2"},
       {.name = "hit_rate", .kind = InputKind::quantity, .dim = dims::none, .help = "share of requests that find the prefix cached",
        .example = "80%", .bound = Bound::fraction0, .optional = true},
-      {.name = "input_price", .kind = InputKind::quantity, .dim = dims::money_per_token, .help = "base input price",
-       .example = "$3/Mtok", .optional = true},
+      {.name = "input_price", .kind = InputKind::quantity, .dim = dims::money_per_token,
+       .help = "base input price (default: the --price entry's input price)", .example = "$3/Mtok", .optional = true},
   };
   for (auto& in : arch_inputs()) c.inputs.push_back(in);
   for (auto& in : precision_inputs()) c.inputs.push_back(in);

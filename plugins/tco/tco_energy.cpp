@@ -49,9 +49,10 @@ void run_energy(Context& ctx) {
   const Seconds period = ctx.get<Seconds>("period");
   const auto energy = period_energy(ctx, period);
   if (!energy) missing("energy", "energy over --period", "8TWh");
-  fill_from_ref(ctx, "tariff", "electricity", "price", expectation_of<UsdPerJoule>());
+  fill_tariff(ctx, "tariff");
   if (!ctx.has("tariff") && !ctx.has("tariff_range"))
-    throw UserError{{"missing --tariff or --tariff-range", "give --tariff $0.08/kWh, --tariff-range $30/MWh..$120/MWh or --electricity ID"}};
+    throw UserError{{"missing --tariff or --tariff-range",
+                     "give --tariff $0.08/kWh, --tariff-range $30/MWh..$120/MWh or --grid ID"}};
   ctx.set("energy_used", *energy);
   ctx.set("average_power", *energy / period);
   if (ctx.has("tariff")) ctx.set("bill", energy_bill(*energy, ctx.get<UsdPerJoule>("tariff")));
@@ -87,7 +88,7 @@ void run_energy(Context& ctx) {
 void run_siting(Context& ctx) {
   const UsdPerJoule threshold = ctx.get<UsdPerJoule>("threshold");
   ctx.set("threshold_used", threshold);
-  fill_from_ref(ctx, "tariff", "electricity", "price", expectation_of<UsdPerJoule>());
+  fill_tariff(ctx, "tariff");
   const auto energy = period_energy(ctx, year());
   if (energy) {
     ctx.set("annual_energy", *energy);
@@ -146,7 +147,7 @@ Calculator energy_calculator() {
       "bill = energy x tariff; over --tariff-range LOW..HIGH: bill_low, bill_high and swing = bill_high - bill_low, with a "
       "table of --steps points. Energy is --energy, or --power x PUE x load factor x --period. With --connection-capex the "
       "yearly swing is compared with the grid connection amortised over --connection-life.";
-  c.refs = {{"electricity", {"price"}, "electricity tariff entry (dated series 'price'): sets --tariff"}};
+  c.refs = {grid_ref()};
   c.inputs = energy_inputs("energy drawn over --period");
   c.inputs.push_back({.name = "period", .kind = InputKind::quantity, .dim = dims::time,
                       .help = "the period the energy and the bill cover", .default_value = "1yr", .example = "30d"});
@@ -185,7 +186,7 @@ Calculator siting_calculator() {
       "power leads siting when the firm delivered tariff exceeds --threshold (a rule of thumb, about $80/MWh). For a site: "
       "energy cost per year = energy x tariff, energy share = energy / (energy + other costs), where other costs are "
       "--other-costs or --capex / --life + --overheads; tariff_for_half is the tariff at which energy is half the total.";
-  c.refs = {{"electricity", {"price"}, "electricity tariff entry (dated series 'price'): sets --tariff"}};
+  c.refs = {grid_ref()};
   c.inputs = {
       {.name = "tariff", .kind = InputKind::quantity, .dim = dims::money_per_energy,
        .help = "the site's firm delivered electricity price", .example = "$95/MWh", .optional = true},

@@ -13,9 +13,9 @@ namespace {
 
 std::string show(const Quantity& q, std::string_view hint = {}) { return format_human(q, {}, hint); }
 
-// IT capex from a total or from its parts; `how` describes which.
-Usd it_capex(Context& ctx, std::string& how) {
-  fill_from_ref(ctx, "capex_per_accelerator", "purchase", "price", expectation_of<Usd>());
+// IT capex from a total or from its parts; `how` describes which, `bought` what a --purchase price stands for.
+Usd it_capex(Context& ctx, std::string& how, PurchaseBasis& bought) {
+  bought = fill_purchase(ctx, "capex_per_accelerator");
   const bool parts = ctx.has("accelerators") || ctx.has("servers") || ctx.has("network");
   if (ctx.has("capex") && parts)
     throw UserError{{"give --capex (the IT total) or its parts (--accelerators, --servers, --network), not both",
@@ -46,7 +46,8 @@ Usd it_capex(Context& ctx, std::string& how) {
 
 void run_facility(Context& ctx) {
   std::string how;
-  const Usd it = it_capex(ctx, how);
+  PurchaseBasis bought = PurchaseBasis::none;
+  const Usd it = it_capex(ctx, how, bought);
   const Seconds life = ctx.get<Seconds>("life");
   const Seconds facility_life = ctx.get<Seconds>("facility_life");
   const double pue = ctx.number("pue");
@@ -65,7 +66,7 @@ void run_facility(Context& ctx) {
   std::optional<Joules> annual_energy;
   if (ctx.has("energy")) annual_energy = ctx.get<Joules>("energy");
   else if (ctx.has("it_power")) annual_energy = energy_over(ctx.get<Watts>("it_power"), pue, ctx.number("load_factor"), year());
-  fill_from_ref(ctx, "tariff", "electricity", "price", expectation_of<UsdPerJoule>());
+  fill_tariff(ctx, "tariff");
   UsdPerHour energy_cost;
   std::optional<UsdPerJoule> tariff;
   if (ctx.has("energy_cost")) {
@@ -74,7 +75,7 @@ void run_facility(Context& ctx) {
     energy_cost = ctx.get<UsdPerHour>("energy_cost");
     if (annual_energy) tariff = energy_cost * year() / *annual_energy;
   } else {
-    if (!ctx.has("tariff")) missing("energy_cost", "the yearly energy bill", "'$0.6e9/yr'", "electricity");
+    if (!ctx.has("tariff")) missing("energy_cost", "the yearly energy bill", "'$0.6e9/yr'", "grid");
     if (!annual_energy)
       throw UserError{{"--tariff needs the energy it prices", "give --energy (per year) or --it-power (with --pue, --load-factor)"}};
     tariff = ctx.get<UsdPerJoule>("tariff");
@@ -130,7 +131,7 @@ void run_facility(Context& ctx) {
     ctx.note("no tariff table: it needs the energy drawn (--energy per year, or --it-power with --pue and --load-factor)");
   }
 
-  if (ctx.has("capex_per_accelerator") && ctx.origin("capex_per_accelerator") == Origin::catalog)
+  if (bought == PurchaseBasis::accelerator && ctx.has("accelerators"))
     ctx.note("the purchase-price entry covers the accelerator alone; give --servers and --network for the rest of the IT bill");
   ctx.note(how + " = " + show(to_quantity(it)) + ", depreciated straight-line over " + show(to_quantity(life), "yr"));
   if (building.value() > 0)
@@ -154,8 +155,7 @@ Calculator facility_calculator() {
       "--facility-cost-per-power x --it-power. The energy bill is --energy-cost, or --tariff x energy, where energy is "
       "--energy per year or --it-power x PUE x load factor x 1 yr. Tables vary the IT life (--lives) and the tariff "
       "(--tariffs).";
-  c.refs = {{"purchase", {"price"}, "purchase-price entry: sets --capex-per-accelerator"},
-            {"electricity", {"price"}, "electricity tariff entry (dated series 'price'): sets --tariff"}};
+  c.refs = {purchase_ref("--capex-per-accelerator"), grid_ref()};
   c.inputs = {
       {.name = "capex", .kind = InputKind::quantity, .dim = dims::currency, .help = "IT capex in total (accelerators, servers, network)",
        .example = "$30e9", .optional = true},

@@ -36,10 +36,10 @@ HourLines lines_at(const HourParams& p, double share) {
 std::string money(const UsdPerHour& v) { return format_human(to_quantity(v), {}, "$/h"); }
 
 void run_hour(Context& ctx) {
-  fill_from_ref(ctx, "capex_per_gpu", "purchase", "price", expectation_of<Usd>());
-  fill_from_ref(ctx, "tariff", "electricity", "price", expectation_of<UsdPerJoule>());
+  const PurchaseBasis bought = fill_purchase(ctx, "capex_per_gpu");
+  fill_tariff(ctx, "tariff");
   if (!ctx.has("capex_per_gpu")) missing("capex_per_gpu", "equipment cost per accelerator", "$40000", "purchase");
-  if (!ctx.has("tariff")) missing("tariff", "electricity price", "$0.08/kWh", "electricity");
+  if (!ctx.has("tariff")) missing("tariff", "electricity price", "$0.08/kWh", "grid");
 
   HourParams p;
   p.capex = ctx.get<Usd>("capex_per_gpu");
@@ -129,7 +129,7 @@ void run_hour(Context& ctx) {
                          years));
   else
     ctx.note("no --financing or --cost-of-capital: financing is zero (equity at no cost)");
-  if (ctx.origin("capex_per_gpu") == Origin::catalog)
+  if (bought == PurchaseBasis::accelerator)
     ctx.note("the purchase-price entry covers the accelerator alone; its share of server, network and installation is not "
              "included (give --capex-per-gpu for the full equipment cost)");
   ctx.note("maintenance is per sold hour as given; left out: buildings and cooling plant, networking and spares not in the "
@@ -149,8 +149,7 @@ Calculator hour_calculator() {
       "with idle draw); maintenance and financing per sold hour as given, or financing from a cost of capital: "
       "(capital recovery - straight-line depreciation) / sold_share, capital recovery = (capex - residual (1+r)^-n) "
       "r / (1 - (1+r)^-n) per year. A year is 365.25 d = 8,766 h.";
-  c.refs = {{"purchase", {"price"}, "purchase-price entry (dated series 'price'): sets --capex-per-gpu"},
-            {"electricity", {"price"}, "electricity tariff entry (dated series 'price'): sets --tariff"}};
+  c.refs = {purchase_ref("--capex-per-gpu"), grid_ref()};
   c.inputs = {
       {.name = "capex_per_gpu", .kind = InputKind::quantity, .dim = dims::currency,
        .help = "equipment and installation cost per accelerator (its share of server, network and install); or --purchase",
@@ -168,8 +167,8 @@ Calculator hour_calculator() {
       {.name = "idle_power_share", .kind = InputKind::quantity, .dim = dims::none,
        .help = "power drawn in unsold hours as a share of --power-per-gpu (0: switched off)", .default_value = "0",
        .example = "30%", .bound = Bound::fraction0},
-      {.name = "tariff", .kind = InputKind::quantity, .dim = dims::money_per_energy, .help = "electricity price delivered; or --electricity",
-       .example = "$0.08/kWh", .optional = true},
+      {.name = "tariff", .kind = InputKind::quantity, .dim = dims::money_per_energy,
+       .help = "electricity price delivered; or --grid", .example = "$0.08/kWh", .optional = true},
       {.name = "maintenance", .kind = InputKind::quantity, .dim = dims::money_rate,
        .help = "maintenance and staff per sold accelerator-hour", .default_value = "$0/h", .example = "$0.30/h",
        .bound = Bound::non_negative},

@@ -3,6 +3,7 @@
 #include <cmath>
 #include <fmt/format.h>
 
+#include "plugins/catalog/catalog.hpp"
 #include "plugins/tco/tco_math.hpp"
 #include "units/format.hpp"
 
@@ -55,6 +56,58 @@ bool fill_from_ref(Context& ctx, std::string_view key, std::string_view ref, std
   ctx.cite(p);
   ctx.result().inputs.push_back(std::move(ri));
   return true;
+}
+
+PurchaseBasis fill_purchase(Context& ctx, std::string_view key) {
+  if (ctx.has(key)) return PurchaseBasis::none;
+  const Entry* e = ctx.ref("purchase");
+  if (e == nullptr) return PurchaseBasis::none;
+  if (!e->field("purchase"))
+    throw UserError{{e->id() + " has no 'purchase' price series", "pick a purchase entry (an id ending in -purchase), or give " +
+                                                                     Context::flag_name(key) + " directly"}};
+  const std::string unit = e->text("unit_of_sale").value_or("accelerator");
+  if (unit == "accelerator") {
+    fill_from_ref(ctx, key, "purchase", "purchase", expectation_of<Usd>());
+    return PurchaseBasis::accelerator;
+  }
+  // A rack or system price becomes a price per accelerator only through the system's accelerator count.
+  const auto item = e->text("item");
+  const Entry* sys = item ? Catalog::instance().find(*item) : nullptr;
+  std::optional<Quantity> n;
+  if (sys != nullptr && sys->kind() == "system") n = ctx.catalog_quantity(*sys, "accelerators", Expectation{dims::none, false});
+  if (!n || !(n->value >= 1))
+    throw UserError{{fmt::format("{} prices one {}{}, not one accelerator", e->id(), unit, item ? " (" + *item + ")" : ""),
+                     "give " + Context::flag_name(key) + " per accelerator, or use an entry whose item is a system id"}};
+  fill_from_ref(ctx, key, "purchase", "purchase", expectation_of<Usd>());
+  for (auto& in : ctx.result().inputs)
+    if (in.key == key)
+      if (auto* q = std::get_if<Quantity>(&in.value)) {
+        ctx.note(fmt::format("{} prices one {} ({}): {} / {:g} accelerators = {} per accelerator, with its share of "
+                             "everything else the {} price covers",
+                             e->id(), unit, sys->id(), format_human(*q), n->value,
+                             format_human(Quantity{q->value / n->value, q->dim}), unit));
+        q->value /= n->value;
+        in.raw += fmt::format(" / {:g}", n->value);
+      }
+  return PurchaseBasis::system_share;
+}
+
+CatalogRef grid_ref() {
+  return {"grid", {"grid"},
+          "grid entry (kind grid; its dated series 'tariff', the newest entry not after --as-of): sets --tariff"};
+}
+
+CatalogRef purchase_ref(std::string_view flag) {
+  // The help must outlive the descriptor, so each flag's text is built once.
+  static const std::string per_gpu = "purchase-price entry (dated series 'purchase'; a rack or system price is divided by "
+                                     "its accelerators): sets --capex-per-gpu";
+  static const std::string per_accelerator = "purchase-price entry (dated series 'purchase'; a rack or system price is "
+                                             "divided by its accelerators): sets --capex-per-accelerator";
+  return {"purchase", {"price"}, flag == "--capex-per-gpu" ? per_gpu : per_accelerator};
+}
+
+bool fill_tariff(Context& ctx, std::string_view key) {
+  return fill_from_ref(ctx, key, "grid", "tariff", expectation_of<UsdPerJoule>());
 }
 
 void missing(std::string_view key, std::string_view what, std::string_view example, std::string_view ref) {

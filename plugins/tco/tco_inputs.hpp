@@ -9,12 +9,36 @@
 
 namespace infracalc::tco {
 
-/// Fills input `key` from field `path` of the entry given for reference `ref` (e.g. --electricity) when no
+/// Fills input `key` from field `path` of the entry given for reference `ref` (e.g. --grid) when no
 /// flag set it. A field that is a dated series (an array of {as_of, value} tables) gives its newest entry
 /// not after --as-of. The value is recorded as an input from the catalog with its provenance. Returns true
 /// when the input has a value afterwards.
 bool fill_from_ref(Context& ctx, std::string_view key, std::string_view ref, std::string_view path,
                    const Expectation& want);
+
+/// What a price from --purchase stands for.
+enum class PurchaseBasis {
+  /// No --purchase entry was given (or the input was set by its flag).
+  none,
+  /// The entry prices one accelerator.
+  accelerator,
+  /// The entry prices a rack or system; the input is that price divided by the system's accelerators.
+  system_share,
+};
+
+/// Fills input `key` (a price per accelerator) from the `purchase` series of the --purchase entry (newest
+/// entry not after --as-of). An entry whose `unit_of_sale` is a rack or system and whose `item` is a system
+/// id is divided by that system's `accelerators`, with a note; any other unit is a UserError.
+PurchaseBasis fill_purchase(Context& ctx, std::string_view key);
+
+/// Fills input `key` (a tariff) from the `tariff` series of the --grid entry (newest entry not after --as-of).
+bool fill_tariff(Context& ctx, std::string_view key);
+
+/// The --grid reference: a grid entry whose dated `tariff` series sets --tariff.
+[[nodiscard]] CatalogRef grid_ref();
+
+/// The --purchase reference: a price entry whose dated `purchase` series sets `flag` (a price per accelerator).
+[[nodiscard]] CatalogRef purchase_ref(std::string_view flag);
 
 /// Throws the UserError for a missing input that a flag or a catalog reference can supply.
 [[noreturn]] void missing(std::string_view key, std::string_view what, std::string_view example,

@@ -14,10 +14,10 @@ namespace infracalc::tco {
 namespace {
 
 void run_ledger_calc(Context& ctx) {
-  fill_from_ref(ctx, "capex_per_gpu", "purchase", "price", expectation_of<Usd>());
-  fill_from_ref(ctx, "tariff", "electricity", "price", expectation_of<UsdPerJoule>());
+  fill_purchase(ctx, "capex_per_gpu");
+  fill_tariff(ctx, "tariff");
   if (!ctx.has("capex_per_gpu")) missing("capex_per_gpu", "equipment cost per accelerator", "$40000", "purchase");
-  if (!ctx.has("tariff")) missing("tariff", "electricity price in the first year", "$0.08/kWh", "electricity");
+  if (!ctx.has("tariff")) missing("tariff", "electricity price in the first year", "$0.08/kWh", "grid");
 
   LedgerInputs in;
   in.accelerators = static_cast<double>(ctx.integer("accelerators"));
@@ -100,8 +100,7 @@ Calculator ledger_calculator() {
       "straight line), energy = power x PUE x hours x tariff (escalating yearly), maintenance per sold hour, fixed costs, "
       "residual value at the end of each life; net cash discounted at (1 + r)^-year. levelised_cost = NPV / discounted "
       "sold hours, which equals the tco hour closed form with --cost-of-capital r when tariffs are flat.";
-  c.refs = {{"purchase", {"price"}, "purchase-price entry (dated series 'price'): sets --capex-per-gpu"},
-            {"electricity", {"price"}, "electricity tariff entry (dated series 'price'): sets --tariff"}};
+  c.refs = {purchase_ref("--capex-per-gpu"), grid_ref()};
   c.inputs = {
       {.name = "accelerators", .kind = InputKind::integer, .help = "accelerators in each purchase", .default_value = "1",
        .example = "1024"},
@@ -122,7 +121,8 @@ Calculator ledger_calculator() {
       {.name = "pue", .kind = InputKind::quantity, .dim = dims::none, .help = "facility energy / IT energy", .default_value = "1"},
       {.name = "idle_power_share", .kind = InputKind::quantity, .dim = dims::none,
        .help = "power in unsold hours as a share of --power-per-gpu", .default_value = "0", .bound = Bound::fraction0},
-      {.name = "tariff", .kind = InputKind::quantity, .dim = dims::money_per_energy, .help = "electricity price in year 1; or --electricity",
+      {.name = "tariff", .kind = InputKind::quantity, .dim = dims::money_per_energy,
+       .help = "electricity price in year 1; or --grid",
        .example = "$0.08/kWh", .optional = true},
       {.name = "escalation", .kind = InputKind::quantity, .dim = dims::none, .help = "yearly change of the tariff",
        .default_value = "0%", .example = "3%", .bound = Bound::any},

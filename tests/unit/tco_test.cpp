@@ -1,6 +1,11 @@
 // The tco plugin: closed forms, the ledger, input helpers and the calculators.
 #include <catch2/catch.hpp>
 
+#include <unistd.h>
+
+#include <filesystem>
+#include <fstream>
+
 #include "plugins/catalog/catalog.hpp"
 #include "plugins/core/context.hpp"
 #include "plugins/registry.hpp"
@@ -147,16 +152,16 @@ TEST_CASE("tco hour takes dated catalog prices and records them", "[tco]") {
   RunOptions opt;
   opt.as_of = Date::parse("2024-01-01");
   const Result r = run_calculator(*p, *p->find("hour"),
-                                  {{"purchase", "purchase-h100-sxm"}, {"electricity", "tariff-us-oh-industrial"}, {"life", "5yr"},
+                                  {{"purchase", "h100-sxm-purchase"}, {"grid", "us-ohio"}, {"life", "5yr"},
                                    {"sold-share", "100%"}, {"power-per-gpu", "1kW"}},
                                   opt);
   CHECK(r.find("electricity")->q.value * 3600 == Approx(0.0703));
   bool tariff_from_catalog = false;
   for (const auto& in : r.inputs)
-    if (in.key == "tariff") tariff_from_catalog = in.origin == Origin::catalog && in.from == "tariff-us-oh-industrial";
+    if (in.key == "tariff") tariff_from_catalog = in.origin == Origin::catalog && in.from == "us-ohio";
   CHECK(tariff_from_catalog);
   bool cited = false;
-  for (const auto& pv : r.provenance) cited = cited || (pv.id == "tariff-us-oh-industrial" && pv.as_of == "2023-12-31");
+  for (const auto& pv : r.provenance) cited = cited || (pv.id == "us-ohio" && pv.as_of == "2023-12-31");
   CHECK(cited);
 }
 
@@ -186,4 +191,43 @@ TEST_CASE("money keeps its cents below a dollar", "[tco]") {
   CHECK(h("$10M/MW") == "$10M/MW");
   CHECK(h("$4.50/(Mtok*h)") == "$4.50/(Mtok*h)");
   CHECK(h("$7.1e9/yr", "$/yr") == "$7.1G/yr");
+}
+
+TEST_CASE("tco reads purchase prices per accelerator, per rack through the system, and refuses other units", "[tco]") {
+  namespace fs = std::filesystem;
+  const fs::path dir = fs::temp_directory_path() / ("infracalc-tco-purchase-" + std::to_string(::getpid()));
+  fs::create_directories(dir / "prices");
+  std::ofstream(dir / "prices" / "test-pod-purchase.toml") << R"toml(id = "test-pod-purchase"
+name = "A pod price whose item is no system (test overlay)"
+kind = "price"
+item = "a pod of something"
+unit_of_sale = "pod"
+purchase = [{ as_of = 2024-01-01, value = "$1000000" }]
+
+[meta]
+as_of = 2024-01-01
+sources = ["test fixture"]
+basis = "estimate"
+)toml";
+  Catalog::instance().reset();
+  Catalog::instance().add_overlay_dir(dir.string());
+  const RawInputs base = {{"grid", "us-ohio"}, {"life", "5yr"}, {"sold-share", "100%"}, {"power-per-gpu", "1kW"}};
+  RawInputs rack = base;
+  rack.push_back({"purchase", "gb200-nvl72-purchase"});
+  const Result r = run("hour", rack);
+  double capex = 0;
+  for (const auto& in : r.inputs)
+    if (in.key == "capex_per_gpu") capex = std::get<Quantity>(in.value).value;
+  CHECK(capex == Approx(3e6 / 72));
+  bool counted = false;
+  for (const auto& pv : r.provenance) counted = counted || (pv.id == "gb200-nvl72" && pv.field == "accelerators");
+  CHECK(counted);
+  RawInputs pod = base;
+  pod.push_back({"purchase", "test-pod-purchase"});
+  CHECK_THAT(error_of("hour", pod), Catch::Contains("prices one pod") && Catch::Contains("--capex-per-gpu"));
+  RawInputs rental = base;
+  rental.push_back({"purchase", "h100-sxm-rental-aws"});
+  CHECK_THAT(error_of("hour", rental), Catch::Contains("has no 'purchase' price series"));
+  Catalog::instance().reset();
+  fs::remove_all(dir);
 }

@@ -1,0 +1,188 @@
+// `decode ceiling`: how fast a model can decode on a device: bytes per step over bandwidth, or the
+// arithmetic over the peak, whichever is longer.
+#include <fmt/format.h>
+
+#include "plugins/core/context.hpp"
+#include "plugins/decode/decode_calculators.hpp"
+#include "plugins/decode/decode_inputs.hpp"
+#include "plugins/decode/decode_step_common.hpp"
+#include "units/bridge.hpp"
+#include "units/format.hpp"
+
+namespace infracalc::decode {
+
+namespace {
+
+void run(Context& ctx) {
+  const Workload w = *resolve_workload(ctx, true);
+  const Roof roof = resolve_roof(ctx, false);
+  const double batch = batch_of(ctx);
+  const Tokens tokens = ctx.get<Tokens>("tokens");
+  const int tp = tp_degree(ctx, w);
+  const StepDetail d = decode_step(w, batch, tokens, tp);
+  const Seconds comm = tp_comm_time(ctx, w, batch, tp);
+  const Seconds overhead = ctx.has("overhead") ? ctx.get<Seconds>("overhead") : Seconds{};
+  const StepTime t = step_time(d.cost(), roof, comm, overhead);
+  ctx.set("weights_bytes", w.weights_resident);
+  ctx.set("weights_read", d.weights);
+  ctx.set("kv_read", d.kv_read);
+  ctx.set("kv_write", d.kv_write);
+  ctx.set("bytes_per_step", d.cost().bytes);
+  ctx.set("flops_per_step", d.cost().flops);
+  ctx.set("intensity", intensity(d.cost()));
+  ctx.set("memory_time", t.memory);
+  if (roof.peak) ctx.set("compute_time", t.compute);
+  if (comm.value() > 0) ctx.set("communication_time", comm);
+  ctx.set("step_time", t.total);
+  ctx.set("tokens_per_second_per_stream", from_base<Tokens>(1.0) / t.total);
+  ctx.set("tokens_per_second", from_base<Tokens>(batch) / t.total);
+  if (roof.peak) {
+    if (auto rb = ridge_batch(w, roof, tokens, tp)) ctx.set_number("ridge_batch", *rb);
+    else ctx.note("no batch makes this step compute-bound at this context: its KV reads grow as fast as its arithmetic");
+    ctx.verdict("memory_bound", t.memory_bound,
+                fmt::format("{}: memory {} against compute {}", bound_word(t.memory_bound), format_human(to_quantity(t.memory)),
+                            format_human(to_quantity(t.compute))));
+  }
+  fit_note(ctx, w, batch, tokens, tp);
+  ceiling_notes(ctx, w, roof, tokens, tp, comm.value() > 0);
+}
+
+}  // namespace
+
+Calculator ceiling_calculator() {
+  Calculator c;
+  c.name = "ceiling";
+  c.summary = "decode ceiling: bytes per step, step time, tokens per second per stream and in total";
+  c.description =
+      "bytes per step = weights read (for MoE, the experts the batch touches: E(1-(1-k/E)^B) per layer) + the KV cache of B "
+      "sequences at --tokens context + the new tokens' K and V; step time = max(bytes / bandwidth, operations / peak) "
+      "[+ tensor-parallel all-reduces when --link-bandwidth is given] [+ --overhead]; tokens/s per stream = 1 / step time, "
+      "in total = batch / step time. From raw inputs: --weights-bytes 140GB --bandwidth 3.35TB/s gives 23.9 tok/s. "
+      "Ignores kernel-launch overhead unless --overhead is given, communication unless asked for, activation traffic, and "
+      "efficiency unless --mbu/--mfu are given.";
+  c.refs = model_gpu_refs();
+  c.refs.push_back({"link", {"interconnect"}, "scale-up link from the catalog (sets --link-bandwidth)"});
+  c.inputs = join(join(join(model_inputs(), device_inputs(true)), step_inputs()), link_inputs());
+  c.outputs = {
+      {"weights_bytes", dims::information, "weights stored (all devices together)"},
+      {"weights_read", dims::information, "weight bytes one device reads per step"},
+      {"kv_read", dims::information, "KV-cache bytes one device reads per step"},
+      {"kv_write", dims::information, "KV-cache bytes one device writes per step (the new tokens)"},
+      {"bytes_per_step", dims::information, "bytes one device moves per step"},
+      {"flops_per_step", dims::flop, "operations one device does per step"},
+      {"intensity", dims::intensity, "operations per byte of the step"},
+      {"memory_time", dims::time, "bytes / bandwidth"},
+      {"compute_time", dims::time, "operations / peak"},
+      {"communication_time", dims::time, "tensor-parallel all-reduces per step, when modelled"},
+      {"step_time", dims::time, "time per decode step (time per output token of each stream)"},
+      {"tokens_per_second_per_stream", dims::token_rate, "tokens per second one sequence sees"},
+      {"tokens_per_second", dims::token_rate, "tokens per second of the whole batch"},
+      {"ridge_batch", dims::none, "batch at which this step would become compute-bound"},
+  };
+  c.run = run;
+  return c;
+}
+
+namespace {
+
+// Smallest prompt (real-valued tokens per sequence) at which a prefill of `batch` prompts is compute-bound.
+std::optional<double> prefill_ridge_tokens(const Workload& w, const Roof& roof, double batch, bool causal, int tp) {
+  auto gap = [&](double n) {
+    const StepCost c = prefill_step(w, batch, from_base<Tokens>(n), causal, tp).cost();
+    return (c.flops / *roof.peak - c.bytes / roof.bandwidth).value();
+  };
+  if (gap(1) >= 0) return 1.0;
+  double hi = 2;
+  while (gap(hi) < 0) {
+    hi *= 2;
+    if (hi > 1e9) return std::nullopt;
+  }
+  double lo = hi / 2;
+  for (int i = 0; i < 100 && hi - lo > 1e-6 * hi; ++i) {
+    const double mid = 0.5 * (lo + hi);
+    (gap(mid) < 0 ? lo : hi) = mid;
+  }
+  return hi;
+}
+
+void run_prefill(Context& ctx) {
+  const Workload w = *resolve_workload(ctx, true);
+  const Roof roof = resolve_roof(ctx, true);
+  const double batch = batch_of(ctx);
+  const Tokens prompt = ctx.get<Tokens>("tokens");
+  if (prompt.value() < 1) throw UserError{{"--tokens: a prefill needs a prompt of at least one token", "e.g. --tokens 8k"}};
+  const bool causal = ctx.flag("causal");
+  const int tp = tp_degree(ctx, w);
+  const StepDetail d = prefill_step(w, batch, prompt, causal, tp);
+  const Seconds comm = tp_comm_time(ctx, w, batch * prompt.value(), tp);
+  const Seconds overhead = ctx.has("overhead") ? ctx.get<Seconds>("overhead") : Seconds{};
+  const StepTime t = step_time(d.cost(), roof, comm, overhead);
+  ctx.set("prefill_flops", d.cost().flops);
+  ctx.set("matmul_flops", d.matmul_flops);
+  ctx.set("attention_flops", d.attention_flops);
+  ctx.set("flops_per_token", d.cost().flops / from_base<Tokens>(batch * prompt.value()));
+  ctx.set("prefill_bytes", d.cost().bytes);
+  ctx.set("intensity", intensity(d.cost()));
+  ctx.set("compute_time", t.compute);
+  ctx.set("memory_time", t.memory);
+  if (comm.value() > 0) ctx.set("communication_time", comm);
+  ctx.set("prefill_time", t.total);
+  ctx.set("ttft", t.total);
+  ctx.set("prefill_tokens_per_second", from_base<Tokens>(batch * prompt.value()) / t.total);
+  if (auto pt = prefill_ridge_tokens(w, roof, batch, causal, tp)) ctx.set("compute_bound_from", from_base<Tokens>(*pt));
+  if (auto rb = ridge_batch(w, roof, prompt, tp)) ctx.set_number("decode_ridge_batch", *rb);
+  else ctx.note("decode at this context never becomes compute-bound: its KV reads grow as fast as its arithmetic");
+  ctx.verdict("compute_bound", !t.memory_bound,
+              fmt::format("the prefill is {}: compute {} against memory {}", bound_word(t.memory_bound),
+                          format_human(to_quantity(t.compute)), format_human(to_quantity(t.memory))));
+  ctx.note("TTFT = prefill time: ignores queueing, tokenisation, network, sampling and chunked-prefill interleaving with decode");
+  ctx.note(causal ? "attention counts only the causal half (query-key pairs at or before each query)"
+                  : "attention counted as 4 N^2 d per layer (every query against every key); --causal counts the half a causal mask keeps");
+  ctx.note("K and V re-reads inside attention are not counted as memory traffic (FlashAttention keeps them on chip; see `decode attention`)");
+  if (!ctx.has("mfu")) ctx.note("at 100% of peak (give --mfu: prefill typically reaches 40-70%)");
+}
+
+}  // namespace
+
+Calculator prefill_calculator() {
+  Calculator c;
+  c.name = "prefill";
+  c.summary = "prefill operations, time and TTFT; where compute starts to bind";
+  c.description =
+      "prefill operations = B x N x 2 x (matmul parameters) + B x attention (4 N^2 d per layer, or the causal half with "
+      "--causal); bytes = weights once + the prompt's KV written; time = max(operations / peak, bytes / bandwidth); "
+      "TTFT = prefill time. compute_bound_from: the prompt length from which the prefill is compute-bound; "
+      "decode_ridge_batch: the batch at which a decode step at this context leaves the memory roof.";
+  c.refs = model_gpu_refs();
+  c.refs.push_back({"link", {"interconnect"}, "scale-up link from the catalog (sets --link-bandwidth)"});
+  std::vector<Input> own = step_inputs();
+  for (auto& in : own)
+    if (in.name == "tokens") {
+      in.help = "prompt length (tokens per sequence)";
+      in.default_value = {};
+      in.example = "8k";
+    }
+  own.push_back({.name = "causal", .kind = InputKind::flag,
+                 .help = "count only the causal half of attention (as FlashAttention kernels skip masked blocks)"});
+  c.inputs = join(join(join(model_inputs(), device_inputs(true)), own), link_inputs());
+  c.outputs = {
+      {"prefill_flops", dims::flop, "operations of the prefill on one device"},
+      {"matmul_flops", dims::flop, "of which matrix products"},
+      {"attention_flops", dims::flop, "of which attention"},
+      {"flops_per_token", dims::flop / dims::token, "operations per prompt token", "FLOP/tok"},
+      {"prefill_bytes", dims::information, "bytes the prefill moves on one device"},
+      {"intensity", dims::intensity, "operations per byte"},
+      {"compute_time", dims::time, "operations / peak"},
+      {"memory_time", dims::time, "bytes / bandwidth"},
+      {"communication_time", dims::time, "tensor-parallel all-reduces, when modelled"},
+      {"prefill_time", dims::time, "time of the prefill"},
+      {"ttft", dims::time, "time to first token (the prefill time)"},
+      {"prefill_tokens_per_second", dims::token_rate, "prompt tokens processed per second"},
+      {"compute_bound_from", dims::token, "prompt length from which the prefill is compute-bound"},
+      {"decode_ridge_batch", dims::none, "batch at which a decode step at this context becomes compute-bound"},
+  };
+  c.run = run_prefill;
+  return c;
+}
+
+}  // namespace infracalc::decode

@@ -1,0 +1,136 @@
+// `decode roofline`: where a device's ridge point lies and which side of it decode and prefill fall on.
+#include <fmt/format.h>
+
+#include "plugins/core/context.hpp"
+#include "plugins/decode/decode_calculators.hpp"
+#include "plugins/decode/decode_inputs.hpp"
+#include "units/bridge.hpp"
+#include "units/format.hpp"
+
+namespace infracalc::decode {
+
+namespace {
+
+Cell q(const auto& v) { return to_quantity(v); }
+
+void add_sweep(Context& ctx, const Workload& w, const Roof& roof, double batch, Tokens tokens) {
+  const Sweep s = parse_sweep(ctx.text("sweep"), {"batch", "tokens"}, "--sweep");
+  Table t;
+  t.name = "sweep";
+  t.title = fmt::format("decode step across {} (roofline data: intensity against attainable rate)", s.key);
+  t.columns = {{"batch", dims::none, ""},           {"tokens", dims::token, ""},          {"intensity", dims::intensity, ""},
+               {"attainable", dims::flop_rate, ""}, {"memory_time", dims::time, ""},      {"compute_time", dims::time, ""},
+               {"step_time", dims::time, ""},       {"tokens_per_second", dims::token_rate, ""}, {"bound", dims::none, ""}};
+  for (double v : s.values) {
+    const double b = s.key == "batch" ? v : batch;
+    const Tokens ctx_tokens = s.key == "tokens" ? from_base<Tokens>(v) : tokens;
+    const StepCost c = decode_step(w, b, ctx_tokens).cost();
+    const StepTime st = step_time(c, roof);
+    const FlopsPerByte i = intensity(c);
+    t.rows.push_back({Quantity::number(b), q(ctx_tokens), q(i), q(attainable(*roof.peak, roof.bandwidth, i)), q(st.memory),
+                      q(st.compute), q(st.total), q(from_base<Tokens>(b) / st.total), std::string(bound_word(st.memory_bound))});
+  }
+  ctx.add_table(std::move(t));
+}
+
+void run(Context& ctx) {
+  const auto w = resolve_workload(ctx, false);
+  const Roof roof = resolve_roof(ctx, true);
+  const FlopsPerSecond peak = *roof.peak;
+  const FlopsPerByte ridge = ridge_point(peak, roof.bandwidth);
+  ctx.set("peak", peak);
+  ctx.set("bandwidth", roof.bandwidth);
+  ctx.set("ridge_point", ridge);
+  if (ctx.has("intensity")) {
+    const FlopsPerByte i = ctx.get<FlopsPerByte>("intensity");
+    ctx.set("attainable", attainable(peak, roof.bandwidth, i));
+    const bool mem = i < ridge;
+    ctx.verdict("memory_bound", mem,
+                fmt::format("{} at {} (ridge point {})", bound_word(mem), format_human(to_quantity(i)), format_human(to_quantity(ridge))));
+  }
+  if (w) {
+    const double batch = batch_of(ctx);
+    const Tokens tokens = ctx.get<Tokens>("tokens");
+    const StepCost dec = decode_step(*w, batch, tokens).cost();
+    const FlopsPerByte di = intensity(dec);
+    ctx.set("decode_flops", dec.flops);
+    ctx.set("decode_bytes", dec.bytes);
+    ctx.set("decode_intensity", di);
+    ctx.set("decode_attainable", attainable(peak, roof.bandwidth, di));
+    const bool dmem = di < ridge;
+    ctx.verdict("decode_memory_bound", dmem,
+                fmt::format("decode at batch {} with {} of context is {} ({} against a ridge of {})", batch,
+                            format_human(to_quantity(tokens)), bound_word(dmem), format_human(to_quantity(di)),
+                            format_human(to_quantity(ridge))));
+    if (auto rb = ridge_batch(*w, roof, tokens)) ctx.set_number("ridge_batch", *rb);
+    else ctx.note("the decode step never reaches the ridge at this context: its KV reads grow as fast as its arithmetic");
+    if (tokens.value() >= 1) {
+      const StepCost pre = prefill_step(*w, batch, tokens, ctx.flag("causal")).cost();
+      const FlopsPerByte pi = intensity(pre);
+      ctx.set("prefill_flops", pre.flops);
+      ctx.set("prefill_bytes", pre.bytes);
+      ctx.set("prefill_intensity", pi);
+      ctx.set("prefill_attainable", attainable(peak, roof.bandwidth, pi));
+      const bool pmem = pi < ridge;
+      ctx.verdict("prefill_memory_bound", pmem,
+                  fmt::format("a prefill of {} x {} is {} ({} against a ridge of {})", batch, format_human(to_quantity(tokens)),
+                              bound_word(pmem), format_human(to_quantity(pi)), format_human(to_quantity(ridge))));
+    } else {
+      ctx.note("--tokens 0: no context, so no KV reads in the decode step and no prefill figures (give --tokens)");
+    }
+    if (ctx.has("sweep")) add_sweep(ctx, *w, roof, batch, tokens);
+  } else if (ctx.has("sweep")) {
+    throw UserError{{"--sweep needs a model: give --model ID, --params N or --weights-bytes SIZE", "e.g. --model llama-3-70b"}};
+  }
+  ctx.note("attainable = min(peak, bandwidth x intensity); ridge point = peak / bandwidth; memory and compute assumed to overlap perfectly");
+  if (!ctx.has("mbu") && !ctx.has("mfu")) ctx.note("roofs at 100% of datasheet bandwidth and peak (give --mbu/--mfu for achieved fractions)");
+}
+
+}  // namespace
+
+Calculator roofline_calculator() {
+  Calculator c;
+  c.name = "roofline";
+  c.summary = "ridge point, and whether decode and prefill are memory- or compute-bound";
+  c.description =
+      "ridge_point = peak / bandwidth (FLOP/B). attainable = min(peak, bandwidth x intensity). A decode step at batch B and "
+      "context S reads the weights (the experts the batch touches, for MoE) plus B sequences' KV cache and does B x (2 x "
+      "matmul parameters + attention) operations; a prefill of B prompts of S tokens reads the weights once and does B x S "
+      "times that work plus 4 N^2 d attention. --sweep batch=1..1024 (doubling) or tokens=1k..128k prints the curve. "
+      "Ignores kernel overheads, activation traffic and imperfect overlap of memory and compute.";
+  c.refs = model_gpu_refs();
+  c.inputs = join(join(model_inputs(), device_inputs(true)),
+                  {
+                      {.name = "batch", .kind = InputKind::integer, .help = "sequences decoded together (prompts prefilled together)",
+                       .default_value = "1", .example = "64"},
+                      {.name = "tokens", .kind = InputKind::quantity, .dim = dims::token,
+                       .help = "sequence length: context held in the KV cache while decoding, prompt length for prefill",
+                       .default_value = "0", .example = "8k", .bound = Bound::non_negative},
+                      {.name = "causal", .kind = InputKind::flag,
+                       .help = "count only the causal half of prefill attention (as FlashAttention kernels skip it)"},
+                      {.name = "intensity", .kind = InputKind::quantity, .dim = dims::intensity,
+                       .help = "an arithmetic intensity to place on the roofline", .example = "2FLOP/B", .optional = true},
+                      {.name = "sweep", .kind = InputKind::text,
+                       .help = "print a table across batch or tokens: batch=1..1024 (doubling), tokens=1k..128k, batch=1,8,64",
+                       .example = "batch=1..1024", .optional = true},
+                  });
+  c.outputs = {
+      {"peak", dims::flop_rate, "peak arithmetic rate used (after --mfu)"},
+      {"bandwidth", dims::data_rate, "memory bandwidth used (after --mbu)"},
+      {"ridge_point", dims::intensity, "intensity where memory and compute take equally long: peak / bandwidth"},
+      {"attainable", dims::flop_rate, "attainable rate at --intensity"},
+      {"decode_flops", dims::flop, "operations of one decode step (whole batch)"},
+      {"decode_bytes", dims::information, "bytes one decode step moves: weights, KV read and KV written"},
+      {"decode_intensity", dims::intensity, "arithmetic intensity of the decode step"},
+      {"decode_attainable", dims::flop_rate, "attainable rate of the decode step"},
+      {"ridge_batch", dims::none, "batch at which the decode step reaches the ridge (where compute starts to bind)"},
+      {"prefill_flops", dims::flop, "operations of the prefill (whole batch)"},
+      {"prefill_bytes", dims::information, "bytes the prefill moves: weights once, KV written"},
+      {"prefill_intensity", dims::intensity, "arithmetic intensity of the prefill"},
+      {"prefill_attainable", dims::flop_rate, "attainable rate of the prefill"},
+  };
+  c.run = run;
+  return c;
+}
+
+}  // namespace infracalc::decode

@@ -1,0 +1,36 @@
+#include "plugins/decode/decode_parallel.hpp"
+
+#include <algorithm>
+
+namespace infracalc::decode {
+
+Seconds ring_allreduce_time(Bytes message, int ranks, const Link& link) {
+  if (ranks <= 1) return Seconds{};
+  const double p = ranks;
+  // Reduce-scatter then all-gather: p − 1 steps each, every step moves message/p bytes per device.
+  return 2.0 * (p - 1.0) * link.latency + 2.0 * (p - 1.0) / p * (message / link.bandwidth);
+}
+
+TpCommunication tp_communication(int layers, int hidden, double tokens, Bytes activation, int tp, const Link& link) {
+  TpCommunication c;
+  c.allreduces = tp > 1 ? 2 * layers : 0;
+  c.message = tokens * static_cast<double>(hidden) * activation;
+  c.each = ring_allreduce_time(c.message, tp, link);
+  c.total = static_cast<double>(c.allreduces) * c.each;
+  return c;
+}
+
+AllToAll expert_all_to_all(int moe_layers, int hidden, int k, double tokens, Bytes activation, int ep, const Link* link) {
+  AllToAll a;
+  const double p = std::max(1, ep);
+  const double remote = (p - 1.0) / p;  // share of a token's experts that live on another device
+  const Bytes one_way = (tokens / p) * k * static_cast<double>(hidden) * activation * remote;
+  a.per_device_per_layer = 2.0 * one_way;
+  a.per_device_per_step = static_cast<double>(moe_layers) * a.per_device_per_layer;
+  a.per_token = tokens > 0 ? a.per_device_per_step * p / tokens : Bytes{};
+  if (link != nullptr && ep > 1)
+    a.time = static_cast<double>(moe_layers) * 2.0 * ((p - 1.0) * link->latency + one_way / link->bandwidth);
+  return a;
+}
+
+}  // namespace infracalc::decode

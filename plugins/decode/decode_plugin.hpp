@@ -1,0 +1,15 @@
+// The decode plugin descriptor: decode ceilings, the roofline, prefill, tensor parallelism, attention,
+// speculative decoding and mixture-of-experts reads.
+#pragma once
+
+#include "plugins/plugin.hpp"
+
+namespace infracalc {
+
+/// The decode plugin.
+[[nodiscard]] const Plugin& decode_plugin();
+
+/// The decode reference kernels (defined in decode_kernels.cpp).
+[[nodiscard]] std::vector<Kernel> decode_kernels();
+
+}  // namespace infracalc

@@ -1,0 +1,80 @@
+#include "plugins/decode/decode_step_common.hpp"
+
+#include <fmt/format.h>
+
+#include "plugins/decode/decode_inputs.hpp"
+#include "plugins/kv/kv_layout.hpp"
+#include "units/bridge.hpp"
+#include "units/format.hpp"
+
+namespace infracalc::decode {
+
+std::vector<Input> step_inputs() {
+  return {
+      {.name = "batch", .kind = InputKind::integer, .help = "sequences decoded together", .default_value = "1", .example = "64"},
+      {.name = "tokens", .kind = InputKind::quantity, .dim = dims::token,
+       .help = "context held in the KV cache per sequence (0: weights only)", .default_value = "0", .example = "8k",
+       .bound = Bound::non_negative},
+      {.name = "tp", .kind = InputKind::integer,
+       .help = "tensor-parallel devices: weights, KV heads and arithmetic are split across them", .default_value = "1",
+       .example = "8"},
+  };
+}
+
+void check_tp(Context& ctx, const Workload& w, int tp) {
+  if (tp < 1) throw UserError{{"--tp: expected at least 1 device, got " + std::to_string(tp), ""}};
+  if (tp == 1 || !w.arch) return;
+  const ModelArch& m = *w.arch;
+  if (m.attention_heads % tp != 0)
+    throw UserError{{fmt::format("--tp {} does not divide the {} query heads", tp, m.attention_heads),
+                     "tensor parallelism splits whole heads: pick a divisor of the head count"}};
+  if (!m.mla && m.kv_heads < tp)
+    ctx.note(fmt::format("--tp {} exceeds the {} KV heads: each KV head is replicated on {} devices", tp, m.kv_heads, tp / m.kv_heads));
+  if (m.mla && tp > 1) ctx.note("MLA's latent cache cannot be split by heads: every tensor-parallel device holds all of it");
+}
+
+int tp_degree(Context& ctx, const Workload& w) {
+  const auto tp = ctx.integer("tp");
+  if (tp < 1 || tp > 1 << 20) throw UserError{{"--tp: expected a whole number of devices of at least 1", "e.g. --tp 8"}};
+  check_tp(ctx, w, static_cast<int>(tp));
+  return static_cast<int>(tp);
+}
+
+Seconds tp_comm_time(Context& ctx, const Workload& w, double tokens, int tp) {
+  if (tp <= 1 || !ctx.has("link_bandwidth")) return Seconds{};
+  if (!w.arch || w.arch->hidden_size <= 0)
+    throw UserError{{"tensor-parallel communication needs the model width and layer count", "give --model, or --layers and --hidden-size"}};
+  const auto link = resolve_link(ctx);
+  const TpCommunication c = tp_communication(w.arch->layers, w.arch->hidden_size, tokens, activation_bytes(ctx), tp, *link);
+  ctx.note(fmt::format("communication: {} ring all-reduces of {} per step (2 per layer), {} each", c.allreduces,
+                       format_human(to_quantity(c.message)), format_human(to_quantity(c.each))));
+  return c.total;
+}
+
+void fit_note(Context& ctx, const Workload& w, double batch, Tokens tokens, int tp) {
+  const Entry* g = ctx.ref("gpu");
+  if (g == nullptr) return;
+  const auto cap = ctx.catalog<Bytes>(*g, "memory_capacity");
+  if (!cap) return;
+  Bytes need = w.weights_resident / static_cast<double>(tp);
+  if (w.arch) need += kv::cache_size(*w.arch, w.kv_format, tokens, Number::from_value(batch), {tp, 1}).per_device;
+  if (need > *cap)
+    ctx.note(fmt::format("does not fit: {} of weights and KV per device against {} of {} memory; the ceiling is hypothetical "
+                         "(see `fit`, or raise --tp)",
+                         format_human(to_quantity(need)), format_human(to_quantity(*cap)), g->id()));
+}
+
+void ceiling_notes(Context& ctx, const Workload& w, const Roof& roof, Tokens tokens, int tp, bool communication) {
+  ctx.note("step time = max(memory, compute): assumes they overlap perfectly; activations and temporaries are not counted");
+  if (!ctx.has("overhead")) ctx.note("ignores kernel-launch and scheduling overhead (give --overhead)");
+  if (!ctx.has("mbu")) ctx.note("at 100% of the memory bandwidth (give --mbu; decode kernels typically reach 60-85%)");
+  if (!roof.peak) ctx.note("no peak given: compute time not modelled (give --peak or --gpu)");
+  else if (!ctx.has("mfu")) ctx.note("at 100% of the peak arithmetic rate (give --mfu)");
+  if (tp > 1 && !communication)
+    ctx.note("tensor-parallel all-reduces not counted (give --link-bandwidth or --link, or use `decode tp`)");
+  if (w.arch && tokens.value() == 0) ctx.note("--tokens 0: no KV-cache reads counted (give --tokens for the context)");
+  if (w.moe_layers > 0)
+    ctx.note("experts touched per layer assume uniform, independent routing: E(1 - (1 - k/E)^tokens); real routers are skewed");
+}
+
+}  // namespace infracalc::decode

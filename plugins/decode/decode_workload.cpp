@@ -1,0 +1,177 @@
+#include "plugins/decode/decode_workload.hpp"
+
+#include <algorithm>
+#include <cmath>
+
+#include "plugins/kv/kv_layout.hpp"
+
+namespace infracalc::decode {
+
+namespace {
+
+double expert_params(const ModelArch& m) {
+  if (!m.moe) return 0.0;
+  return (m.gated_mlp ? 3.0 : 2.0) * static_cast<double>(m.hidden_size) * m.moe->expert_ffn_size;
+}
+
+bool sliding(const ModelArch& m, int layer) {
+  const auto l = static_cast<std::size_t>(layer);
+  return l < m.layer_types.size() && m.layer_types[l] == LayerAttention::sliding && m.sliding_window > 0;
+}
+
+// Operations per (query, key) pair of one layer. MHA/GQA/MQA: QKᵀ and PV each take head_dim multiply-adds
+// per query head (KV heads shared by a group still meet every query head). MLA decoding in the absorbed
+// form (DeepSeek-V2, section 2.1.2) scores against the latent plus the RoPE key and sums values in the
+// latent; MLA prefill up-projects K and V and attends per head.
+double flops_per_pair(const ModelArch& m, bool decoding) {
+  const double heads = m.attention_heads;
+  if (m.mla) {
+    const MlaDims& d = *m.mla;
+    if (decoding) return 2.0 * heads * (2.0 * d.kv_lora_rank + d.qk_rope_head_dim);
+    return 2.0 * heads * (d.qk_nope_head_dim + d.qk_rope_head_dim + d.v_head_dim);
+  }
+  return 4.0 * heads * m.head_dim;
+}
+
+}  // namespace
+
+Workload workload_from_arch(const ModelArch& m, const StorageFormat& weights, const StorageFormat& kv) {
+  Workload w;
+  w.arch = m;
+  w.weights_format = weights;
+  w.kv_format = kv;
+  const ParamCount pc = count_params(m);
+  const double input_embedding = m.tied_embeddings ? 0.0 : static_cast<double>(m.vocab_size) * m.hidden_size;
+  const double expert = expert_params(m);
+  double routed = 0;
+  if (m.moe) {
+    w.moe_layers = m.layers - m.moe->dense_layers;
+    w.experts = m.moe->experts;
+    w.experts_per_token = m.moe->experts_per_token;
+    routed = static_cast<double>(w.moe_layers) * w.experts * expert;
+  }
+  w.params_total = pc.total;
+  w.params_active = pc.active;
+  w.weights_resident = storage_bytes(pc.total, weights);
+  w.weights_always_read = storage_bytes(pc.total - input_embedding - routed, weights);
+  w.expert_bytes = storage_bytes(expert, weights);
+  w.embedding_row = m.tied_embeddings ? Bytes{} : storage_bytes(m.hidden_size, weights);
+  // Norm weights scale elementwise and the input embedding is a lookup: neither is a matrix product.
+  w.matmul_flops_per_token = from_base<Flops>(2.0 * (pc.active - pc.norms - input_embedding));
+  return w;
+}
+
+Workload workload_from_params(double params, const StorageFormat& weights) {
+  Workload w;
+  w.weights_format = weights;
+  w.kv_format = weights;
+  w.params_total = params;
+  w.params_active = params;
+  w.weights_resident = storage_bytes(params, weights);
+  w.weights_always_read = w.weights_resident;
+  w.matmul_flops_per_token = from_base<Flops>(2.0 * params);
+  return w;
+}
+
+double expected_experts_touched(int experts, int k, double tokens) {
+  if (experts <= 0 || k <= 0 || tokens <= 0) return 0.0;
+  // P(an expert is missed by one token) = 1 − k/E exactly when a token picks k distinct experts uniformly.
+  const double miss = 1.0 - static_cast<double>(k) / experts;
+  return experts * (1.0 - std::pow(miss, tokens));
+}
+
+Bytes weights_read(const Workload& w, double tokens) {
+  Bytes b = w.weights_always_read + tokens * w.embedding_row;
+  if (w.moe_layers > 0)
+    b += static_cast<double>(w.moe_layers) * expected_experts_touched(w.experts, w.experts_per_token, tokens) * w.expert_bytes;
+  return b;
+}
+
+Flops attention_flops_per_token(const Workload& w, Tokens context) {
+  if (!w.arch) return Flops{};
+  const ModelArch& m = *w.arch;
+  const double attended = context.value() + 1.0;  // the cached positions and the new token itself
+  double ops = 0;
+  const double per_pair = flops_per_pair(m, true);
+  for (int l = 0; l < m.layers; ++l)
+    ops += per_pair * (sliding(m, l) ? std::min(attended, static_cast<double>(m.sliding_window)) : attended);
+  return from_base<Flops>(ops);
+}
+
+Flops attention_flops_prefill(const Workload& w, Tokens prompt, bool causal) {
+  if (!w.arch) return Flops{};
+  const ModelArch& m = *w.arch;
+  const double n = prompt.value();
+  const double per_pair = flops_per_pair(m, false);
+  double ops = 0;
+  for (int l = 0; l < m.layers; ++l) {
+    double pairs = 0;
+    if (sliding(m, l)) {
+      const double win = static_cast<double>(m.sliding_window);
+      if (!causal) pairs = n * std::min(n, win);
+      else pairs = n <= win ? n * (n + 1) / 2 : win * (win + 1) / 2 + (n - win) * win;
+    } else {
+      pairs = causal ? n * (n + 1) / 2 : n * n;
+    }
+    ops += per_pair * pairs;
+  }
+  return from_base<Flops>(ops);
+}
+
+StepDetail decode_step(const Workload& w, double batch, Tokens context, int tp, int new_tokens) {
+  StepDetail d;
+  const double ranks = std::max(1, tp);
+  const double tokens = batch * new_tokens;
+  d.weights = weights_read(w, tokens) / ranks;
+  d.matmul_flops = tokens * w.matmul_flops_per_token / ranks;
+  if (w.arch) {
+    const kv::Parallelism par{std::max(1, tp), 1};
+    const kv::CacheSize cache = kv::cache_size(*w.arch, w.kv_format, context, Number::from_value(batch), par);
+    d.kv_read = cache.per_device;
+    d.kv_write = static_cast<double>(cache.cached_layers) * tokens * kv::bytes_per_position(*w.arch, w.kv_format, std::max(1, tp));
+    Flops attn{};
+    for (int j = 0; j < new_tokens; ++j) attn += attention_flops_per_token(w, context + from_base<Tokens>(j));
+    d.attention_flops = batch * attn / ranks;
+  }
+  return d;
+}
+
+StepDetail prefill_step(const Workload& w, double batch, Tokens prompt, bool causal, int tp) {
+  StepDetail d;
+  const double ranks = std::max(1, tp);
+  const double tokens = batch * prompt.value();
+  d.weights = weights_read(w, tokens) / ranks;
+  d.matmul_flops = tokens * w.matmul_flops_per_token / ranks;
+  if (w.arch) {
+    const kv::Parallelism par{std::max(1, tp), 1};
+    d.kv_write = kv::cache_size(*w.arch, w.kv_format, prompt, Number::from_value(batch), par).per_device;
+    d.attention_flops = batch * attention_flops_prefill(w, prompt, causal) / ranks;
+  }
+  return d;
+}
+
+std::optional<double> ridge_batch(const Workload& w, const Roof& roof, Tokens context, int tp) {
+  if (!roof.peak) return std::nullopt;
+  // Compute time minus memory time: negative at small batches, convex in the batch (the experts touched
+  // grow ever more slowly), so it crosses zero at most once.
+  auto gap = [&](double b) {
+    const StepCost c = decode_step(w, b, context, tp).cost();
+    return (c.flops / *roof.peak - c.bytes / roof.bandwidth).value();
+  };
+  double hi = 1.0;
+  while (gap(hi) < 0) {
+    hi *= 2;
+    if (hi > 1e12) return std::nullopt;
+  }
+  double lo = hi / 2;
+  if (hi == 1.0) {
+    lo = 0.0;
+  }
+  for (int i = 0; i < 200 && hi - lo > 1e-9 * hi; ++i) {
+    const double mid = 0.5 * (lo + hi);
+    (gap(mid) < 0 ? lo : hi) = mid;
+  }
+  return hi;
+}
+
+}  // namespace infracalc::decode

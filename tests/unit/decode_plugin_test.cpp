@@ -1,0 +1,102 @@
+// The decode calculators through the host: inputs, catalog fill-in, outputs and errors.
+#include <catch2/catch.hpp>
+
+#include "plugins/core/context.hpp"
+#include "plugins/decode/decode_inputs.hpp"
+#include "plugins/decode/decode_plugin.hpp"
+
+using namespace infracalc;
+
+namespace {
+Result run(std::string_view calc, const RawInputs& raw) {
+  const Plugin& p = decode_plugin();
+  return run_calculator(p, *p.find(calc), raw);
+}
+double value(const Result& r, std::string_view key) {
+  const Value* v = r.find(key);
+  REQUIRE(v != nullptr);
+  return v->q.value;
+}
+}  // namespace
+
+TEST_CASE("decode ceiling from raw inputs", "[decode][plugin]") {
+  const Result r = run("ceiling", {{"weights_bytes", "140GB"}, {"bandwidth", "3.35TB/s"}});
+  CHECK(value(r, "tokens_per_second_per_stream") == Approx(3.35e12 / 140e9));
+  CHECK(r.find("compute_time") == nullptr);  // no peak: not modelled, and said so
+  bool said = false;
+  for (const auto& n : r.notes) said = said || n.find("compute time not modelled") != std::string::npos;
+  CHECK(said);
+}
+
+TEST_CASE("decode ceiling with --mbu and --overhead", "[decode][plugin]") {
+  const Result r = run("ceiling", {{"weights_bytes", "140GB"}, {"bandwidth", "3.35TB/s"}, {"mbu", "50%"}, {"overhead", "1ms"}});
+  CHECK(value(r, "step_time") == Approx(140e9 / (0.5 * 3.35e12) + 1e-3));
+}
+
+TEST_CASE("the peak follows the weight format on a catalog GPU", "[decode][plugin]") {
+  const Result fp8 = run("roofline", {{"gpu", "h100-sxm"}, {"dtype", "fp8"}});
+  CHECK(value(fp8, "peak") == Approx(1978.9e12));
+  const Result int4 = run("roofline", {{"gpu", "h100-sxm"}, {"dtype", "int4"}});
+  CHECK(value(int4, "peak") == Approx(989.4e12));  // weight-only int4 multiplies at 16 bits
+  const Result sparse = run("roofline", {{"gpu", "h100-sxm"}, {"sparse", ""}});
+  CHECK(value(sparse, "peak") == Approx(1978.9e12));
+  CHECK_THROWS_AS(run("roofline", {{"gpu", "h100-sxm"}, {"compute_dtype", "fp4"}}), UserError);
+}
+
+TEST_CASE("roofline sweep produces one row per batch", "[decode][plugin]") {
+  const Result r = run("roofline", {{"model", "llama-3-8b"}, {"gpu", "h100-sxm"}, {"sweep", "batch=1..1024"}});
+  REQUIRE(r.tables.size() == 1);
+  CHECK(r.tables[0].rows.size() == 11);
+  CHECK_THROWS_AS(run("roofline", {{"model", "llama-3-8b"}, {"gpu", "h100-sxm"}, {"sweep", "heads=1..4"}}), UserError);
+  CHECK_THROWS_AS(run("roofline", {{"gpu", "h100-sxm"}, {"sweep", "batch=1..8"}}), UserError);
+}
+
+TEST_CASE("tp table and its errors", "[decode][plugin]") {
+  const Result r = run("tp", {{"model", "llama-3-70b"}, {"gpu", "h100-sxm"}, {"tp", "1..8"}});
+  REQUIRE(r.tables.size() == 1);
+  CHECK(r.tables[0].rows.size() == 4);
+  CHECK(value(r, "allreduces_per_step") == 160);
+  CHECK(value(r, "speedup") > 1);
+  CHECK(value(r, "speedup") < 8);  // the all-reduces flatten it
+  CHECK_THROWS_AS(run("tp", {{"model", "llama-3-70b"}, {"gpu", "h100-sxm"}, {"tp", "3"}}), UserError);
+}
+
+TEST_CASE("prefill is compute-bound for long prompts", "[decode][plugin]") {
+  const Result r = run("prefill", {{"model", "llama-3-8b"}, {"gpu", "h100-sxm"}, {"tokens", "8k"}});
+  CHECK(r.verdicts.size() == 1);
+  CHECK(r.verdicts[0].ok);
+  CHECK(value(r, "ttft") == value(r, "prefill_time"));
+  CHECK_THROWS_AS(run("prefill", {{"model", "llama-3-8b"}, {"gpu", "h100-sxm"}}), UserError);
+}
+
+TEST_CASE("attention needs a head width", "[decode][plugin]") {
+  CHECK_THROWS_AS(run("attention", {{"tokens", "1k"}}), UserError);
+  CHECK_THROWS_AS(run("attention", {{"tokens", "1k"}, {"hidden_size", "1000"}, {"heads", "3"}}), UserError);
+  const Result r = run("attention", {{"model", "llama-3-70b"}, {"tokens", "8k"}, {"sram", "228KiB"}});
+  CHECK(value(r, "head_dim") == 128);
+  CHECK(value(r, "decode_intensity") == Approx(2.0 * 8 / 2));  // 2 x group / element bytes
+}
+
+TEST_CASE("speculative inputs are checked", "[decode][plugin]") {
+  CHECK_THROWS_AS(run("speculative", {{"k", "4"}, {"alpha", "1"}}), UserError);
+  CHECK_THROWS_AS(run("speculative", {{"k", "0"}, {"alpha", "0.5"}}), UserError);
+  CHECK_THROWS_AS(run("speculative", {{"k", "12"}, {"alpha", "0.5"}, {"tree_width", "8"}}), UserError);
+}
+
+TEST_CASE("moe needs experts", "[decode][plugin]") {
+  CHECK_THROWS_AS(run("moe", {{"batch", "8"}}), UserError);
+  CHECK_THROWS_AS(run("moe", {{"model", "llama-3-70b"}}), UserError);
+  const Result r = run("moe", {{"experts", "8"}, {"experts_per_token", "2"}, {"batch", "4"}});
+  CHECK(value(r, "experts_touched") == Approx(8 * (1 - 0.75 * 0.75 * 0.75 * 0.75)));
+}
+
+TEST_CASE("sweep and list parsing", "[decode][plugin]") {
+  const auto s = decode::parse_sweep("tokens=1k..8k", {"batch", "tokens"}, "--sweep");
+  CHECK(s.key == "tokens");
+  CHECK(s.values == std::vector<double>{1000, 2000, 4000, 8000});
+  CHECK(decode::parse_int_list("1,2,4", "--tp") == std::vector<int>{1, 2, 4});
+  CHECK(decode::parse_int_list("1..6", "--tp") == std::vector<int>{1, 2, 4, 6});
+  CHECK_THROWS_AS(decode::parse_sweep("batch=8..1", {"batch"}, "--sweep"), UserError);
+  CHECK_THROWS_AS(decode::parse_sweep("batch=1.5", {"batch"}, "--sweep"), UserError);
+  CHECK_THROWS_AS(decode::parse_sweep("batch", {"batch"}, "--sweep"), UserError);
+}
