@@ -224,6 +224,11 @@ void ChainBuilder::cross_check(std::string key, std::string plugin, std::string 
   }
 }
 
+void ChainBuilder::quiet(const std::string& step_key) {
+  for (auto& s : p_.steps)
+    if (s.key == step_key) s.quiet = true;
+}
+
 void ChainBuilder::check(std::string key, std::string label, const std::vector<std::string>& deps,
                          std::function<std::optional<std::pair<bool, std::string>>(RuleContext&)> fn) {
   CheckDef c;

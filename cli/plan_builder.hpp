@@ -61,6 +61,8 @@ class ChainBuilder {
              std::function<std::optional<std::pair<bool, std::string>>(RuleContext&)> fn);
   /// Makes a rule also depend on the inputs of a step it runs itself (other than `except`).
   void uses_step(const std::string& rule_key, const std::string& step_key, const std::string& except);
+  /// Marks a step as a helper run whose notes are not repeated in the report.
+  void quiet(const std::string& step_key);
   /// A note that holds for every evaluation.
   void note(std::string text) { p_.notes.push_back(std::move(text)); }
   /// True when this build has the plugin and calculator.

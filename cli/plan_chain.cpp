@@ -36,6 +36,7 @@ void shared_inputs(ChainBuilder& b, const std::string& mode) {
   b.input("hardware.idle_fraction");
   b.input("hardware.fabric");
   b.input("hardware.switch");
+  b.input("hardware.switch_power");
   b.input("hardware.nics_per_gpu", "nics_per_gpu_given");
   b.input("hardware.oversubscription");
   b.input("hardware.host_cables");
@@ -126,6 +127,7 @@ void network_steps(ChainBuilder& b) {
           {"gpus_per_node", "@gpus_per_node"},
           {"design", "@fabric"},
           {"switch", "@switch"},
+          {"switch_power", "@switch_power"},
           {"oversubscription", "@oversubscription"},
           {"host_cables", "@host_cables"},
           {"switch_price", "@switch_price"},
@@ -136,11 +138,13 @@ void network_steps(ChainBuilder& b) {
           {"transceivers", "transceivers", "pluggable transceivers"},
           {"cables", "cables", "cables"},
           {"network_power", "network_power", "fabric power: switches and optics", "kW"},
+          {"optics_power", "optics_power", "fabric optics power", "kW"},
           {"power_per_gpu", "network_power_per_gpu", "fabric power per accelerator", "W"},
           {"bisection_per_gpu", "bisection_per_gpu", "bisection bandwidth per accelerator, one direction", "Gb/s"},
           {"parts_cost", "network_parts_cost", "fabric parts: switches, transceivers, cables"}},
          "fabric");
-  b.choice("network_power_used", {"network_power"}, "0 W", "fabric power counted (0 without a fabric)", "kW");
+  b.choice("network_power_used", {"network_power", "optics_power"}, "0 W",
+           "fabric power counted: switches and optics, the optics alone when the switch's power is unknown, 0 without a fabric", "kW");
   b.choice("network_cost_used", {"network_parts_cost"}, "0 USD", "fabric parts cost counted (0 without prices)");
 }
 
@@ -328,8 +332,9 @@ void serve_chain(ChainBuilder& b) {
   b.step("weights", "fit", "weights", "the model's weights at its storage format",
          {{"model", "@model"}, {"dtype", "@dtype"}, {"expert_dtype", "@expert_dtype"}, {"gpu", "@gpu"}},
          {{"params", "params", "parameters"},
-          {"active_params", "active_params", "parameters one token uses"},
+          {"active_params", "active_params_moe", "parameters one token uses (mixture of experts)"},
           {"weights", "weights", "weight bytes, scales included", "GB", true}});
+  b.choice("active_params", {"active_params_moe", "params"}, "", "parameters one token uses");
 
   b.sheet("memory");
   b.expr("context", "@prompt + @output", "context per sequence: prompt and output");
@@ -342,11 +347,13 @@ void serve_chain(ChainBuilder& b) {
   };
   b.step("fit_one", "fit", "inference", "the fewest devices that hold the weights and one sequence", with(fit_in, {{"batch", "1"}}),
          {{"min_devices", "min_devices", "fewest devices for the weights and one sequence"}});
+  b.quiet("fit_one");
   b.rule("tp_auto", "smallest power of two >= @min_devices", {"min_devices"}, tp_auto, "tensor parallelism chosen by the planner");
   b.choice("tp", {"tp_given", "tp_auto"}, "", "tensor-parallel devices per replica");
   b.step("fit_tp", "fit", "inference", "the largest batch that fits at this tensor parallelism",
          with(fit_in, {{"batch", "1"}, {"tp", "@tp"}}), {{"max_batch", "max_batch_fit", "largest batch that fits at the context"}});
 
+  b.quiet("fit_tp");
   b.sheet("decode");
   b.expr("decode_context", "@prompt + @output / 2", "average context while decoding: the prompt and half the output");
   const std::vector<std::pair<std::string, std::string>> dec_in = {
@@ -417,9 +424,11 @@ void serve_chain(ChainBuilder& b) {
           {"gpus_per_node", "@gpus_per_node"},
           {"design", "@fabric"},
           {"switch", "@switch"},
+          {"switch_power", "@switch_power"},
           {"oversubscription", "@oversubscription"},
           {"host_cables", "@host_cables"}},
          {{"power_per_gpu", "network_per_gpu_probe", "fabric power per accelerator at the budget's size", "W"}}, "it_budget");
+  b.quiet("fabric_probe");
   b.choice("network_per_gpu_budget", {"network_per_gpu_probe"}, "0 W", "fabric power per accelerator counted against the budget");
   b.expr("replicas_budget", "floor(@it_budget / ((@per_gpu_all_in + @network_per_gpu_budget) * @tp))",
          "replicas the IT power budget holds, fabric included");
@@ -508,8 +517,9 @@ void train_chain(ChainBuilder& b) {
   b.step("weights", "fit", "weights", "the model's weights at the training precision",
          {{"model", "@model"}, {"dtype", "@dtype"}, {"expert_dtype", "@expert_dtype"}, {"gpu", "@gpu"}},
          {{"params", "params", "parameters"},
-          {"active_params", "active_params", "parameters one token uses (N in 6·N·D)"},
+          {"active_params", "active_params_moe", "parameters one token uses (mixture of experts)"},
           {"weights", "weights", "weight bytes at the training precision", "GB", true}});
+  b.choice("active_params", {"active_params_moe", "params"}, "", "parameters one token uses (N in 6·N·D)");
 
   b.sheet("compute");
   if (ChainBuilder::available("cluster", "train")) {

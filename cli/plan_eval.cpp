@@ -155,6 +155,16 @@ void Evaluator::eval_step(int s, Sheet& sheet) {
       return;
     }
   }
+  // A computed line the step reads has no value (a plugin upstream is missing or failed): the step waits.
+  for (const auto& b : step.inputs) {
+    if (b.line < 0) continue;
+    const Line& l = program_.lines[static_cast<std::size_t>(b.line)];
+    const bool computed = l.kind == LineKind::expression || l.kind == LineKind::step || l.kind == LineKind::rule;
+    if (computed && !sheet.values[static_cast<std::size_t>(b.line)]) {
+      skipped = "needs @" + l.key;
+      return;
+    }
+  }
   auto run = run_step(s, sheet, {});
   if (run->error && step.cross_check) {
     skipped = "not checked: " + run->error->text();

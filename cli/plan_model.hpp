@@ -109,6 +109,8 @@ struct Step {
   std::string unavailable;
   /// Runs only when this line has a value (and, for text, is not "none"); -1 always runs.
   int enable_line = -1;
+  /// A helper run (a probe the planner uses to choose something): its notes are not repeated in the report.
+  bool quiet = false;
   /// A cross-check: its outputs are compared with lines computed another way instead of becoming lines.
   /// Sweeps skip cross-checks.
   bool cross_check = false;

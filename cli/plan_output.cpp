@@ -117,12 +117,15 @@ std::vector<Provenance> all_sources(const Worksheet& w) {
 
 std::vector<std::string> all_notes(const Worksheet& w) {
   std::vector<std::string> out = w.program.notes;
+  std::vector<std::string> seen;
   for (std::size_t s = 0; s < w.program.steps.size(); ++s) {
     const auto& run = w.sheet.runs[s];
-    if (!run || !run->result || w.program.steps[s].cross_check) continue;
+    const Step& step = w.program.steps[s];
+    if (!run || !run->result || step.cross_check || step.quiet) continue;
     for (const auto& n : run->result->notes) {
-      const std::string text = w.program.steps[s].key + ": " + n;
-      if (std::find(out.begin(), out.end(), text) == out.end()) out.push_back(text);
+      if (std::find(seen.begin(), seen.end(), n) != seen.end()) continue;
+      seen.push_back(n);
+      out.push_back(step.key + " (" + step.plugin + " " + step.calculator + "): " + n);
     }
   }
   return out;

@@ -61,6 +61,8 @@ std::vector<KeyDef> build_keys() {
                .default_value = "rail-optimised", .choices = {"none", "fat-tree", "rail-optimised"}});
   k.push_back({.section = "hardware", .name = "switch", .kind = K::id, .help = "fabric switch (catalog id)",
                .default_value = "quantum-2-qm9700", .example = "spectrum-4-sn5600", .kinds = {"network"}});
+  k.push_back({.section = "hardware", .name = "switch_power", .kind = K::quantity, .dim = dims::power,
+               .help = "power of one fabric switch without optics, when the catalog has none", .example = "1.5 kW", .unit = "W"});
   k.push_back({.section = "hardware", .name = "nics_per_gpu", .kind = K::integer,
                .help = "scale-out NIC ports per GPU (default: the system's NICs per node / GPUs per node, else 1)", .example = "1"});
   k.push_back({.section = "hardware", .name = "oversubscription", .kind = K::text, .help = "leaf down:up ratio of the fabric",
