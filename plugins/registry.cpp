@@ -2,23 +2,30 @@
 
 #include <array>
 
-#include "plugins/fit/fit_plugin.hpp"
-#include "plugins/formats/formats_plugin.hpp"
+#include "plugins/cluster/cluster_plugin.hpp"
+#include "plugins/cooling/cooling_plugin.hpp"
 #include "plugins/cost/cost_plugin.hpp"
 #include "plugins/decode/decode_plugin.hpp"
+#include "plugins/fit/fit_plugin.hpp"
+#include "plugins/formats/formats_plugin.hpp"
 #include "plugins/kv/kv_plugin.hpp"
 #include "plugins/network/network_plugin.hpp"
+#include "plugins/power/power_plugin.hpp"
 #include "plugins/tco/tco_plugin.hpp"
 
 namespace infracalc {
 
 namespace {
+// In the architecture's plugin order: each plugin may use the math of those above it.
 constexpr std::array kPlugins = {
     PluginEntry{"formats", "number formats: FP8/FP6/FP4, MX and NVFP4 codes, range, bits per value, quantization error", &formats_plugin},
     PluginEntry{"kv", "KV cache: every layout per device, capacity, paging, prefix sharing, compression, offload", &kv_plugin},
     PluginEntry{"fit", "memory fit: weights, KV, activations and overhead per device; training and RLHF state", &fit_plugin},
     PluginEntry{"decode", "decode speed: roofline, ceilings, prefill/TTFT, tensor parallelism, attention, speculative decoding, MoE", &decode_plugin},
+    PluginEntry{"cluster", "training runs, parallel layouts, collectives, pipeline bubbles, experts, failures, checkpoints", &cluster_plugin},
     PluginEntry{"network", "links, energy per bit, fat-tree fabrics and parts, scalable units, topologies, NICs", &network_plugin},
+    PluginEntry{"power", "rack and hall power, supply current and losses, energy and bills, grid swings, energy per token", &power_plugin},
+    PluginEntry{"cooling", "heat flux, cooling choice, coolant flow and pressure, CDUs, PUE/WUE/CUE/ERE, carbon", &cooling_plugin},
     PluginEntry{"tco", "cost of ownership: owner cost per sold accelerator-hour, facility TCO, energy bills, siting", &tco_plugin},
     PluginEntry{"cost", "cost per token, per answer, per agent task, prompt caching and training rent", &cost_plugin},
 };

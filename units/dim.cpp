@@ -56,6 +56,14 @@ constexpr std::array kNamed = {
     NamedDim{dims::money_per_token_time, "a storage price per token and time", "$4.50/(Mtok*h)"},
     NamedDim{dims::energy_per_bit_length, "wire energy per bit and distance", "1 pJ/bit/mm"},
     NamedDim{dims::length_per_temperature, "a length change per kelvin", "0.1 nm/K"},
+    NamedDim{dims::velocity, "a speed", "2 m/s"},
+    NamedDim{dims::dynamic_viscosity, "a dynamic viscosity", "1 mPa*s"},
+    NamedDim{dims::resistivity, "a resistivity", "17.24 nohm*m"},
+    NamedDim{dims::per_temperature, "a temperature coefficient", "0.00393 1/K"},
+    NamedDim{dims::power_ramp, "a power ramp rate", "10 MW/s"},
+    NamedDim{dims::thermal_conductivity, "a thermal conductivity", "0.6 W/(m*K)"},
+    NamedDim{dims::specific_energy, "a specific energy (e.g. a latent heat)", "170 kJ/kg"},
+    NamedDim{dims::flop_per_token, "computation per token", "420 GFLOP/tok"},
 };
 
 constexpr std::array<std::string_view, kBaseCount> kBaseWords = {"length", "mass", "time", "temperature", "current",

@@ -102,6 +102,15 @@ inline constexpr Dim money_per_token_time = currency / token / time;
 inline constexpr Dim energy_per_bit_length = energy / information / length;
 /// Wavelength shift per kelvin (thermal drift of a ring modulator, nm/K).
 inline constexpr Dim length_per_temperature = length / temperature;
+inline constexpr Dim velocity = length / time;
+inline constexpr Dim dynamic_viscosity = pressure * time;
+inline constexpr Dim resistivity = resistance * length;
+inline constexpr Dim per_temperature = none / temperature;
+inline constexpr Dim flow_per_power = volume_flow / power;
+inline constexpr Dim power_ramp = power / time;
+inline constexpr Dim thermal_conductivity = power / length / temperature;
+inline constexpr Dim specific_energy = energy / mass;
+inline constexpr Dim flop_per_token = flop / token;
 }  // namespace dims
 
 /// Words for a dimension: "a data rate", or a base-unit formula when it has no common name.

@@ -61,6 +61,13 @@ constexpr std::array kDisplays = {
     Display{dims::money_per_token_time, "$", 1, none, "/(Mtok*h)", 3.6e9},
     Display{dims::energy_per_bit_length, "J", 1, si, "/bit/mm", 0.125e-3},
     Display{dims::length_per_temperature, "m", 1, si, "/K", 1},
+    Display{dims::velocity, "m", 1, none, "/s", 1},
+    Display{dims::dynamic_viscosity, "Pa", 1, si, "*s", 1},
+    Display{dims::resistivity, "ohm", 1, si, "*m", 1},
+    Display{dims::power_ramp, "W", 1, si, "/s", 1},
+    Display{dims::thermal_conductivity, "W", 1, none, "/(m*K)", 1},
+    Display{dims::specific_energy, "J", 1, si, "/kg", 1},
+    Display{dims::flop_per_token, "FLOP", 1, large, "/tok", 1},
 };
 
 const Display* find_display(const Dim& d) {

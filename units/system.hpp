@@ -160,11 +160,30 @@ using CubicMetersPerJoule = u::Q<u::per<boost::units::volume_dimension, boost::u
 using UsdPerWatt = u::Q<u::per<u::currency_dimension, boost::units::power_dimension>>;
 /// Storage price per token and time (a prompt-cache storage fee), stored in USD per token-second.
 using UsdPerTokenSecond = u::Q<u::per<u::per<u::currency_dimension, u::token_dimension>, boost::units::time_dimension>>;
+/// Computation per token, stored in FLOP per token.
+using FlopsPerToken = u::Q<u::per<u::flop_dimension, u::token_dimension>>;
 
 /// Wire energy per bit per distance, stored in joules per byte per metre (pJ/bit/mm on output).
 using JoulesPerByteMeter = u::Q<u::per<u::per<boost::units::energy_dimension, u::information_dimension>, boost::units::length_dimension>>;
 /// Length change per temperature difference (wavelength drift), stored in metres per kelvin.
 using MetersPerKelvin = u::Q<u::per<boost::units::length_dimension, boost::units::temperature_dimension>>;
+
+/// Speed, stored in metres per second.
+using MetersPerSecond = u::Q<boost::units::velocity_dimension>;
+/// Dynamic viscosity, stored in pascal-seconds.
+using PascalSeconds = u::Q<boost::units::dynamic_viscosity_dimension>;
+/// Electrical resistivity, stored in ohm-metres.
+using OhmMeters = u::Q<u::times<boost::units::resistance_dimension, boost::units::length_dimension>>;
+/// A coefficient per kelvin (temperature coefficient of resistance), stored per kelvin.
+using PerKelvin = u::Q<u::per<boost::units::dimensionless_type, boost::units::temperature_dimension>>;
+/// Coolant flow per unit of heat (L/min per kW), stored in m³ per joule.
+using CubicMetersPerSecondPerWatt = u::Q<u::per<u::per<boost::units::volume_dimension, boost::units::time_dimension>, boost::units::power_dimension>>;
+/// Ramp rate of a power draw, stored in watts per second.
+using WattsPerSecond = u::Q<u::per<boost::units::power_dimension, boost::units::time_dimension>>;
+/// Thermal conductivity, stored in W/(m·K).
+using WattsPerMeterKelvin = u::Q<boost::units::thermal_conductivity_dimension>;
+/// Specific energy (latent heat of vaporisation, enthalpy per mass), stored in J/kg.
+using JoulesPerKilogram = u::Q<u::per<boost::units::energy_dimension, boost::units::mass_dimension>>;
 
 /// Builds a typed quantity from a value already in base units (the only way plugin code makes one from a double).
 template <class Q>

@@ -36,6 +36,8 @@ constexpr std::array kSymbols = {
     UnitSymbol{"ohm", 1.0, dims::resistance, si, "ohm"},
     UnitSymbol{"\u03A9", 1.0, dims::resistance, si, "ohm"},
     UnitSymbol{"W", 1.0, dims::power, si, "watt"},
+    UnitSymbol{"var", 1.0, dims::power, si, "volt-ampere reactive (reactive power)"},
+    UnitSymbol{"VA", 1.0, dims::power, si, "volt-ampere (apparent power)"},
     UnitSymbol{"J", 1.0, dims::energy, si, "joule"},
     UnitSymbol{"Wh", 3600.0, dims::energy, si, "watt-hour"},
     UnitSymbol{"Hz", 1.0, dims::frequency, si, "hertz"},

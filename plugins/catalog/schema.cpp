@@ -221,11 +221,11 @@ constexpr std::array kSpecs = {
     q("grid", "carbon_intensity", carbon_intensity, 1e-11, 1e-6, "average generation carbon intensity (g/kWh), dated series"),
     count("grid", "renewable_share", 0, 1, "share of generation from renewables, dated series"),
     // ---- facility: cooling technologies, coolants, CDUs, efficiency benchmarks ----
-    t("facility", "type", "cooling, coolant, cdu, efficiency or requirement", true),
+    t("facility", "type", "cooling, coolant, cdu, efficiency, requirement, piping or embodied-carbon", true),
     t("facility", "vendor", "maker, for products"),
     q("facility", "rack_density_min", power, 0, 1e7, "lowest rack power the technology is used for (kW)"),
-    q("facility", "rack_density_max", power, 100, 1e7, "highest practical rack power (kW)"),
-    q("facility", "rack_density_typical", power, 100, 1e7, "typical deployed rack power (kW)"),
+    q("facility", "rack_density_max", power, 100, 1e7, "highest rack power demonstrated or announced (kW); the note says which"),
+    q("facility", "rack_density_typical", power, 100, 1e7, "upper end of mainstream deployments (kW)"),
     q("facility", "heat_flux_limit", heat_flux, 1e3, 1e9, "device heat flux it can remove (W/cm2)"),
     t("facility", "heat_transfer", "what carries the heat: air, single-phase liquid, boiling dielectric"),
     t("facility", "composition", "what the coolant is"),
@@ -250,6 +250,17 @@ constexpr std::array kSpecs = {
     t("facility", "scope", "what a benchmark covers (industry survey, one operator's fleet)"),
     count("facility", "pue", 1, 3, "power usage effectiveness, dated series"),
     q("facility", "wue", water_intensity, 0, 1e-8, "water usage effectiveness (L/kWh), dated series"),
+    // piping: a pipe series (Schedule 40 steel) for sizing and Darcy-Weisbach pressure drop
+    q("facility", "roughness", length, 0, 0.01, "absolute wall roughness of the pipe material (mm)"),
+    t("facility", "sizes.nominal", "nominal pipe size (NPS), e.g. 2 or 1-1/2"),
+    q("facility", "sizes.outer_diameter", length, 1e-3, 5, "outside diameter of this size (mm)"),
+    q("facility", "sizes.wall", length, 1e-4, 0.1, "wall thickness of this size (mm); inside diameter = outside - 2 x wall"),
+    // embodied-carbon: a manufacturing (cradle-to-gate) footprint
+    ref("facility", "accelerator", "accelerator", "id of the accelerator an embodied-carbon footprint is for"),
+    count("facility", "accelerators_per_baseboard", 1, 1e3, "accelerators on the board the footprint was published for"),
+    q("facility", "embodied_per_baseboard", mass, 1, 1e6, "cradle-to-gate carbon of the whole board (kgCO2e)"),
+    q("facility", "embodied_per_accelerator", mass, 0.1, 1e5, "cradle-to-gate carbon per accelerator, with its share of the board (kgCO2e)"),
+    count("facility", "shares.*", 0, 1, "share of the embodied carbon by component (memory, other_ics, thermal_mechanical, ...)"),
     // ---- memory, storage, reliability ----
     t("memory", "type", "hbm, ddr, lpddr, gddr, cxl", true),
     q("memory", "bandwidth_per_device", data_rate, 1e8, 1e13, "bandwidth of one stack, channel or module"),

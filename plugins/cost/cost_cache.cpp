@@ -18,11 +18,11 @@ void run_cache(Context& ctx) {
   if (api != nullptr && ctx.text("ttl_tier") == "1h" && !ctx.has("write_multiplier") && !api->field("cache_write_1h"))
     throw UserError{{api->id() + " has no 1-hour cache price (series cache_write_1h)",
                      "give --write-multiplier for the 1-hour write price, or use --ttl-tier default"}};
-  tco::fill_from_ref(ctx, "input_price", "api", "input", expectation_of<UsdPerToken>());
-  tco::fill_from_ref(ctx, "read_multiplier", "api", "cache_read", expectation_of<Number>());
-  tco::fill_from_ref(ctx, "write_multiplier", "api", ctx.text("ttl_tier") == "1h" ? "cache_write_1h" : "cache_write",
+  fill_from_ref(ctx, "input_price", "api", "input", expectation_of<UsdPerToken>());
+  fill_from_ref(ctx, "read_multiplier", "api", "cache_read", expectation_of<Number>());
+  fill_from_ref(ctx, "write_multiplier", "api", ctx.text("ttl_tier") == "1h" ? "cache_write_1h" : "cache_write",
                      expectation_of<Number>());
-  tco::fill_from_ref(ctx, "cache_lifetime", "api", "cache_ttl", expectation_of<Seconds>());
+  fill_from_ref(ctx, "cache_lifetime", "api", "cache_ttl", expectation_of<Seconds>());
   if (!ctx.has("input_price")) tco::missing("input_price", "base price per input token", "$3/Mtok", "api");
   if (!ctx.has("read_multiplier")) tco::missing("read_multiplier", "cache read price / input price", "10%", "api");
   if (!ctx.has("write_multiplier")) tco::missing("write_multiplier", "cache write price / input price", "125%", "api");

@@ -11,7 +11,7 @@ void fill_gpu_hour(Context& ctx) {
   std::string series = ctx.text("tier");
   std::replace(series.begin(), series.end(), '-', '_');
   const Entry* e = ctx.ref("rental");
-  if (tco::fill_from_ref(ctx, "gpu_hour", "rental", series, expectation_of<UsdPerHour>()) || e == nullptr) return;
+  if (fill_from_ref(ctx, "gpu_hour", "rental", series, expectation_of<UsdPerHour>()) || e == nullptr) return;
   std::string has;
   for (const char* s : {"on_demand", "committed", "capacity_block", "spot"})
     if (e->field(s)) {
@@ -24,8 +24,8 @@ void fill_gpu_hour(Context& ctx) {
 }
 
 void fill_api_prices(Context& ctx) {
-  tco::fill_from_ref(ctx, "input_price", "api", "input", expectation_of<UsdPerToken>());
-  tco::fill_from_ref(ctx, "output_price", "api", "output", expectation_of<UsdPerToken>());
+  fill_from_ref(ctx, "input_price", "api", "input", expectation_of<UsdPerToken>());
+  fill_from_ref(ctx, "output_price", "api", "output", expectation_of<UsdPerToken>());
 }
 
 CatalogRef rental_ref() {

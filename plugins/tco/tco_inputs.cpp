@@ -25,39 +25,6 @@ Quantity parse_one(std::string_view text, const Expectation& want, std::string_v
 
 }  // namespace
 
-bool fill_from_ref(Context& ctx, std::string_view key, std::string_view ref, std::string_view path,
-                   const Expectation& want) {
-  if (ctx.has(key)) return true;
-  const Entry* e = ctx.ref(ref);
-  if (e == nullptr) return false;
-  auto plain = e->field(path);
-  if (!plain) return false;
-  std::optional<FieldRef> field = plain;
-  const Date& as_of = ctx.options().as_of;
-  if (plain->value->kind == Node::Kind::array) {
-    field = e->dated(path, as_of);
-    if (!field)
-      throw UserError{{fmt::format("{}: '{}' has no entry dated on or before {}", e->id(), path, as_of.str()),
-                       "pick a later --as-of, or give " + Context::flag_name(key) + " directly"}};
-  }
-  const Node& node = *field->value;
-  auto q = node_quantity(node, want, field->location + ": " + std::string(path));
-  if (!q) throw UserError{q.error()};
-  if (!std::isfinite(q->value) || q->value < 0)
-    throw UserError{{field->location + ": " + std::string(path) + " must be zero or more", "fix the data file"}};
-  ResolvedInput ri;
-  ri.key = std::string(key);
-  ri.origin = Origin::catalog;
-  ri.value = q.value();
-  ri.raw = node.kind == Node::Kind::string ? node.str : format_machine(node.number);
-  ri.from = e->id();
-  Provenance p = field->provenance;
-  p.field = std::string(path) + (plain->value->kind == Node::Kind::array ? "@" + p.as_of : "");
-  ctx.cite(p);
-  ctx.result().inputs.push_back(std::move(ri));
-  return true;
-}
-
 PurchaseBasis fill_purchase(Context& ctx, std::string_view key) {
   if (ctx.has(key)) return PurchaseBasis::none;
   const Entry* e = ctx.ref("purchase");

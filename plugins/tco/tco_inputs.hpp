@@ -1,20 +1,15 @@
-// Input helpers shared by the tco and cost calculators: filling inputs from dated catalog series
-// (prices and tariffs honour --as-of), lists and ranges of quantities, whole-year lives.
+// Input helpers shared by the tco and cost calculators: purchase prices and tariffs from dated catalog
+// series (through plugins/core/catalog_input.hpp, honouring --as-of), lists and ranges of quantities,
+// whole-year lives.
 #pragma once
 
 #include <string_view>
 #include <vector>
 
+#include "plugins/core/catalog_input.hpp"
 #include "plugins/core/context.hpp"
 
 namespace infracalc::tco {
-
-/// Fills input `key` from field `path` of the entry given for reference `ref` (e.g. --grid) when no
-/// flag set it. A field that is a dated series (an array of {as_of, value} tables) gives its newest entry
-/// not after --as-of. The value is recorded as an input from the catalog with its provenance. Returns true
-/// when the input has a value afterwards.
-bool fill_from_ref(Context& ctx, std::string_view key, std::string_view ref, std::string_view path,
-                   const Expectation& want);
 
 /// What a price from --purchase stands for.
 enum class PurchaseBasis {

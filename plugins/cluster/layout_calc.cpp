@@ -1,0 +1,381 @@
+// cluster layout: the TP/CP/PP/DP/EP layout for a model on N accelerators, why, and the alternatives that
+// do not fit or waste more.
+#include <algorithm>
+#include <cmath>
+#include <fmt/format.h>
+#include <set>
+#include <tuple>
+
+#include "plugins/cluster/cluster_calcs.hpp"
+#include "plugins/cluster/cluster_hw.hpp"
+#include "plugins/cluster/layout.hpp"
+#include "plugins/fit/fit_model.hpp"
+
+namespace infracalc::cluster {
+
+namespace {
+
+std::string gb(Bytes x) { return fmt::format("{:.4g} GB", x.value() / 1e9); }
+
+int opt_int(Context& ctx, std::string_view key) { return ctx.has(key) ? static_cast<int>(ctx.integer(key)) : 0; }
+
+std::string verdict_of(const Layout& l, const Layout& chosen, std::int64_t chosen_mp, bool by_waste) {
+  if (&l == &chosen) return chosen.feasible ? "chosen" : "closest (least memory), rejected: " + chosen.reason;
+  if (!l.feasible) return "rejected: " + l.reason;
+  const std::int64_t mp = static_cast<std::int64_t>(l.tp) * l.cp * l.pp;
+  if (mp > chosen_mp && !by_waste) return fmt::format("fits, but {} model-parallel devices instead of {}", mp, chosen_mp);
+  return fmt::format("fits, wastes more ({:.1f}% vs {:.1f}%)", 100 * l.waste, 100 * chosen.waste);
+}
+
+void run_layout(Context& ctx) {
+  const fit::ResolvedModel model = fit::resolve_model(ctx, true);
+  const Hardware hw = resolve_hardware(ctx);
+  LayoutProblem p;
+  p.arch = *model.arch;
+  p.params = model.params;
+  p.active = model.active;
+  p.gpus = ctx.integer("gpus");
+  if (!hw.memory) throw UserError{{"missing the memory per accelerator", "give --gpu ID, --system ID or --memory 80GB"}};
+  p.memory = *hw.memory;
+  p.peak = hw.peak.value_or(from_base<FlopsPerSecond>(0));
+  p.efficiency = ctx.number("matmul_efficiency");
+  p.domain = hw.domain;
+  p.per_node = hw.per_node;
+  p.scaleup = {default_step_latency(hw.scaleup_type), hw.scaleup.value_or(from_base<BytesPerSecond>(450e9))};
+  p.scaleout = {default_step_latency("infiniband"), hw.scaleout.value_or(from_base<BytesPerSecond>(50e9))};
+  if (!hw.scaleup && p.peak.value() > 0) ctx.note("no scale-up bandwidth known: the time estimate assumes 450 GB/s per direction (NVLink 4)");
+  if (!hw.scaleout && p.peak.value() > 0) ctx.note("no scale-out bandwidth known: the time estimate assumes 50 GB/s per accelerator (400 Gb/s)");
+  p.seq = ctx.get<Tokens>("seq");
+  p.micro_batch = static_cast<int>(ctx.integer("micro_batch"));
+  if (ctx.has("global_batch") && ctx.has("batch_sequences"))
+    throw UserError{{"--global-batch and --batch-sequences both give the batch", "give one of them"}};
+  if (ctx.has("batch_sequences")) p.global_batch = ctx.integer("batch_sequences");
+  if (ctx.has("global_batch")) {
+    const double seqs = ctx.get<Tokens>("global_batch").value() / p.seq.value();
+    p.global_batch = static_cast<std::int64_t>(std::llround(seqs));
+    if (p.global_batch < 1 || std::fabs(seqs - static_cast<double>(p.global_batch)) > 1e-6 * seqs)
+      throw UserError{{fmt::format("--global-batch is {:g} sequences of --seq {:g}: not a whole number", seqs, p.seq.value()),
+                       "give a global batch that is a multiple of --seq tokens"}};
+  }
+  p.zero = static_cast<int>(ctx.integer("zero"));
+  if (p.zero > 3) throw UserError{{fmt::format("--zero {}: ZeRO stages are 0, 1, 2 and 3", p.zero), "give --zero 0..3"}};
+  p.chunks = ctx.text("schedule") == "interleaved" ? static_cast<int>(ctx.integer("chunks")) : 1;
+  p.reserve = ctx.get<Bytes>("framework_reserve");
+  const std::string& rc = ctx.text("recompute");
+  if (rc == "auto") p.recompute = {fit::Recompute::none, fit::Recompute::selective, fit::Recompute::full};
+  else if (rc == "none") p.recompute = {fit::Recompute::none};
+  else if (rc == "full") p.recompute = {fit::Recompute::full};
+  else p.recompute = {fit::Recompute::selective};
+  p.tp = opt_int(ctx, "tp");
+  p.cp = opt_int(ctx, "cp");
+  p.pp = opt_int(ctx, "pp");
+  p.ep = opt_int(ctx, "ep");
+  p.max_tp = opt_int(ctx, "max_tp");
+  if (ctx.has("dp")) {
+    const std::int64_t dp = ctx.integer("dp");
+    if (p.gpus % dp != 0) throw UserError{{fmt::format("--dp {} does not divide --gpus {}", dp, p.gpus), "dp x tp x cp x pp = gpus"}};
+  }
+
+  std::vector<Layout> all = search_layouts(p);
+  const bool by_waste = ctx.text("objective") == "waste";
+  if (by_waste)
+    std::stable_sort(all.begin(), all.end(), [](const Layout& a, const Layout& b) {
+      if (a.feasible != b.feasible) return a.feasible;
+      return a.feasible && a.waste < b.waste - 1e-12;
+    });
+  if (ctx.has("dp")) {
+    const std::int64_t dp = ctx.integer("dp");
+    std::stable_partition(all.begin(), all.end(), [&](const Layout& l) { return l.dp == dp && l.feasible; });
+    for (auto& l : all)
+      if (l.dp != dp && l.feasible) {
+        l.feasible = false;
+        l.reason = fmt::format("dp {} is not the --dp {} asked for", l.dp, dp);
+      }
+  }
+  if (all.empty()) throw UserError{{"no layout to evaluate: the forced degrees leave nothing", "relax --tp/--cp/--pp/--ep"}};
+  if (!all.front().feasible) {
+    // Nothing fits: show the layout that comes closest (the least memory) as the one to start from.
+    auto closest = std::min_element(all.begin(), all.end(), [](const Layout& a, const Layout& b) { return a.total < b.total; });
+    std::rotate(all.begin(), closest, closest + 1);
+  }
+  const Layout& best = all.front();
+  const std::int64_t best_mp = static_cast<std::int64_t>(best.tp) * best.cp * best.pp;
+
+  ctx.set_number("tp", best.tp);
+  ctx.set_number("cp", best.cp);
+  ctx.set_number("pp", best.pp);
+  ctx.set_number("dp", static_cast<double>(best.dp));
+  ctx.set_number("ep", best.ep);
+  ctx.set_number("model_parallel_size", static_cast<double>(best_mp));
+  ctx.set_number("microbatches", static_cast<double>(best.microbatches));
+  if (p.per_node > 0) ctx.set_number("nodes_per_replica", std::ceil(static_cast<double>(best_mp) / p.per_node));
+  ctx.set_number("layers_per_stage", std::ceil(static_cast<double>(p.arch.layers) / best.pp));
+  ctx.set_number("tp_matrix_share", 1.0 / best.tp);
+  ctx.set("weights_per_device", best.weights);
+  ctx.set("grads_per_device", best.grads);
+  ctx.set("optimizer_per_device", best.optimizer);
+  ctx.set("activations_per_device", best.activations);
+  ctx.set("framework_reserve", p.reserve);
+  ctx.set("memory_per_device", best.total);
+  ctx.set("memory", p.memory);
+  ctx.set("headroom", p.memory - best.total);
+  ctx.set_number("bubble_fraction", best.bubble);
+  ctx.set_number("recompute_factor", best.recompute_factor);
+  ctx.set_number("estimated_waste", best.waste);
+  if (p.peak.value() > 0) {
+    ctx.set_number("comm_share", best.comm_share);
+    ctx.set_number("estimated_mfu", p.efficiency * (1.0 - best.waste));
+    ctx.set("step_time", best.step);
+  }
+  const double seqs = static_cast<double>(best.microbatches) * p.micro_batch * static_cast<double>(best.dp);
+  ctx.set("tokens_per_step", from_base<Tokens>(seqs * p.seq.value()));
+  ctx.verdict("fits", best.feasible,
+              best.feasible ? fmt::format("{} per device of {}", gb(best.total), gb(p.memory))
+                            : "no layout fits on " + std::to_string(p.gpus) + " accelerators; the closest: " + best.reason);
+  if (!best.feasible && ctx.flag("require_fit")) ctx.fail_check();
+
+  // Why: the chosen degree against the nearest smaller value of the same dimension, other degrees equal; of
+  // that layout's recomputation variants, the one closest to fitting.
+  auto nearest = [&](auto degree, auto same) -> const Layout* {
+    const Layout* pick = nullptr;
+    for (const auto& l : all) {
+      if (!same(l) || degree(l) >= degree(best)) continue;
+      if (pick == nullptr || degree(l) > degree(*pick) || (degree(l) == degree(*pick) && l.total < pick->total)) pick = &l;
+    }
+    return pick;
+  };
+  auto smaller = [&](const Layout* x, const std::string& name, int value) -> std::string {
+    if (x == nullptr) return "";
+    if (!x->feasible) return fmt::format("; {} {}: {}", name, value, x->reason);
+    return fmt::format("; {} {} also fits ({} recomputation) but wastes {:.1f}% against {:.1f}%", name, value, recompute_name(x->recompute),
+                       100 * x->waste, 100 * best.waste);
+  };
+  Table why{"layout", "the chosen layout and why", {{"dimension"}, {"degree", dims::none}, {"why"}}, {}};
+  const std::string domain_text = p.domain > 0 ? fmt::format("the {}-accelerator scale-up domain{}", p.domain,
+                                                             hw.system ? " of " + hw.system->id() : std::string())
+                                               : std::string("an unknown scale-up domain (give --system or --scaleup-domain)");
+  {
+    std::string t = best.tp == 1 ? std::string("no tensor parallelism: each device holds whole matrices")
+                                 : fmt::format("each layer's matrices split {} ways inside {}: its all-gathers and reduce-scatters stay on "
+                                               "the scale-up link", best.tp, domain_text);
+    // The next larger tp with the same other degrees: mention it when none of its variants fits.
+    const Layout* bigger = nullptr;
+    bool bigger_fits = false;
+    for (const auto& l : all)
+      if (l.tp == 2 * best.tp && l.cp == best.cp && l.pp == best.pp && l.ep == best.ep) {
+        bigger_fits = bigger_fits || l.feasible;
+        if (bigger == nullptr || l.total < bigger->total) bigger = &l;
+      }
+    if (bigger && !bigger_fits) t += fmt::format("; tp {}: {}", bigger->tp, bigger->reason);
+    const Layout* x = nearest([](const Layout& l) { return l.tp; },
+                              [&](const Layout& l) { return l.cp == best.cp && l.pp == best.pp && l.ep == best.ep; });
+    if (x) t += smaller(x, "tp", x->tp);
+    why.rows.push_back({std::string("tensor (TP)"), Quantity::number(best.tp), t});
+  }
+  {
+    std::string t = best.cp == 1 ? std::string("the sequence fits without splitting")
+                                 : fmt::format("each rank holds {:g} of the {:g} tokens; K and V are all-gathered across the {} ranks every layer",
+                                               p.seq.value() / best.cp, p.seq.value(), best.cp);
+    const Layout* x = nearest([](const Layout& l) { return l.cp; },
+                              [&](const Layout& l) { return l.tp == best.tp && l.pp == best.pp && l.ep == best.ep; });
+    if (x) t += smaller(x, "cp", x->cp);
+    why.rows.push_back({std::string("context (CP)"), Quantity::number(best.cp), t});
+  }
+  {
+    std::string t = best.pp == 1 ? std::string("one stage holds the whole model")
+                                 : fmt::format("{} stages of up to {:g} layers; a replica spans {} accelerators{}", best.pp,
+                                               std::ceil(static_cast<double>(p.arch.layers) / best.pp), best_mp,
+                                               p.per_node > 0 ? fmt::format(" = {:g} nodes, stages talk point-to-point across nodes",
+                                                                            std::ceil(static_cast<double>(best_mp) / p.per_node))
+                                                              : std::string());
+    const Layout* x = nearest([](const Layout& l) { return l.pp; },
+                              [&](const Layout& l) { return l.tp == best.tp && l.cp == best.cp && l.ep == best.ep; });
+    if (x) t += smaller(x, "pp", x->pp);
+    why.rows.push_back({std::string("pipeline (PP)"), Quantity::number(best.pp), t});
+  }
+  why.rows.push_back({std::string("data (DP)"), Quantity::number(static_cast<double>(best.dp)),
+                      fmt::format("the rest: {} replicas across the scale-out fabric, {} micro-batch(es) each per step; gradients "
+                                  "reduce while the last backward runs{}",
+                                  best.dp, best.microbatches, p.zero > 0 ? fmt::format(", ZeRO-{} shards over dp x cp", p.zero) : std::string())});
+  if (p.arch.moe && p.arch.moe->experts > 1) {
+    std::string t = fmt::format("{} of {} routed experts per device, dispatched and combined with all-to-alls inside the data-parallel group",
+                                (p.arch.moe->experts + best.ep - 1) / best.ep, p.arch.moe->experts);
+    const Layout* x = nearest([](const Layout& l) { return l.ep; },
+                              [&](const Layout& l) { return l.tp == best.tp && l.cp == best.cp && l.pp == best.pp; });
+    if (x) t += smaller(x, "ep", x->ep);
+    why.rows.push_back({std::string("expert (EP)"), Quantity::number(best.ep), t});
+  }
+  {
+    std::string t = fmt::format("{} recomputation", recompute_name(best.recompute));
+    if (best.recompute != fit::Recompute::none) {
+      const Layout* x = nearest([](const Layout& l) { return static_cast<int>(l.recompute); },
+                                [&](const Layout& l) { return l.tp == best.tp && l.cp == best.cp && l.pp == best.pp && l.ep == best.ep; });
+      if (x && !x->feasible) t += fmt::format("; {}: {}", recompute_name(x->recompute), x->reason);
+      t += fmt::format("; the hardware runs {:.3g}x the model FLOPs", best.recompute_factor);
+    }
+    why.rows.push_back({std::string("recomputation"), Quantity::number(static_cast<double>(static_cast<int>(best.recompute))), t});
+  }
+  ctx.add_table(std::move(why));
+
+  // Alternatives: the best other feasible layouts and the smaller ones that do not fit.
+  Table alt{"alternatives", "alternatives (fewest model-parallel devices first; rejected ones with the reason)",
+            {{"tp", dims::none}, {"cp", dims::none}, {"pp", dims::none}, {"dp", dims::none}, {"ep", dims::none}, {"recompute"},
+             {"microbatches", dims::none}, {"memory", dims::information}, {"bubble", dims::none}, {"waste", dims::none}, {"verdict"}}, {}};
+  std::set<std::tuple<int, int, int, int>> seen;
+  auto add = [&](const Layout& l) {
+    if (!seen.insert({l.tp, l.cp, l.pp, l.ep}).second) return false;
+    alt.rows.push_back({Quantity::number(l.tp), Quantity::number(l.cp), Quantity::number(l.pp), Quantity::number(static_cast<double>(l.dp)),
+                        Quantity::number(l.ep), std::string(recompute_name(l.recompute)), Quantity::number(static_cast<double>(l.microbatches)),
+                        to_quantity(l.total), Quantity::number(l.bubble), Quantity::number(l.waste), verdict_of(l, best, best_mp, by_waste)});
+    return true;
+  };
+  add(best);
+  int feasible_rows = 0;
+  for (const auto& l : all)
+    if (l.feasible && feasible_rows < 6 && add(l)) ++feasible_rows;
+  // Rejected layouts: of each degree combination the variant closest to fitting; the chosen layout's smaller
+  // neighbours first (fewer stages, then less context or tensor parallelism), then the rest by model-parallel size.
+  std::vector<const Layout*> rejected;
+  for (const auto& l : all) {
+    if (l.feasible) continue;
+    auto same = std::find_if(rejected.begin(), rejected.end(), [&](const Layout* r) {
+      return r->tp == l.tp && r->cp == l.cp && r->pp == l.pp && r->ep == l.ep;
+    });
+    if (same == rejected.end()) rejected.push_back(&l);
+    else if (l.total < (*same)->total) *same = &l;
+  }
+  auto rank = [&](const Layout* l) {
+    const bool outside = p.domain > 0 && l->tp > p.domain;
+    const int neighbour = l->tp == best.tp && l->cp == best.cp && l->ep == best.ep && l->pp < best.pp   ? 0
+                          : l->tp == best.tp && l->pp == best.pp && l->ep == best.ep && l->cp < best.cp ? 1
+                          : l->cp == best.cp && l->pp == best.pp && l->ep == best.ep && l->tp < best.tp ? 2
+                                                                                                        : 3;
+    const auto mp = static_cast<std::int64_t>(l->tp) * l->cp * l->pp;
+    return std::make_tuple(outside, neighbour, neighbour < 3 ? -mp : std::llabs(mp - best_mp));
+  };
+  std::stable_sort(rejected.begin(), rejected.end(), [&](const Layout* a, const Layout* b) { return rank(a) < rank(b); });
+  int rejected_rows = 0;
+  for (const Layout* l : rejected)
+    if (!(p.domain > 0 && l->tp > p.domain) && rejected_rows < 8 && add(*l)) ++rejected_rows;
+  for (const Layout* l : rejected)
+    if (p.domain > 0 && l->tp > p.domain) {
+      add(*l);
+      break;
+    }
+  ctx.add_table(std::move(alt));
+
+  Table mem{"memory", "memory on the busiest device of the chosen layout", {{"part"}, {"bytes", dims::information}}, {}};
+  mem.rows.push_back({std::string("weights"), to_quantity(best.weights)});
+  mem.rows.push_back({std::string("gradients"), to_quantity(best.grads)});
+  mem.rows.push_back({std::string("master weights and optimizer moments"), to_quantity(best.optimizer)});
+  mem.rows.push_back({std::string("activations (first stage, 1F1B)"), to_quantity(best.activations)});
+  mem.rows.push_back({std::string("framework reserve"), to_quantity(p.reserve)});
+  mem.rows.push_back({std::string("total"), to_quantity(best.total)});
+  ctx.add_table(std::move(mem));
+
+  ctx.note(by_waste ? "objective waste: the layout with the least estimated waste (bubble, recomputation, exposed communication) "
+                      "among those that fit"
+                    : "rule (Narayanan et al. 2021, section 3): tensor parallelism inside the scale-up domain, pipeline stages across "
+                      "nodes, data parallelism across the fabric; the fewest model-parallel devices (tp x cp x pp) that fit, then the "
+                      "least estimated waste (bubble, recomputation, exposed communication); --objective waste ranks by waste alone");
+  ctx.note(fmt::format("memory from the fit plugin: mixed-precision AdamW state (16 B/param) split by tp and pp{}, Korthikanti "
+                       "activations for s/cp = {:g} tokens; full recomputation keeps each layer's input and recomputes one layer "
+                       "at a time with FlashAttention",
+                       p.zero > 0 ? fmt::format(", ZeRO-{} over dp x cp", p.zero) : std::string(", no ZeRO sharding (--zero 0)"),
+                       p.seq.value() / best.cp));
+  if (p.global_batch == 0)
+    ctx.note("no --global-batch: each pipeline is assumed to run 4 x pp micro-batches per step (bubble (pp - 1)/(5pp - 1))");
+  if (p.peak.value() > 0)
+    ctx.note(fmt::format("time estimate: compute at {:.3g}% of peak, Megatron sequence-parallel TP collectives, Llama 3-style CP "
+                         "all-gathers and MoE all-to-alls exposed, DP gradient reduction hidden behind the last backward, point-to-point "
+                         "pipeline sends and kernel overheads left out",
+                         100 * p.efficiency));
+  ctx.note(fmt::format("considered {} layouts", all.size()));
+}
+
+}  // namespace
+
+Calculator layout_calculator() {
+  Calculator c;
+  c.name = "layout";
+  c.summary = "parallel layout (TP, CP, PP, DP, EP) for training a model on N accelerators: memory per device, why, alternatives";
+  c.description =
+      "Every combination of tensor (TP), context (CP), pipeline (PP), data (DP) and expert (EP) parallelism and recomputation "
+      "is evaluated: memory per device from the fit plugin (training state split by tp and pp and sharded by ZeRO over dp x cp, "
+      "Korthikanti activations for s/cp tokens), the rules (TP divides the heads and stays in the scale-up domain, the global "
+      "batch fills the pipeline: M >= PP), and an estimate of wasted time (pipeline bubble, recomputation, exposed TP/CP/EP "
+      "collectives in the alpha-beta model, DP gradient sync beyond the last backward). The chosen layout has the fewest "
+      "model-parallel devices that fit (Narayanan et al. 2021), then the least waste.";
+  c.refs = {{"model", {"model"}, "model id: architecture and parameter count"}};
+  for (auto& r : hardware_refs()) c.refs.push_back(r);
+  c.inputs = fit::model_inputs();
+  c.inputs.push_back({.name = "gpus", .kind = InputKind::integer, .help = "accelerators in the job", .example = "16384"});
+  c.inputs.push_back({.name = "seq", .kind = InputKind::quantity, .dim = dims::token, .help = "sequence length",
+                      .default_value = "8192", .example = "131072"});
+  c.inputs.push_back({.name = "global_batch", .kind = InputKind::quantity, .dim = dims::token,
+                      .help = "tokens per optimizer step (sets the micro-batches each pipeline runs)", .example = "16M", .optional = true});
+  c.inputs.push_back({.name = "batch_sequences", .kind = InputKind::integer,
+                      .help = "sequences per optimizer step (instead of --global-batch)", .example = "2048", .optional = true});
+  c.inputs.push_back({.name = "micro_batch", .kind = InputKind::integer, .help = "sequences per micro-batch", .default_value = "1"});
+  c.inputs.push_back({.name = "zero", .kind = InputKind::integer,
+                      .help = "ZeRO stage over dp x cp: 0 none (Megatron without the distributed optimizer), 1 optimizer, 2 + gradients, 3 + weights",
+                      .default_value = "0", .bound = Bound::non_negative});
+  c.inputs.push_back({.name = "recompute", .kind = InputKind::choice,
+                      .help = "activation recomputation: auto (the least that fits), none, selective, full", .default_value = "auto",
+                      .choices = {"auto", "none", "selective", "full"}});
+  c.inputs.push_back({.name = "schedule", .kind = InputKind::choice, .help = "pipeline schedule: 1f1b or interleaved",
+                      .default_value = "1f1b", .choices = {"1f1b", "interleaved"}});
+  c.inputs.push_back({.name = "chunks", .kind = InputKind::integer, .help = "model chunks per device for --schedule interleaved",
+                      .default_value = "2"});
+  c.inputs.push_back({.name = "objective", .kind = InputKind::choice,
+                      .help = "fewest: the fewest model-parallel devices that fit, then the least waste (Narayanan et al. 2021); "
+                              "waste: the least estimated waste among layouts that fit",
+                      .default_value = "fewest", .choices = {"fewest", "waste"}});
+  c.inputs.push_back({.name = "tp", .kind = InputKind::integer, .help = "force the tensor-parallel degree", .example = "8", .optional = true});
+  c.inputs.push_back({.name = "cp", .kind = InputKind::integer, .help = "force the context-parallel degree", .example = "16", .optional = true});
+  c.inputs.push_back({.name = "pp", .kind = InputKind::integer, .help = "force the pipeline degree", .example = "16", .optional = true});
+  c.inputs.push_back({.name = "dp", .kind = InputKind::integer, .help = "force the data-parallel degree", .example = "128", .optional = true});
+  c.inputs.push_back({.name = "ep", .kind = InputKind::integer, .help = "force the expert-parallel degree (MoE)", .example = "64", .optional = true});
+  c.inputs.push_back({.name = "max_tp", .kind = InputKind::integer, .help = "largest tensor-parallel degree to consider", .example = "8",
+                      .optional = true});
+  c.inputs.push_back({.name = "framework_reserve", .kind = InputKind::quantity, .dim = dims::information,
+                      .help = "CUDA context, communication buffers and allocator slack per device", .default_value = "2GB",
+                      .bound = Bound::non_negative});
+  c.inputs.push_back({.name = "matmul_efficiency", .kind = InputKind::quantity, .dim = dims::none,
+                      .help = "share of peak the matrix multiplies reach (time estimate only; an assumption)", .default_value = "0.7",
+                      .bound = Bound::fraction});
+  c.inputs.push_back(precision_input());
+  for (auto& in : hardware_inputs()) c.inputs.push_back(in);
+  c.inputs.push_back({.name = "require_fit", .kind = InputKind::flag, .help = "exit 1 when no layout fits"});
+  c.outputs = {
+      {"tp", dims::none, "tensor-parallel degree"},
+      {"cp", dims::none, "context-parallel degree"},
+      {"pp", dims::none, "pipeline stages"},
+      {"dp", dims::none, "data-parallel replicas"},
+      {"ep", dims::none, "expert-parallel degree (1 for dense models)"},
+      {"model_parallel_size", dims::none, "accelerators per replica: tp x cp x pp"},
+      {"microbatches", dims::none, "micro-batches per pipeline per step"},
+      {"nodes_per_replica", dims::none, "nodes one replica spans"},
+      {"layers_per_stage", dims::none, "layers on the busiest stage"},
+      {"tp_matrix_share", dims::none, "share of each weight matrix one tensor-parallel rank holds: 1/tp"},
+      {"weights_per_device", dims::information, "weights on the busiest device"},
+      {"grads_per_device", dims::information, "gradients on the busiest device"},
+      {"optimizer_per_device", dims::information, "master weights and optimizer moments on the busiest device"},
+      {"activations_per_device", dims::information, "activations on the first pipeline stage"},
+      {"framework_reserve", dims::information, "framework reserve"},
+      {"memory_per_device", dims::information, "total on the busiest device"},
+      {"memory", dims::information, "device memory"},
+      {"headroom", dims::information, "memory - total"},
+      {"bubble_fraction", dims::none, "pipeline bubble share"},
+      {"recompute_factor", dims::none, "hardware FLOPs per model FLOP from recomputation"},
+      {"comm_share", dims::none, "exposed TP/CP/EP communication share of a stage's time (estimate)"},
+      {"estimated_waste", dims::none, "share of the step not spent on model FLOPs at the matmul efficiency (estimate)"},
+      {"estimated_mfu", dims::none, "matmul efficiency x (1 - waste) (estimate)"},
+      {"step_time", dims::time, "estimated time per optimizer step"},
+      {"tokens_per_step", dims::token, "tokens per optimizer step"},
+  };
+  c.run = run_layout;
+  return c;
+}
+
+}  // namespace infracalc::cluster

@@ -1,0 +1,201 @@
+// cluster train: training FLOPs (6·N·D plus the attention term), the device count for a deadline or the
+// time for a count, accelerator-hours, and MFU against HFU under activation recomputation.
+#include <cmath>
+#include <fmt/format.h>
+
+#include "plugins/cluster/cluster_calcs.hpp"
+#include "plugins/cluster/cluster_hw.hpp"
+#include "plugins/cluster/train_math.hpp"
+#include "plugins/fit/fit_model.hpp"
+
+namespace infracalc::cluster {
+
+namespace {
+
+fit::Recompute recompute_of(const std::string& s) {
+  if (s == "none") return fit::Recompute::none;
+  if (s == "full") return fit::Recompute::full;
+  return fit::Recompute::selective;
+}
+
+void run_train(Context& ctx) {
+  const bool sized = ctx.ref("model") != nullptr || ctx.has("params") || ctx.has("layers");
+  if (!sized && !ctx.has("training_flops"))
+    throw UserError{{"missing the work", "give --params N --tokens D (e.g. --params 70e9 --tokens 15e12), --model ID --tokens D, "
+                                         "or --training-flops 6.3e24"}};
+  std::optional<fit::ResolvedModel> model;
+  if (sized) model = fit::resolve_model(ctx, false);
+  const Flops zero = from_base<Flops>(0);
+  Flops dense = zero, attention = zero;
+  if (model) {
+    if (!ctx.has("tokens")) throw UserError{{"missing --tokens (training tokens D)", "e.g. --tokens 15e12 or --tokens 15T"}};
+    const Tokens d = ctx.get<Tokens>("tokens");
+    dense = six_nd(model->active, d);
+    ctx.set_number("params", model->params);
+    ctx.set_number("active_params", model->active);
+    ctx.set("flops_6nd", dense);
+    if (model->arch && model->arch->hidden_size > 0 && model->arch->attention_heads > 0) {
+      const AttentionCount count = ctx.text("attention_count") == "causal" ? AttentionCount::causal : AttentionCount::full;
+      const Tokens seq = ctx.get<Tokens>("seq");
+      attention = attention_training_per_token(*model->arch, seq, count) * d;
+      ctx.set("attention_flops", attention);
+      ctx.note(fmt::format("attention term: 3 x 2 x context x heads x (d_qk + d_v) per layer per token at seq {:g}, {} "
+                           "(PaLM appendix B's 12·L·H·Q·T with full counting); {:.3g}% of the total",
+                           seq.value(), count == AttentionCount::full ? "every position attending to the whole sequence"
+                                                                       : "causal (each position attends to those before it)",
+                           100.0 * attention.value() / (dense + attention).value()));
+    } else {
+      ctx.note("attention-score FLOPs not counted: give --model (or --layers, --hidden-size, --heads) to add them");
+    }
+    if (model->active < model->params)
+      ctx.note(fmt::format("MoE: 6·N·D uses the {:.4g} active parameters per token, not the {:.4g} total", model->active, model->params));
+    const double chinchilla = 20.0 * model->params;
+    ctx.set("chinchilla_tokens", from_base<Tokens>(chinchilla));
+    ctx.set_number("tokens_per_param", d.value() / model->params);
+  }
+  const Flops work = ctx.has("training_flops") ? ctx.get<Flops>("training_flops") : dense + attention;
+  if (ctx.has("training_flops") && model)
+    ctx.note(fmt::format("--training-flops {:.4g} replaces the {:.4g} FLOP the model and tokens give", work.value(), (dense + attention).value()));
+  ctx.set("training_flops", work);
+  if (ctx.has("tokens")) ctx.set("flops_per_token", work / ctx.get<Tokens>("tokens"));
+
+  std::optional<FlopsPerSecond> peak_opt;
+  const Entry* gpu = ctx.ref("gpu");
+  if (ctx.has("peak")) peak_opt = ctx.get<FlopsPerSecond>("peak");
+  else if (gpu) peak_opt = catalog_peak(ctx, *gpu, ctx.text("precision"));
+  if (!peak_opt) throw UserError{{"missing the accelerator's peak", "give --gpu ID (dense peak at --precision) or --peak 989TFLOP/s"}};
+  const FlopsPerSecond peak = *peak_opt;
+  const double mfu = ctx.number("mfu");
+  ctx.set("peak", peak);
+
+  const bool has_count = ctx.has("gpus");
+  std::optional<Seconds> deadline;
+  if (ctx.has("days") && ctx.has("duration"))
+    throw UserError{{"--days and --duration both set the deadline", "give one of them"}};
+  if (ctx.has("days")) deadline = from_base<Seconds>(ctx.number("days") * 86400.0);
+  if (ctx.has("duration")) deadline = ctx.get<Seconds>("duration");
+  if (!has_count && !deadline)
+    throw UserError{{"missing the device count or the deadline", "give --gpus N for the time, or --days T / --duration 90d for the count"}};
+
+  double gpus = 0;
+  Seconds duration = from_base<Seconds>(0);
+  if (has_count) {
+    gpus = static_cast<double>(ctx.integer("gpus"));
+    duration = run_time(work, gpus, peak, mfu);
+    if (deadline) {
+      const double need = (work / (gpus * *deadline * peak)).value();
+      ctx.set_number("mfu_required", need);
+      const bool ok = need <= mfu;
+      ctx.verdict("meets_deadline", ok,
+                  fmt::format("{:g} accelerators need {:.3g}% MFU to finish in {:.4g} days; --mfu is {:.3g}%", gpus, 100 * need,
+                              deadline->value() / 86400.0, 100 * mfu));
+      if (need > 1.0) ctx.note("the deadline needs more than 100% of peak: add accelerators or time");
+    }
+  } else {
+    const double exact = devices_for(work, *deadline, peak, mfu);
+    gpus = std::ceil(exact - 1e-9 * exact);
+    duration = run_time(work, gpus, peak, mfu);
+    ctx.set_number("gpus_exact", exact);
+    ctx.note(fmt::format("{:.6g} accelerators finish exactly on the deadline; rounded up to {:g}, the run takes {:.4g} days",
+                         exact, gpus, duration.value() / 86400.0));
+  }
+  ctx.set_number("gpus", gpus);
+  ctx.set("duration", duration);
+  ctx.set("gpu_time", work / (peak * mfu));
+  ctx.set("sustained_rate", gpus * peak * mfu);
+  if (ctx.has("tokens")) ctx.set("token_rate", ctx.get<Tokens>("tokens") / duration);
+
+  const fit::Recompute r = recompute_of(ctx.text("recompute"));
+  const double hw_ratio = hardware_per_model_flop(r, ctx.has("training_flops") ? work : dense + attention, attention);
+  ctx.set_number("mfu", mfu);
+  ctx.set_number("hfu", mfu * hw_ratio);
+  ctx.set("hardware_flops", work * hw_ratio);
+  ctx.note(fmt::format("MFU counts the model's FLOPs (6·N·D + attention) against peak; HFU counts what the hardware executes, "
+                       "recomputation included: '{}' recomputation runs {:.4g}x the model FLOPs{}",
+                       ctx.text("recompute"), hw_ratio,
+                       r == fit::Recompute::full ? " (every forward twice)"
+                       : r == fit::Recompute::selective ? (attention.value() > 0 ? " (the attention-score forward twice)"
+                                                                                 : " (it re-runs attention scores, which count only with a model)")
+                                                        : ""));
+  ctx.note("the MFU is a whole-run average: failures, restarts, checkpoints and slow steps are inside it (see cluster failures)");
+
+  Table t{"utilisation", "published model and hardware FLOPs utilisation",
+          {{"run"}, {"hardware"}, {"mfu", dims::none}, {"mfu_published"}, {"hfu", dims::none}, {"source"}}, {}};
+  for (const auto& ref : utilisation_references()) {
+    const std::string published = ref.mfu_low == ref.mfu_high ? fmt::format("{:.1f}%", 100 * ref.mfu_low)
+                                                              : fmt::format("{:.0f}-{:.0f}%", 100 * ref.mfu_low, 100 * ref.mfu_high);
+    t.rows.push_back({std::string(ref.run), std::string(ref.hardware), Quantity::number(ref.mfu_high), published,
+                      Quantity::number(ref.hfu), std::string(ref.source)});
+  }
+  t.rows.push_back({std::string("this run"), std::string(gpu ? gpu->id() : "--peak"), Quantity::number(mfu),
+                    std::string("--mfu"), Quantity::number(mfu * hw_ratio), std::string("--recompute " + ctx.text("recompute"))});
+  ctx.note("utilisation table: hfu 0 where the run published none");
+  ctx.add_table(std::move(t));
+}
+
+}  // namespace
+
+Calculator train_calculator() {
+  Calculator c;
+  c.name = "train";
+  c.summary = "training FLOPs (6·N·D + attention), accelerators for a deadline or days for a count, accelerator-hours, MFU vs HFU";
+  c.description =
+      "FLOPs = 6·N·D (2 forward + 4 backward per parameter per token; Kaplan et al. 2020, Hoffmann et al. 2022 appendix F), "
+      "N the active parameters for MoE, plus, when the architecture is known, the attention scores: 3 x 2 x context x heads x "
+      "(d_qk + d_v) per layer per token (PaLM's 12·L·H·Q·T; --attention-count causal halves it roughly). time = FLOPs / "
+      "(gpus x peak x MFU); gpus = ceil(FLOPs / (deadline x peak x MFU)). HFU = MFU x hardware/model FLOPs: full "
+      "recomputation adds one forward (x4/3), selective only the attention-score forward. Leaves out embeddings lookups, "
+      "norms, softmax and optimizer FLOPs; MFU is a whole-run average.";
+  c.refs = {{"model", {"model"}, "model id: parameters (active for MoE) and the architecture for the attention term"},
+            {"gpu", {"accelerator"}, "accelerator id: dense peak at --precision"}};
+  c.inputs = fit::model_inputs();
+  c.inputs.push_back({.name = "tokens", .kind = InputKind::quantity, .dim = dims::token, .help = "training tokens D",
+                      .example = "15e12", .optional = true});
+  c.inputs.push_back({.name = "training_flops", .kind = InputKind::quantity, .dim = dims::flop,
+                      .help = "the run's total FLOPs, replacing 6·N·D + attention", .example = "6.3e24", .optional = true});
+  c.inputs.push_back({.name = "seq", .kind = InputKind::quantity, .dim = dims::token,
+                      .help = "training sequence length (for the attention term)", .default_value = "8192", .example = "4096"});
+  c.inputs.push_back({.name = "attention_count", .kind = InputKind::choice,
+                      .help = "attention-score counting: full (PaLM/Megatron MFU convention) or causal (what causal kernels execute)",
+                      .default_value = "full", .choices = {"full", "causal"}});
+  c.inputs.push_back(precision_input());
+  for (auto& in : hardware_inputs())
+    if (in.name == "peak") c.inputs.push_back(in);
+  c.inputs.push_back({.name = "gpus", .kind = InputKind::integer, .help = "accelerators in the run (gives the time)",
+                      .example = "4096", .optional = true});
+  c.inputs.push_back({.name = "days", .kind = InputKind::quantity, .dim = dims::none,
+                      .help = "deadline in days (gives the accelerator count)", .example = "90", .optional = true});
+  c.inputs.push_back({.name = "duration", .kind = InputKind::quantity, .dim = dims::time,
+                      .help = "deadline as a time (gives the accelerator count)", .example = "90d", .optional = true});
+  c.inputs.push_back({.name = "mfu", .kind = InputKind::quantity, .dim = dims::none,
+                      .help = "model FLOPs utilisation averaged over the run (frontier runs: 38-46%)", .default_value = "0.4",
+                      .example = "40%", .bound = Bound::fraction});
+  c.inputs.push_back({.name = "recompute", .kind = InputKind::choice,
+                      .help = "activation recomputation, for HFU: none, selective (attention scores), full (every layer)",
+                      .default_value = "selective", .choices = {"none", "selective", "full"}});
+  c.outputs = {
+      {"params", dims::none, "total parameters"},
+      {"active_params", dims::none, "parameters each token uses (N in 6·N·D)"},
+      {"flops_6nd", dims::flop, "6 x active parameters x tokens"},
+      {"attention_flops", dims::flop, "attention-score FLOPs over the run (forward and backward)"},
+      {"chinchilla_tokens", dims::token, "20 tokens per parameter (Hoffmann et al. 2022's compute-optimal ratio)"},
+      {"tokens_per_param", dims::none, "training tokens per parameter"},
+      {"training_flops", dims::flop, "model FLOPs of the run"},
+      {"flops_per_token", dims::flop_per_token, "model FLOPs per training token"},
+      {"peak", dims::flop_rate, "dense peak of one accelerator"},
+      {"mfu_required", dims::none, "MFU the given count needs to meet the deadline"},
+      {"gpus_exact", dims::none, "accelerators that finish exactly on the deadline"},
+      {"gpus", dims::none, "accelerators (rounded up for a deadline)"},
+      {"duration", dims::time, "wall time of the run"},
+      {"gpu_time", dims::time, "accelerator-hours: FLOPs / (peak x MFU), independent of the count", "h"},
+      {"sustained_rate", dims::flop_rate, "model FLOP/s the whole cluster sustains"},
+      {"token_rate", dims::token_rate, "training tokens per second"},
+      {"mfu", dims::none, "model FLOPs utilisation"},
+      {"hfu", dims::none, "hardware FLOPs utilisation (recomputation counted)"},
+      {"hardware_flops", dims::flop, "FLOPs the hardware executes, recomputation included"},
+  };
+  c.run = run_train;
+  return c;
+}
+
+}  // namespace infracalc::cluster

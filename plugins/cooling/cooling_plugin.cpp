@@ -1,0 +1,32 @@
+#include "plugins/cooling/cooling_plugin.hpp"
+
+namespace infracalc {
+
+namespace {
+
+Plugin make_cooling_plugin() {
+  Plugin p;
+  p.name = "cooling";
+  p.summary = "heat flux, cooling technology, coolant flow and pressure drop, CDUs, PUE/WUE/CUE/ERE and carbon";
+  p.doc = "docs/cooling.md";
+  p.calculators.push_back(cooling_flux_calculator());
+  p.calculators.push_back(cooling_choose_calculator());
+  p.calculators.push_back(cooling_flow_calculator());
+  p.calculators.push_back(cooling_pressure_calculator());
+  p.calculators.push_back(cooling_cdu_calculator());
+  p.calculators.push_back(cooling_loop_calculator());
+  p.calculators.push_back(cooling_facility_calculator());
+  p.calculators.push_back(cooling_fleet_calculator());
+  p.calculators.push_back(cooling_carbon_calculator());
+  p.kernels = cooling_kernels();
+  return p;
+}
+
+}  // namespace
+
+const Plugin& cooling_plugin() {
+  static const Plugin p = make_cooling_plugin();
+  return p;
+}
+
+}  // namespace infracalc

@@ -1,0 +1,27 @@
+#include "plugins/power/power_plugin.hpp"
+
+namespace infracalc {
+
+namespace {
+
+Plugin make_power_plugin() {
+  Plugin p;
+  p.name = "power";
+  p.summary = "rack and row power, supply current and loss, energy and its bill, energy per token, grid swings";
+  p.doc = "docs/power.md";
+  p.calculators.push_back(power_rack_calculator());
+  p.calculators.push_back(power_distribution_calculator());
+  p.calculators.push_back(power_energy_calculator());
+  p.calculators.push_back(power_grid_calculator());
+  p.kernels = power_kernels();
+  return p;
+}
+
+}  // namespace
+
+const Plugin& power_plugin() {
+  static const Plugin p = make_power_plugin();
+  return p;
+}
+
+}  // namespace infracalc

@@ -1,0 +1,99 @@
+// The power calculators end to end: catalog fill-in (systems, grids), --as-of on dated series, and
+// the errors users see.
+#include <catch2/catch.hpp>
+#include <filesystem>
+#include <fstream>
+#include <unistd.h>
+
+#include "plugins/catalog/catalog.hpp"
+#include "plugins/core/context.hpp"
+#include "plugins/registry.hpp"
+
+using namespace infracalc;
+namespace fs = std::filesystem;
+
+namespace {
+Result run(const std::string& plugin, const std::string& calc, const RawInputs& raw, RunOptions opt = {}) {
+  const Plugin* p = find_plugin(plugin);
+  REQUIRE(p != nullptr);
+  const Calculator* c = p->find(calc);
+  REQUIRE(c != nullptr);
+  return run_calculator(*p, *c, raw, opt);
+}
+double value(const Result& r, const std::string& key) {
+  const Value* v = r.find(key);
+  REQUIRE(v != nullptr);
+  return v->q.value;
+}
+std::string error_of(const std::string& plugin, const std::string& calc, const RawInputs& raw) {
+  try {
+    (void)run(plugin, calc, raw);
+  } catch (const UserError& e) {
+    return e.error.text();
+  }
+  return "no error";
+}
+}  // namespace
+
+TEST_CASE("power rack reads a catalog system and its accelerator", "[power]") {
+  const fs::path dir = fs::temp_directory_path() / ("infracalc-power-" + std::to_string(::getpid()));
+  fs::create_directories(dir / "systems");
+  std::ofstream(dir / "systems" / "test-nvl72.toml") << R"(id = "test-nvl72"
+name = "Test NVL72"
+kind = "system"
+vendor = "nvidia"
+accelerator = "b200"
+accelerators = 72
+power = "132 kW"
+
+[meta]
+as_of = 2025-01-01
+sources = ["test"]
+)";
+  Catalog::instance().reset();
+  Catalog::instance().add_overlay_dir(dir.string());
+  const Result r = run("power", "rack", {{"system", "test-nvl72"}, {"racks_per_row", "8"}});
+  CHECK(value(r, "rack_power") == 132e3);
+  CHECK(value(r, "per_gpu_all_in") == Approx(132e3 / 72));
+  CHECK(value(r, "row_power") == Approx(1.056e6));
+  Catalog::instance().reset();
+  fs::remove_all(dir);
+}
+
+TEST_CASE("power energy honours --as-of on the grid's tariff series", "[power]") {
+  Catalog::instance().reset();
+  RunOptions old;
+  old.as_of = Date::parse("2023-06-01");
+  const Result a = run("power", "energy", {{"power", "1MW"}, {"grid", "us-average"}}, old);
+  CHECK(value(a, "bill") == Approx(8760 * 1000 * 0.0832));
+  const Result b = run("power", "energy", {{"power", "1MW"}, {"grid", "us-average"}});
+  CHECK(value(b, "bill") == Approx(8760 * 1000 * 0.0806));
+  bool cited = false;
+  for (const auto& p : b.provenance) cited = cited || (p.id == "us-average" && p.field == "tariff");
+  CHECK(cited);
+  RunOptions ancient;
+  ancient.as_of = Date::parse("2010-01-01");
+  CHECK_THROWS_AS(run("power", "energy", {{"power", "1MW"}, {"grid", "us-average"}}, ancient), UserError);
+  // A flag wins over the catalog.
+  const Result c = run("power", "energy", {{"power", "1MW"}, {"grid", "us-average"}, {"tariff", "$0.05/kWh"}});
+  CHECK(value(c, "bill") == Approx(8760 * 1000 * 0.05));
+}
+
+TEST_CASE("power distribution refuses contradictions", "[power]") {
+  CHECK_THAT(error_of("power", "distribution", {{"power", "10kW"}, {"voltage", "48V"}, {"resistance", "1mohm"}, {"length", "2m"}, {"cross_section", "50mm2"}}),
+             Catch::Contains("not both"));
+  CHECK_THAT(error_of("power", "distribution", {{"power", "10kW"}, {"voltage", "48V"}, {"length", "2m"}}), Catch::Contains("--gauge"));
+  CHECK_THAT(error_of("power", "distribution", {{"power", "10kW"}, {"voltage", "48V"}, {"gauge", "7mm"}, {"length", "2m"}}),
+             Catch::Contains("AWG"));
+  CHECK_THAT(error_of("power", "distribution", {{"power", "10kW"}, {"voltage", "48"}}), Catch::Contains("--voltage"));
+}
+
+TEST_CASE("power grid sizes reactive support and storage", "[power]") {
+  const Result r = run("power", "grid", {{"it_power", "500MW"}, {"event_duration", "10min"}});
+  CHECK(value(r, "swing") == Approx(350e6));
+  CHECK(value(r, "reactive_support_low") == Approx(50e6));
+  CHECK(value(r, "reactive_support_high") == Approx(100e6));
+  CHECK(value(r, "storage_energy") == Approx(350e6 * 600));
+  CHECK_THAT(error_of("power", "grid", {{"it_power", "1GW"}, {"low_fraction", "100%"}}), Catch::Contains("below"));
+}
+
