@@ -309,8 +309,8 @@ ExitStatus cmd_plan(int argc, char** argv) {
   app.set_help_flag();
   app.add_flag("--help,-h", help);
   app.add_option("file", o.file, "the plan file (TOML)");
-  app.add_option("--set", o.sets, "override a plan value: section.key=VALUE")->expected(1);
-  app.add_option("--sweep", o.sweeps, "sweep a key: key=V1,V2 or key=LOW..HIGH:N")->expected(1);
+  app.add_option("--set", o.sets, "override a plan value: section.key=VALUE")->allow_extra_args(false)->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
+  app.add_option("--sweep", o.sweeps, "sweep a key: key=V1,V2 or key=LOW..HIGH:N")->allow_extra_args(false)->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
   app.add_option("--columns", o.columns, "line keys per sweep point");
   app.add_option("--pareto", o.pareto, "objectives of the Pareto front");
   app.add_option("--xlsx", o.xlsx, "write a workbook");

@@ -41,7 +41,6 @@ void shared_inputs(ChainBuilder& b, const std::string& mode) {
   b.input("hardware.oversubscription");
   b.input("hardware.host_cables");
   b.input("site.grid");
-  b.input("site.electricity");
   b.input("site.tariff", "tariff_given");
   b.input("site.pue", "pue_given");
   b.input("site.efficiency");
@@ -87,14 +86,32 @@ void shared_inputs(ChainBuilder& b, const std::string& mode) {
   b.choice("nics_per_gpu", {"nics_per_gpu_given", "nics_per_gpu_system"}, "1", "scale-out NIC ports per accelerator");
   b.catalog("grid_tariff", "grid", "tariff", dims::money_per_energy, "the grid's electricity price", "$/kWh", true);
   b.catalog("grid_carbon", "grid", "carbon_intensity", dims::carbon_intensity, "the grid's carbon intensity", "", true);
-  b.catalog("electricity_price", "electricity", "price", dims::money_per_energy, "the tariff entry's price", "$/kWh", true);
-  b.choice("tariff", {"tariff_given", "electricity_price", "grid_tariff"}, "", "electricity price delivered", "$/kWh");
+  b.choice("tariff", {"tariff_given", "grid_tariff"}, "", "electricity price delivered", "$/kWh");
   b.catalog("efficiency_pue", "efficiency", "pue", dims::none, "the benchmark's PUE", "", true);
   b.catalog("efficiency_wue", "efficiency", "wue", dims::water_intensity, "the benchmark's WUE", "", true);
   b.choice("pue", {"pue_given", "efficiency_pue"}, "", "power usage effectiveness");
   b.choice("wue", {"wue_given", "efficiency_wue"}, "", "water usage effectiveness");
   b.choice("carbon_intensity", {"carbon_given", "grid_carbon"}, "", "grid carbon intensity");
-  b.catalog("purchase_price", "purchase", "price", dims::currency, "purchase price per accelerator (the accelerator alone)", "", true);
+  b.catalog("purchase_series", "purchase", "purchase", dims::currency, "the purchase entry's price", "", true);
+  b.catalog_text("purchase_unit", "purchase", "unit_of_sale", "what the purchase entry prices");
+  b.catalog_text("purchase_item", "purchase", "item", "the item the purchase entry prices");
+  b.catalog("purchase_item_gpus", "purchase_item", "accelerators", dims::none, "accelerators of the priced system");
+  b.rule(
+      "purchase_price", "the entry's price, divided by the system's accelerators when it prices a rack or system",
+      {"purchase_series", "purchase_unit", "purchase_item_gpus"},
+      [](RuleContext& c) -> std::optional<Cell> {
+        const auto price = c.q("purchase_series");
+        if (!price) return std::nullopt;
+        const std::string unit = c.text("purchase_unit").value_or("accelerator");
+        if (unit == "accelerator") return Cell{*price};
+        const auto n = c.q("purchase_item_gpus");
+        if (!n || n->value < 1) {
+          c.error("money.purchase prices one " + unit + ", not one accelerator, and its item names no system; give money.capex_per_gpu");
+          return std::nullopt;
+        }
+        return Cell{Quantity{price->value / n->value, dims::currency, false}};
+      },
+      "purchase price per accelerator (the accelerator alone, or its share of a priced system)");
   b.choice("capex_per_gpu", {"capex_given", "purchase_price"}, "", "equipment per accelerator before the network");
 }
 
@@ -148,7 +165,8 @@ void network_steps(ChainBuilder& b) {
   b.choice("network_cost_used", {"network_parts_cost"}, "0 USD", "fabric parts cost counted (0 without prices)");
 }
 
-void power_steps(ChainBuilder& b, const std::string& mode) {
+// One rack's power depends only on the packaging, so it comes before the fleet (a power budget sizes the fleet).
+void rack_step(ChainBuilder& b) {
   b.sheet("power");
   rack_power_rule(b);
   b.step("rack", "power", "rack", "IT power of one rack from the system's rating or its parts",
@@ -159,6 +177,10 @@ void power_steps(ChainBuilder& b, const std::string& mode) {
           {"host_w", "@host_power"}},
          {{"rack_power", "rack_power", "IT power of one rack at full load", "kW", true},
           {"per_gpu_all_in", "per_gpu_all_in", "rack power per accelerator, hosts included", "W"}});
+}
+
+void power_steps(ChainBuilder& b, const std::string& mode) {
+  b.sheet("power");
   b.expr("it_power", "@gpus * @per_gpu_all_in + @network_power_used", "IT power at full load: accelerators with their hosts, plus the fabric",
          "MW", true);
   b.expr("it_power_per_gpu", "@it_power / @gpus", "IT power per accelerator at full load, fabric included", "W");
@@ -256,11 +278,18 @@ void tco_steps(ChainBuilder& b) {
   // A rental price to compare with: the tier's dated series of the rental entry.
   b.catalog("rental_on_demand", "rental", "on_demand", dims::money_rate, "rental price per accelerator-hour, on demand", "$/h", true);
   b.catalog("rental_committed", "rental", "committed", dims::money_rate, "rental price per accelerator-hour, committed", "$/h", true);
+  b.catalog("rental_capacity_block", "rental", "capacity_block", dims::money_rate, "rental price per accelerator-hour, capacity block",
+            "$/h", true);
+  b.catalog("rental_spot", "rental", "spot", dims::money_rate, "rental price per accelerator-hour, spot", "$/h", true);
   b.rule(
-      "rental_price", "the rental entry's price for @rental_tier", {"rental_on_demand", "rental_committed", "rental_tier"},
+      "rental_price", "the rental entry's price for @rental_tier",
+      {"rental_on_demand", "rental_committed", "rental_capacity_block", "rental_spot", "rental_tier"},
       [](RuleContext& c) -> std::optional<Cell> {
-        const auto tier = c.text("rental_tier");
-        const auto q = tier && *tier == "committed" ? c.q("rental_committed") : c.q("rental_on_demand");
+        const std::string tier = c.text("rental_tier").value_or("on-demand");
+        const auto q = tier == "committed"        ? c.q("rental_committed")
+                       : tier == "capacity-block" ? c.q("rental_capacity_block")
+                       : tier == "spot"           ? c.q("rental_spot")
+                                                  : c.q("rental_on_demand");
         if (!q) return std::nullopt;
         return Cell{*q};
       },
@@ -309,6 +338,35 @@ std::optional<Cell> batch_auto(RuleContext& c) {
     else hi = mid;
   }
   return number_cell(lo);
+}
+
+// Fills an IT power budget: start from the count the budget holds without a fabric and step down whole
+// units until the accelerators and the fabric wired for exactly that many fit (usually one or two fabric runs).
+std::optional<Cell> gpus_for_budget(RuleContext& c) {
+  const auto budget = c.q("it_budget");
+  const auto per_gpu = c.q("per_gpu_all_in");
+  const auto unit = c.q("gpus_per_unit");
+  if (!budget || !per_gpu || !unit || per_gpu->value <= 0 || unit->value < 1) return std::nullopt;
+  const bool fabric = c.text("fabric").value_or("none") != "none";
+  double units = std::floor(budget->value / (per_gpu->value * unit->value));
+  for (int iter = 0; iter < 64 && units >= 1; ++iter) {
+    const double n = units * unit->value;
+    double net = 0;
+    if (fabric) {
+      auto run = c.run_with("fabric", {{"gpus", format_machine(n)}});
+      if (!run) return std::nullopt;
+      if (!run->result) {
+        c.error("sizing for site.it_power: network fabric at " + format_machine(n) + " accelerators: " + run->error->text());
+        return std::nullopt;
+      }
+      const Value* v = run->result->find("network_power");
+      if (v == nullptr) v = run->result->find("optics_power");
+      if (v != nullptr) net = v->q.value;
+    }
+    if (n * per_gpu->value + net <= budget->value) return number_cell(n);
+    units = std::min(units - 1, std::floor(budget->value / ((per_gpu->value + net / n) * unit->value)));
+  }
+  return number_cell(0);
 }
 
 void serve_chain(ChainBuilder& b) {
@@ -414,26 +472,29 @@ void serve_chain(ChainBuilder& b) {
          "time per output token at full load: the step plus the other requests' prefills spread over the output", "", true);
   b.expr("latency", "@batch * @request_time", "request latency at full load (Little's law: batch / throughput)");
 
+  rack_step(b);
   b.sheet("fleet");
-  b.expr("replicas_fixed", "floor(@gpus_given / @tp)", "replicas in the given fleet");
-  b.expr("replicas_load", "ceil(@rate / (@requests_per_second * @max_load))", "replicas for the rate at the maximum load");
-  b.expr("gpus_budget_probe", "floor(@it_budget / @per_gpu_all_in)", "accelerators the budget holds before the fabric");
-  b.step("fabric_probe", "network", "fabric", "the fabric's power per accelerator at the budget's size",
-         {{"gpus", "@gpus_budget_probe"},
-          {"nics_per_gpu", "@nics_per_gpu"},
-          {"gpus_per_node", "@gpus_per_node"},
-          {"design", "@fabric"},
-          {"switch", "@switch"},
-          {"switch_power", "@switch_power"},
-          {"oversubscription", "@oversubscription"},
-          {"host_cables", "@host_cables"}},
-         {{"power_per_gpu", "network_per_gpu_probe", "fabric power per accelerator at the budget's size", "W"}}, "it_budget");
-  b.quiet("fabric_probe");
-  b.choice("network_per_gpu_budget", {"network_per_gpu_probe"}, "0 W", "fabric power per accelerator counted against the budget");
-  b.expr("replicas_budget", "floor(@it_budget / ((@per_gpu_all_in + @network_per_gpu_budget) * @tp))",
-         "replicas the IT power budget holds, fabric included");
-  b.choice("replicas", {"replicas_fixed", "replicas_budget", "replicas_load"}, "", "model replicas");
-  b.expr("gpus", "@replicas * @tp", "accelerators", "", true);
+  // Accelerators come in units of purchase: nodes, or whole racks for rack-scale systems. A fleet is a whole
+  // number of units, and every accelerator in it runs a replica when tp allows.
+  b.rule(
+      "gpus_per_unit", "a rack or pod system: accelerators per rack; otherwise accelerators per node",
+      {"system_type", "gpus_per_rack", "gpus_per_node"},
+      [](RuleContext& c) -> std::optional<Cell> {
+        const auto type = c.text("system_type");
+        const auto q = type && (*type == "rack" || *type == "pod") ? c.q("gpus_per_rack") : c.q("gpus_per_node");
+        if (!q) return std::nullopt;
+        return Cell{*q};
+      },
+      "accelerators per unit of purchase");
+  b.expr("replicas_for_rate", "ceil(@rate / (@requests_per_second * @max_load))", "replicas the rate needs at the maximum load");
+  b.expr("gpus_load", "ceil(@replicas_for_rate * @tp / @gpus_per_unit) * @gpus_per_unit",
+         "accelerators for the rate, in whole units of purchase");
+  b.rule("gpus_budget",
+         "the most whole units of purchase whose IT power, the fabric for them included (network fabric at that size), "
+         "fits @it_budget",
+         {"it_budget", "per_gpu_all_in", "gpus_per_unit", "fabric"}, gpus_for_budget, "accelerators the IT power budget holds");
+  b.choice("gpus", {"gpus_given", "gpus_budget", "gpus_load"}, "", "accelerators installed", "", true);
+  b.expr("replicas", "floor(@gpus / @tp)", "model replicas the accelerators hold");
   b.expr("nodes", "ceil(@gpus / @gpus_per_node)", "nodes");
   b.expr("racks", "ceil(@gpus / @gpus_per_rack)", "racks", "", true);
   b.expr("capacity", "@replicas * @requests_per_second", "requests per second the fleet completes at full load", "req/s");
@@ -445,6 +506,7 @@ void serve_chain(ChainBuilder& b) {
   // The power rack step is sized per rack and does not depend on the fleet; the budget sizing above uses it.
   b.expr("throughput_for_energy", "@fleet_tokens_per_second", "tokens per second the energy serves", "tok/s");
   network_steps(b);
+  b.uses_step("gpus_budget", "fabric", "gpus");
   power_steps(b, "serve");
   cooling_steps(b);
   tco_steps(b);
@@ -574,6 +636,7 @@ void train_chain(ChainBuilder& b) {
   b.sheet("fleet");
   b.expr("nodes", "ceil(@gpus / @gpus_per_node)", "nodes");
   b.expr("racks", "ceil(@gpus / @gpus_per_rack)", "racks", "", true);
+  rack_step(b);
 
   b.expr("throughput_for_energy", "@token_rate", "tokens per second the energy serves", "tok/s");
   network_steps(b);
@@ -639,6 +702,14 @@ Program build_program(const PlanSpec& spec, Problems& problems) {
   for (const auto& s : p.steps)
     if (!s.unavailable.empty()) p.notes.push_back("step " + s.key + " (" + s.plugin + " " + s.calculator + ") waits: " + s.unavailable);
   b.finish(spec.lines);
+  static const char* const order[] = {"inputs", "model", "memory", "kv",    "decode", "serve", "compute",
+                                      "fleet",  "network", "power", "cooling", "tco",  "cost",  "lines"};
+  auto rank = [](const std::string& s) {
+    for (std::size_t i = 0; i < std::size(order); ++i)
+      if (s == order[i]) return i;
+    return std::size(order);
+  };
+  std::stable_sort(p.sheets.begin(), p.sheets.end(), [&](const std::string& a, const std::string& b2) { return rank(a) < rank(b2); });
   return p;
 }
 

@@ -72,7 +72,12 @@ ExitStatus run_plan(const PlanOptions& o, const GlobalOptions& g) {
   plan::Problems problems;
   plan::PlanSpec spec = plan::load_plan_file(o.file, problems);
   plan::apply_sets(spec, o.sets, problems);
-  plan::validate(spec, problems);
+  std::vector<std::string> swept;
+  for (const auto& ax : o.sweeps) {
+    const auto eq = ax.find('=');
+    if (const plan::KeyDef* k = plan::find_key(ax.substr(0, eq), spec.mode()); k != nullptr && eq != std::string::npos) swept.push_back(k->path());
+  }
+  plan::validate(spec, problems, swept);
   const plan::Program program = plan::build_program(spec, problems);
   plan::Evaluator ev(program, ro);
   const plan::InputSet in = ev.inputs(spec, problems);

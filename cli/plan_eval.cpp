@@ -139,9 +139,12 @@ std::shared_ptr<const StepRun> Evaluator::run_step(int s, const Sheet& sheet, co
 
 void Evaluator::eval_step(int s, Sheet& sheet) {
   const Step& step = program_.steps[static_cast<std::size_t>(s)];
-  auto& skipped = sheet.skipped[static_cast<std::size_t>(s)];
+  const auto us = static_cast<std::size_t>(s);
+  auto& skipped = sheet.skipped[us];
+  sheet.step_failed[us] = 0;
   if (!step.unavailable.empty()) {
     skipped = step.unavailable;
+    sheet.step_failed[us] = 1;
     return;
   }
   if (step.cross_check && !cross_checks_) {
@@ -152,16 +155,21 @@ void Evaluator::eval_step(int s, Sheet& sheet) {
     const auto& v = sheet.values[static_cast<std::size_t>(step.enable_line)];
     if (!v || is_placeholder(*v)) {
       skipped = "not used: " + program_.lines[static_cast<std::size_t>(step.enable_line)].key + " is not set";
+      sheet.step_failed[us] = sheet.failed[static_cast<std::size_t>(step.enable_line)];
       return;
     }
   }
-  // A computed line the step reads has no value (a plugin upstream is missing or failed): the step waits.
+  // A line the step reads failed (or waits for a plugin): the step waits too. A computed line that has no
+  // value for another reason also holds it back; optional inputs without a value are simply not passed.
   for (const auto& b : step.inputs) {
     if (b.line < 0) continue;
-    const Line& l = program_.lines[static_cast<std::size_t>(b.line)];
+    const auto ub = static_cast<std::size_t>(b.line);
+    if (sheet.values[ub]) continue;
+    const Line& l = program_.lines[ub];
     const bool computed = l.kind == LineKind::expression || l.kind == LineKind::step || l.kind == LineKind::rule;
-    if (computed && !sheet.values[static_cast<std::size_t>(b.line)]) {
+    if (sheet.failed[ub] != 0 || computed) {
       skipped = "needs @" + l.key;
+      sheet.step_failed[us] = sheet.failed[ub] != 0 ? 1 : 0;
       return;
     }
   }
@@ -170,8 +178,10 @@ void Evaluator::eval_step(int s, Sheet& sheet) {
     skipped = "not checked: " + run->error->text();
     return;
   }
-  if (run->error)
+  if (run->error) {
     sheet.errors.push_back("step " + step.key + " (" + step.plugin + " " + step.calculator + "): " + run->error->text());
+    sheet.step_failed[us] = 1;
+  }
   if (step.cross_check && run->result) {
     for (const auto& [output, l] : step.compare) {
       const Value* v = run->result->find(output);
@@ -187,7 +197,7 @@ void Evaluator::eval_step(int s, Sheet& sheet) {
       sheet.crosses.push_back(std::move(x));
     }
   }
-  sheet.runs[static_cast<std::size_t>(s)] = std::move(run);
+  sheet.runs[us] = std::move(run);
 }
 
 void Evaluator::eval_line(int i, const InputSet& in, Sheet& sheet) {
@@ -248,10 +258,12 @@ void Evaluator::eval_line(int i, const InputSet& in, Sheet& sheet) {
       const Step& step = program_.steps[static_cast<std::size_t>(l.step)];
       if (!run) {
         why = sheet.skipped[static_cast<std::size_t>(l.step)];
+        sheet.failed[ui] = sheet.step_failed[static_cast<std::size_t>(l.step)];
         return;
       }
       if (!run->result) {
         why = step.key + " failed";
+        sheet.failed[ui] = 1;
         return;
       }
       if (const Value* v = run->result->find(l.output)) value = Cell{v->q};
@@ -261,6 +273,8 @@ void Evaluator::eval_line(int i, const InputSet& in, Sheet& sheet) {
     case LineKind::expression: {
       if (const int d = absent_dep(l.deps); d >= 0) {
         why = "needs @" + program_.lines[static_cast<std::size_t>(d)].key;
+        for (int x : l.deps)
+          if (!sheet.values[static_cast<std::size_t>(x)] && sheet.failed[static_cast<std::size_t>(x)] != 0) sheet.failed[ui] = 1;
         return;
       }
       auto v = infracalc::evaluate(*l.expr, [&](std::string_view name) -> std::optional<Quantity> {
@@ -274,6 +288,7 @@ void Evaluator::eval_line(int i, const InputSet& in, Sheet& sheet) {
       if (!v) {
         sheet.errors.push_back("line " + l.key + " = " + l.formula + ": " + v.error().text());
         why = "error";
+        sheet.failed[ui] = 1;
         return;
       }
       value = Cell{v.value()};
@@ -285,6 +300,12 @@ void Evaluator::eval_line(int i, const InputSet& in, Sheet& sheet) {
         if (c && !(std::holds_alternative<std::string>(*c) && std::get<std::string>(*c) == "auto")) {
           value = c;
           sheet.chosen[ui] = d;
+          return;
+        }
+        // A candidate that failed upstream leaves the choice empty: a default would hide the failure.
+        if (sheet.failed[static_cast<std::size_t>(d)] != 0) {
+          why = "needs @" + program_.lines[static_cast<std::size_t>(d)].key;
+          sheet.failed[ui] = 1;
           return;
         }
       }
@@ -299,7 +320,14 @@ void Evaluator::eval_line(int i, const InputSet& in, Sheet& sheet) {
     case LineKind::rule: {
       RuleContext ctx(*this, sheet);
       value = l.rule(ctx);
-      if (!value && why.empty()) why = "not applicable";
+      if (!value) {
+        for (int x : l.deps)
+          if (!sheet.values[static_cast<std::size_t>(x)] && sheet.failed[static_cast<std::size_t>(x)] != 0) {
+            sheet.failed[ui] = 1;
+            why = "needs @" + program_.lines[static_cast<std::size_t>(x)].key;
+          }
+        if (why.empty()) why = "not applicable";
+      }
       return;
     }
   }
@@ -312,8 +340,10 @@ Sheet Evaluator::evaluate(const InputSet& in) {
   sheet.why.resize(n);
   sheet.chosen.assign(n, -1);
   sheet.cites.resize(n);
+  sheet.failed.assign(n, 0);
   sheet.runs.resize(program_.steps.size());
   sheet.skipped.resize(program_.steps.size());
+  sheet.step_failed.assign(program_.steps.size(), 0);
   for (const auto& op : program_.order) {
     if (op.is_step) eval_step(op.index, sheet);
     else eval_line(op.index, in, sheet);
@@ -348,10 +378,11 @@ void Evaluator::update(const InputSet& in, const std::vector<int>& changed, Shee
     if (op.is_step) {
       if (!any(step_deps_[k])) continue;
       auto before = sheet.runs[k];
+      const char failed_before = sheet.step_failed[k];
       sheet.runs[k] = nullptr;
       sheet.skipped[k].clear();
       eval_step(op.index, sheet);
-      step_dirty[k] = before != sheet.runs[k] ? 1 : 0;
+      step_dirty[k] = before != sheet.runs[k] || failed_before != sheet.step_failed[k] ? 1 : 0;
       continue;
     }
     const Line& l = program_.lines[k];
@@ -359,12 +390,14 @@ void Evaluator::update(const InputSet& in, const std::vector<int>& changed, Shee
     if (!need) need = l.kind == LineKind::step ? step_dirty[static_cast<std::size_t>(l.step)] != 0 : any(line_deps_[k]);
     if (!need) continue;
     std::optional<Cell> before = std::move(sheet.values[k]);
+    const char failed_before = sheet.failed[k];
     sheet.values[k].reset();
     sheet.why[k].clear();
     sheet.cites[k].clear();
     sheet.chosen[k] = -1;
+    sheet.failed[k] = 0;
     eval_line(op.index, in, sheet);
-    dirty[k] = (dirty[k] != 0 && l.kind == LineKind::input) || !same(before, sheet.values[k]) ? 1 : 0;
+    dirty[k] = (dirty[k] != 0 && l.kind == LineKind::input) || !same(before, sheet.values[k]) || failed_before != sheet.failed[k] ? 1 : 0;
   }
   for (std::size_t c = 0; c < program_.checks.size(); ++c)
     if (any(program_.checks[c].deps)) eval_check(c, sheet);

@@ -391,7 +391,7 @@ Expected<Cell> parse_value(const KeyDef& key, const std::string& text, const std
   return Cell{text};
 }
 
-void validate(const PlanSpec& spec, Problems& problems) {
+void validate(const PlanSpec& spec, Problems& problems, const std::vector<std::string>& swept) {
   const std::string mode = spec.mode();
   const SpecValue* type = spec.get("workload.type");
   if (type == nullptr) problems.add(spec.file, "missing workload.type", "add [workload] type = \"serve\" (or \"train\")");
@@ -408,37 +408,61 @@ void validate(const PlanSpec& spec, Problems& problems) {
                    "remove it, or change workload.type");
     if (key->kind == KeyKind::id) check_catalog_id(*key, v.text, v.where, problems);
   }
-  auto has = [&](std::string_view p) { return spec.get(p) != nullptr; };
+  // Given in the file or on the command line, or swept; `all_variants` also accepts a key every [[variant]] sets.
+  auto given = [&](std::string_view p) {
+    if (spec.get(p) != nullptr) return true;
+    if (std::find(swept.begin(), swept.end(), p) != swept.end()) return true;
+    for (const auto& ax : spec.sweeps) {
+      const KeyDef* k = find_key(ax.key, mode);
+      if (k != nullptr && k->path() == p) return true;
+    }
+    return false;
+  };
+  auto variant_sets = [&](const Variant& v, std::string_view p) {
+    return std::any_of(v.sets.begin(), v.sets.end(), [&](const auto& kv) {
+      const KeyDef* k = find_key(kv.first, mode);
+      return k != nullptr && k->path() == p;
+    });
+  };
+  auto has = [&](std::string_view p) {
+    if (given(p)) return true;
+    return !spec.variants.empty() &&
+           std::all_of(spec.variants.begin(), spec.variants.end(), [&](const Variant& v) { return variant_sets(v, p); });
+  };
   auto need = [&](std::string_view what, std::string hint, std::initializer_list<std::string_view> any) {
     for (auto p : any)
-      if (has(p)) return;
+      if (given(p)) return;
+    if (!spec.variants.empty() && std::all_of(spec.variants.begin(), spec.variants.end(), [&](const Variant& v) {
+          return std::any_of(any.begin(), any.end(), [&](std::string_view p) { return variant_sets(v, p); });
+        }))
+      return;
     problems.add(spec.file, "missing " + std::string(what), std::move(hint));
   };
   need("model.id", "add [model] id = \"llama-3-70b\" (see `infracalc model list`)", {"model.id"});
   need("the hardware", "add [hardware] gpu = \"h100-sxm\" or system = \"dgx-h100\" (see `infracalc hw list`)", {"hardware.gpu", "hardware.system"});
-  if (has("hardware.gpu") && !has("hardware.system"))
+  if (spec.get("hardware.gpu") != nullptr && !has("hardware.system"))
     need("hardware.host_power (a bare GPU is named, so the node around it is not known)",
          "add host_power = \"2.5 kW\" (CPUs, memory, NICs and fans of one node), or name a system instead", {"hardware.host_power"});
-  need("the electricity price", "add [site] grid = \"us-virginia\", electricity = \"tariff-us-va-industrial\" or tariff = \"$0.08/kWh\"",
-       {"site.tariff", "site.grid", "site.electricity"});
+  need("the electricity price", "add [site] grid = \"us-virginia\" (its dated tariff) or tariff = \"$0.08/kWh\"",
+       {"site.tariff", "site.grid"});
   need("the PUE", "add [site] pue = 1.2, or efficiency = \"efficiency-google-fleet\"", {"site.pue", "site.efficiency"});
-  need("the equipment price", "add [money] capex_per_gpu = \"$40000\" or purchase = \"purchase-h100-sxm\"", {"money.capex_per_gpu", "money.purchase"});
+  need("the equipment price", "add [money] capex_per_gpu = \"$40000\" or purchase = \"h100-sxm-purchase\"", {"money.capex_per_gpu", "money.purchase"});
   need("money.life", "add [money] life = \"4 yr\"", {"money.life"});
   if (mode == "serve") {
     need("workload.prompt", "add prompt = 2000 (tokens per request)", {"workload.prompt"});
     need("workload.output", "add output = 500 (tokens per request)", {"workload.output"});
     need("what to size for", "add workload.rate = \"50/s\", hardware.gpus = 64 or site.it_power = \"10 MW\"",
          {"workload.rate", "hardware.gpus", "site.it_power"});
-    if (has("hardware.gpus") && has("site.it_power"))
+    if (spec.get("hardware.gpus") != nullptr && spec.get("site.it_power") != nullptr)
       problems.add(spec.get("site.it_power")->where, "hardware.gpus and site.it_power both fix the fleet size", "give one of them");
   } else if (mode == "train") {
     need("workload.tokens", "add tokens = \"15e12\" (training tokens)", {"workload.tokens"});
     need("the fleet size or the deadline", "add hardware.gpus = 16384 or workload.deadline = \"90 d\"", {"hardware.gpus", "workload.deadline"});
-    if (has("site.it_power"))
+    if (spec.get("site.it_power") != nullptr)
       problems.add(spec.get("site.it_power")->where, "site.it_power sizes serving fleets; a training run is sized by gpus or deadline",
                    "remove it, or give hardware.gpus");
   }
-  if (has("money.financing") && has("money.cost_of_capital"))
+  if (spec.get("money.financing") != nullptr && spec.get("money.cost_of_capital") != nullptr)
     problems.add(spec.get("money.financing")->where, "money.financing and money.cost_of_capital both set the financing", "give one of them");
   // Extra lines: names must be new and well formed; their expressions are checked when the worksheet is built.
   for (const auto& line : spec.lines) {

@@ -120,7 +120,8 @@ void apply_sets(PlanSpec& spec, const std::vector<std::string>& sets, Problems& 
 [[nodiscard]] Expected<Cell> parse_value(const KeyDef& key, const std::string& text, const std::string& label);
 /// Checks that a catalog id exists with one of the key's kinds (and facility type); problems go to `problems`.
 void check_catalog_id(const KeyDef& key, const std::string& id, const std::string& where, Problems& problems);
-/// Checks every value's type, unit, range and catalog id, and that what the workload needs is given.
-void validate(const PlanSpec& spec, Problems& problems);
+/// Checks every value's type, unit, range and catalog id, and that what the workload needs is given (a key
+/// swept on the command line, named in `swept`, or in the file's [sweep] or set by every [[variant]] counts as given).
+void validate(const PlanSpec& spec, Problems& problems, const std::vector<std::string>& swept = {});
 
 }  // namespace infracalc::plan

@@ -202,6 +202,11 @@ struct Sheet {
   std::vector<int> chosen;
   /// Per line: the catalog values it came from.
   std::vector<std::vector<Provenance>> cites;
+  /// Per line: 1 when it has no value because something upstream failed or waits for a plugin (as opposed
+  /// to not applying, e.g. an optional input not given); a choice never falls back to its default then.
+  std::vector<char> failed;
+  /// Per step: 1 when it did not run because something it needs failed or its plugin is not built in.
+  std::vector<char> step_failed;
   /// Per step: the run (null when it did not run).
   std::vector<std::shared_ptr<const StepRun>> runs;
   /// Per step: why it did not run ("" when it ran).

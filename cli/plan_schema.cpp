@@ -112,10 +112,8 @@ std::vector<KeyDef> build_keys() {
   // site
   k.push_back({.section = "site", .name = "grid", .kind = K::id, .help = "electricity grid (catalog id): tariff and carbon intensity",
                .example = "us-virginia", .kinds = {"grid"}});
-  k.push_back({.section = "site", .name = "electricity", .kind = K::id, .help = "a tariff entry (catalog id, dated series 'price')",
-               .example = "tariff-us-va-industrial", .kinds = {"price"}});
   k.push_back({.section = "site", .name = "tariff", .kind = K::quantity, .dim = dims::money_per_energy,
-               .help = "delivered electricity price (overrides grid and electricity)", .example = "$0.08/kWh", .unit = "$/kWh"});
+               .help = "delivered electricity price (overrides the grid's)", .example = "$0.08/kWh", .unit = "$/kWh"});
   k.push_back({.section = "site", .name = "pue", .kind = K::quantity, .help = "power usage effectiveness: facility / IT energy",
                .example = "1.2", .bound = Bound::positive});
   k.push_back({.section = "site", .name = "efficiency", .kind = K::id,
@@ -147,8 +145,8 @@ std::vector<KeyDef> build_keys() {
                .help = "equipment and installation per accelerator: its share of the server, rack and install (network is added from the fabric)",
                .example = "$40000"});
   k.push_back({.section = "money", .name = "purchase", .kind = K::id,
-               .help = "a purchase-price entry (catalog id, dated 'price') when capex_per_gpu is not given: the accelerator alone",
-               .example = "purchase-h100-sxm", .kinds = {"price"}});
+               .help = "a purchase-price entry (catalog id, dated 'purchase') when capex_per_gpu is not given: the accelerator alone, or a system's price shared by its accelerators",
+               .example = "h100-sxm-purchase", .kinds = {"price"}});
   k.push_back({.section = "money", .name = "life", .kind = K::quantity, .dim = dims::time,
                .help = "depreciation life of the equipment", .example = "4 yr"});
   k.push_back({.section = "money", .name = "sold_share", .kind = K::quantity,
@@ -175,9 +173,9 @@ std::vector<KeyDef> build_keys() {
   k.push_back({.section = "money", .name = "cable_price", .kind = K::quantity, .dim = dims::currency, .help = "price of one cable",
                .example = "$150"});
   k.push_back({.section = "money", .name = "rental", .kind = K::id,
-               .help = "a rental entry (catalog id) to compare owning with renting", .example = "aws-p5-h100", .kinds = {"price"}});
+               .help = "a rental entry (catalog id) to compare owning with renting", .example = "h100-sxm-rental-aws", .kinds = {"price"}});
   k.push_back({.section = "money", .name = "rental_tier", .kind = K::choice, .help = "which rental price series",
-               .default_value = "on-demand", .choices = {"on-demand", "committed"}});
+               .default_value = "on-demand", .choices = {"on-demand", "committed", "capacity-block", "spot"}});
   return k;
 }
 
