@@ -75,10 +75,10 @@ std::vector<std::string_view> section_keys(std::string_view section) {
 
 // "did you mean 'x'?", or a key of the same name in another section, or the section's keys.
 std::string key_hint(std::string_view section, std::string_view key) {
-  std::string hint = did_you_mean(key, section_keys(section));
-  if (!hint.empty()) return hint;
   for (const auto& k : plan_keys())
     if (k.name == key) return "'" + std::string(key) + "' belongs in [" + std::string(k.section) + "]";
+  std::string hint = did_you_mean(key, section_keys(section));
+  if (!hint.empty()) return hint;
   std::string list;
   for (auto n : section_keys(section)) list += (list.empty() ? "" : ", ") + std::string(n);
   return "[" + std::string(section) + "] takes " + list;
@@ -371,6 +371,7 @@ Expected<Cell> parse_value(const KeyDef& key, const std::string& text, const std
       auto q = parse_input(key.dim == dims::frequency ? rate_text(text) : text, Expectation{key.dim, key.point}, label);
       if (!q) {
         Error e = q.error();
+        if (key.dim == dims::frequency) e.hint = "write requests per second, e.g. 50/s or \"3000/min\"";
         if (key.auto_ok) e.hint += std::string(e.hint.empty() ? "" : "; ") + "or write \"auto\"";
         return e;
       }

@@ -253,8 +253,17 @@ std::optional<std::string> roofline(const Worksheet& w) {
   const Value* bw = r.find("bandwidth");
   if (peak == nullptr || bw == nullptr) return std::nullopt;
   const double P = peak->q.value, B = bw->q.value;
+  // The roof from a decade below the lowest operating point to a decade beyond the ridge or the highest point.
+  double lo = P / B, hi = P / B;
+  for (const char* k : {"decode_intensity", "prefill_intensity"})
+    if (const Value* v = r.find(k); v != nullptr && v->q.value > 0) {
+      lo = std::min(lo, v->q.value);
+      hi = std::max(hi, v->q.value);
+    }
+  lo = std::pow(10.0, std::floor(std::log10(lo)) - 1);
+  hi = std::pow(10.0, std::ceil(std::log10(hi)) + 1);
   Series roof{"roof: min(peak, bandwidth x intensity)", {}, false};
-  for (double i = 0.01; i <= 1e5; i *= 1.25) roof.points.emplace_back(i, std::min(P, B * i));
+  for (double i = lo; i <= hi * 1.0001; i *= 1.25) roof.points.emplace_back(i, std::min(P, B * i));
   std::vector<Series> series{roof};
   if (const Table* t = find_table(r, "sweep")) {
     std::size_t ci = 0, ca = 0;
@@ -272,8 +281,8 @@ std::optional<std::string> roofline(const Worksheet& w) {
   if (const Value* pi = r.find("prefill_intensity"))
     if (const Value* pa = r.find("prefill_attainable")) series.push_back({"prefill of the batch", {{pi->q.value, pa->q.value}}, true});
   return line_chart("Roofline: " + *model + " on " + *gpu, Axis{"arithmetic intensity (FLOP/B)", true}, Axis{"attainable rate (FLOP/s)", true},
-                    series, fmt::format("peak {} and bandwidth {} per device, at the plan's MBU/MFU = 100%", format_human(peak->q),
-                                        format_human(bw->q)));
+                    series, fmt::format("decode roofline: the device's peak {} and bandwidth {} (100% of the datasheet); ridge at {}", format_human(peak->q),
+                                        format_human(bw->q), format_human(Quantity{P / B, dims::intensity, false})));
 }
 
 std::optional<std::string> memory(const Worksheet& w) {
