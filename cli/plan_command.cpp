@@ -1,6 +1,7 @@
 #include "cli/plan_command.hpp"
 
 #include <cstdio>
+#include <filesystem>
 #include <fmt/format.h>
 
 #include "cli/commands.hpp"
@@ -9,6 +10,7 @@
 #include "cli/plan_svg.hpp"
 #include "cli/plan_sweep.hpp"
 #include "cli/plan_xlsx.hpp"
+#include "plugins/core/atomic_file.hpp"
 
 namespace infracalc::cli {
 
@@ -71,6 +73,7 @@ ExitStatus run_plan(const PlanOptions& o, const GlobalOptions& g) {
   ro.as_of = as_of_date(g.as_of);
   plan::Problems problems;
   plan::PlanSpec spec = plan::load_plan_file(o.file, problems);
+  if (spec.syntax_error) problems.throw_if_any();
   plan::apply_sets(spec, o.sets, problems);
   std::vector<std::string> swept;
   for (const auto& ax : o.sweeps) {
@@ -85,17 +88,27 @@ ExitStatus run_plan(const PlanOptions& o, const GlobalOptions& g) {
   problems.throw_if_any();
   if (o.check_only) return ExitStatus::ok;
   const std::vector<std::string> inputs = {o.file};
+  // Output files are checked before anything is printed: an existing file without --force, or an input file,
+  // is an error with nothing on stdout. (AtomicFile refuses them; the probe's temporary file is removed.)
+  if (!o.xlsx.empty()) {
+    if (!plan::xlsx_available()) plan::write_xlsx({spec, program, plan::Sheet{}}, nullptr, o.xlsx, o.force, inputs);
+    AtomicFile probe(o.xlsx, o.force, inputs);
+  }
+  if (!o.plot_dir.empty())
+    for (const char* name : {"roofline.svg", "memory.svg", "cost.svg", "rack-power.svg", "occupancy.svg"})
+      if (std::filesystem::is_directory(o.plot_dir)) AtomicFile probe((std::filesystem::path(o.plot_dir) / name).string(), o.force, inputs);
 
   if (sweep.axes.empty()) {
     const plan::Sheet sheet = ev.evaluate(in);
     const plan::Worksheet w{spec, program, sheet};
-    emit(plan::render_plan(w, g.out));
     if (!sheet.errors.empty()) {
-      finish_output();
-      for (const auto& e : sheet.errors) std::fprintf(stderr, "error: %s\n", e.c_str());
-      throw UserError{{"plan " + o.file + ": " + std::to_string(sheet.errors.size()) + " step(s) failed; no files written",
-                       "fix the inputs named above"}};
+      // A plan with a failed step is not a result: the errors go to stderr and nothing to stdout (exit 2).
+      for (std::size_t k = 0; k + 1 < sheet.errors.size(); ++k) std::fprintf(stderr, "error: %s\n", sheet.errors[k].c_str());
+      throw UserError{{sheet.errors.back() + "\nerror: plan " + o.file + ": " + std::to_string(sheet.errors.size()) +
+                           " step(s) or line(s) failed; no worksheet and no files written",
+                       "fix the inputs named above (`infracalc PLUGIN CALC --help` documents each step's inputs)"}};
     }
+    emit(plan::render_plan(w, g.out));
     if (!o.xlsx.empty()) plan::write_xlsx(w, nullptr, o.xlsx, o.force, inputs);
     if (!o.plot_dir.empty()) plan::write_plots(w, ev, o.plot_dir, o.force, inputs);
     for (const auto& c : sheet.checks)

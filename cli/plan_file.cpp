@@ -272,6 +272,8 @@ std::string PlanSpec::mode() const {
 }
 
 void Problems::add(std::string where, std::string message, std::string hint) {
+  for (const auto& p : list_)
+    if (p.where == where && p.error.message == message) return;  // the same problem found twice
   list_.push_back({std::move(where), Error{std::move(message), std::move(hint)}});
 }
 
@@ -297,6 +299,7 @@ PlanSpec parse_plan_text(std::string_view text, const std::string& source, Probl
   auto doc = read_toml(text, source);
   if (!doc) {
     problems.add("", doc.error().message, doc.error().hint);
+    spec.syntax_error = true;
     return spec;
   }
   std::vector<std::string_view> sections;

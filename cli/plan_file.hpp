@@ -71,6 +71,8 @@ struct PlanSpec {
   std::vector<std::string> columns;
   /// [report] pareto keys.
   std::vector<std::string> pareto;
+  /// True when the file is not valid TOML (nothing else is checked then).
+  bool syntax_error = false;
 
   /// The value at a path, or nullptr.
   [[nodiscard]] const SpecValue* get(std::string_view path) const;
