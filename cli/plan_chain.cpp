@@ -255,23 +255,37 @@ void cooling_steps(ChainBuilder& b) {
 void tco_steps(ChainBuilder& b) {
   b.sheet("tco");
   b.expr("capex_per_gpu_all_in", "@capex_per_gpu + @network_cost_used / @gpus", "equipment per accelerator with its share of the fabric");
-  b.step("hour", "tco", "hour", "owner cost per in-service accelerator-hour (electricity at full draw)",
-         {{"capex_per_gpu", "@capex_per_gpu_all_in"},
-          {"residual_value", "@residual_value"},
-          {"life", "@life"},
-          {"sold_share", "@sold_share"},
-          {"power_per_gpu", "@it_power_per_gpu"},
-          {"pue", "@pue"},
-          {"idle_power_share", "@idle_power_share"},
-          {"tariff", "@tariff"},
-          {"maintenance", "@maintenance"},
-          {"financing", "@financing"},
-          {"cost_of_capital", "@cost_of_capital"}},
-         {{"equipment", "equipment_per_hour", "equipment (depreciation) per accelerator-hour", "$/h"},
-          {"electricity", "electricity_per_hour", "electricity per accelerator-hour at full draw", "$/h"},
-          {"maintenance", "maintenance_per_hour", "maintenance per accelerator-hour", "$/h"},
-          {"financing", "financing_per_hour", "financing per accelerator-hour", "$/h"},
-          {"owner_cost", "owner_cost", "owner cost per in-service accelerator-hour", "$/h", true}});
+  // The owner's cost of an in-service accelerator-hour: `tco hour`'s four lines as live formulas (a workbook
+  // user who changes the capex or the tariff sees them move), checked against the tco plugin.
+  b.expr("equipment_per_hour", "(@capex_per_gpu_all_in - @residual_value) / (@life * @sold_share)",
+         "equipment: (capex - residual) / (life x in-service share)", "$/h");
+  b.expr("electricity_per_hour", "@it_power_per_gpu * @pue * @tariff * (1 + @idle_power_share * (1 - @sold_share) / @sold_share)",
+         "electricity at full draw: power x PUE x tariff, plus the idle draw of hours out of service", "$/h");
+  b.expr("maintenance_per_hour", "@maintenance", "maintenance and staff", "$/h");
+  b.expr("financing_annuity",
+         "((@capex_per_gpu_all_in - @residual_value * (1 + @cost_of_capital)^(-@life / (1 yr))) * @cost_of_capital / "
+         "(1 - (1 + @cost_of_capital)^(-@life / (1 yr))) / (1 yr) - (@capex_per_gpu_all_in - @residual_value) / @life) / @sold_share",
+         "financing from the cost of capital: the level annuity less straight-line depreciation, per in-service hour", "$/h");
+  b.choice("financing_per_hour", {"financing", "financing_annuity"}, "0 USD/s", "financing per accelerator-hour", "$/h");
+  b.expr("owner_cost", "@equipment_per_hour + @electricity_per_hour + @maintenance_per_hour + @financing_per_hour",
+         "owner cost per in-service accelerator-hour", "$/h", true);
+  b.cross_check("hour", "tco", "hour", "the owner's cost lines against the tco plugin",
+                {{"capex_per_gpu", "@capex_per_gpu_all_in"},
+                 {"residual_value", "@residual_value"},
+                 {"life", "@life"},
+                 {"sold_share", "@sold_share"},
+                 {"power_per_gpu", "@it_power_per_gpu"},
+                 {"pue", "@pue"},
+                 {"idle_power_share", "@idle_power_share"},
+                 {"tariff", "@tariff"},
+                 {"maintenance", "@maintenance"},
+                 {"financing", "@financing"},
+                 {"cost_of_capital", "@cost_of_capital"}},
+                {{"equipment", "equipment_per_hour"},
+                 {"electricity", "electricity_per_hour"},
+                 {"maintenance", "maintenance_per_hour"},
+                 {"financing", "financing_per_hour"},
+                 {"owner_cost", "owner_cost"}});
   b.expr("fleet_cost_per_hour", "@owner_cost * @gpus", "owner cost of the fleet per in-service hour", "$/h");
   b.expr("capex_total", "@capex_per_gpu_all_in * @gpus", "equipment of the fleet, fabric included", "", true);
   b.expr("cost_per_year", "@fleet_cost_per_hour * @sold_share * 1 yr", "owner cost of the fleet per year", "$/yr", true);

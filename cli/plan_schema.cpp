@@ -152,8 +152,9 @@ std::vector<KeyDef> build_keys() {
   k.push_back({.section = "money", .name = "sold_share", .kind = K::quantity,
                .help = "share of the hours in the life the fleet is in service (billed)", .default_value = "100%", .example = "90%",
                .bound = Bound::fraction});
-  k.push_back({.section = "money", .name = "cost_of_capital", .kind = K::quantity, .help = "annual cost of capital (financing annuity)",
-               .example = "8%", .bound = Bound::fraction0});
+  k.push_back({.section = "money", .name = "cost_of_capital", .kind = K::quantity,
+               .help = "annual cost of capital (financing annuity); leave it out for no financing", .example = "8%",
+               .bound = Bound::fraction});
   k.push_back({.section = "money", .name = "financing", .kind = K::quantity, .dim = dims::money_rate,
                .help = "flat financing per in-service accelerator-hour (instead of cost_of_capital)", .example = "$0.45/h",
                .bound = Bound::non_negative, .unit = "$/h"});
