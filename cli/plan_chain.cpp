@@ -5,6 +5,7 @@
 // every line that needs it stays empty; it runs as soon as the plugin is registered.
 #include <algorithm>
 #include <cmath>
+#include <numeric>
 #include <fmt/format.h>
 
 #include "cli/plan_builder.hpp"
@@ -576,6 +577,28 @@ void serve_chain(ChainBuilder& b) {
 
 // ---- training ---------------------------------------------------------------------------------------
 
+// A training fleet sized for a deadline: the accelerators that finish in time with the lost time counted,
+// rounded up to whole data-parallel replicas (tp x pp) in whole units of purchase.
+void gpus_for_deadline(ChainBuilder& b, const std::string& need) {
+  b.choice("tp", {"tp_given", "gpus_per_node"}, "", "tensor-parallel devices");
+  b.rule(
+      "gpus_granule", "lcm(tp x pp, gpus_per_unit): the step the fleet grows by", {"tp", "pp", "gpus_per_node"},
+      [](RuleContext& c) -> std::optional<Cell> {
+        const auto tp = c.q("tp");
+        const auto pp = c.q("pp");
+        const auto unit = c.q("gpus_per_node");
+        if (!tp || !pp || !unit) return std::nullopt;
+        const auto a = static_cast<long long>(tp->value * pp->value);
+        const auto u = static_cast<long long>(unit->value);
+        if (a < 1 || u < 1) return std::nullopt;
+        return number_cell(static_cast<double>(std::lcm(a, u)));
+      },
+      "accelerators per step of the fleet");
+  b.expr("gpus_deadline", "ceil(" + need + " / @gpus_granule) * @gpus_granule",
+         "accelerators for the deadline, lost time counted, in whole replicas and nodes");
+  b.choice("gpus", {"gpus_given", "gpus_deadline"}, "", "accelerators", "", true);
+}
+
 void train_chain(ChainBuilder& b) {
   shared_inputs(b, "train");
   b.input("hardware.pp");
@@ -610,8 +633,8 @@ void train_chain(ChainBuilder& b) {
             {"recompute", "@recompute"}},
            {{"training_flops", "training_flops", "model FLOPs of the run"},
             {"gpu_time", "gpu_time", "accelerator time: FLOPs / (peak x MFU)", "h"},
-            {"gpus", "gpus_sized", "accelerators"}});
-    b.choice("gpus", {"gpus_given", "gpus_sized"}, "", "accelerators", "", true);
+            {"gpus", "gpus_sized", "accelerators that finish by the deadline"}});
+    gpus_for_deadline(b, "@gpus_sized / @goodput");
   } else {
     b.note("training compute: cost train's 6·N·D work model (its rent at the neutral $1/h is not used); the cluster "
            "plugin's train calculator takes this step when it is built in");
@@ -619,13 +642,12 @@ void train_chain(ChainBuilder& b) {
            {{"gpu", "@gpu"}, {"params", "@active_params"}, {"tokens", "@tokens"}, {"mfu", "@mfu"}, {"gpu_hour", "$1/h"}},
            {{"training_flops_used", "training_flops", "training FLOPs: 6 x active parameters x tokens"},
             {"useful_accelerator_time", "gpu_time", "accelerator time: FLOPs / (peak x MFU)", "h"}});
-    b.expr("gpus_for_deadline", "ceil(@gpu_time / (@deadline * @goodput))", "accelerators that finish by the deadline");
-    b.choice("gpus", {"gpus_given", "gpus_for_deadline"}, "", "accelerators", "", true);
+    b.expr("gpus_sized", "@gpu_time / @deadline", "accelerators that finish by the deadline");
+    gpus_for_deadline(b, "@gpus_sized / @goodput");
   }
   b.expr("run_time", "@gpu_time / @gpus / @goodput", "wall-clock time of the run, lost time included", "d", true);
   b.expr("energy_period", "@run_time", "period of the energy figures: the run");
   b.expr("token_rate", "@tokens / @run_time", "training tokens per second", "tok/s");
-  b.choice("tp", {"tp_given", "gpus_per_node"}, "", "tensor-parallel devices");
 
   b.sheet("memory");
   b.step("fit", "fit", "train", "training memory per device: sharded state, activations, reserve",

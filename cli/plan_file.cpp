@@ -350,7 +350,8 @@ void apply_sets(PlanSpec& spec, const std::vector<std::string>& sets, Problems& 
       problems.add("--set " + path, "unknown plan key '" + path + "'", hint.empty() ? "keys are section.key, e.g. workload.rate" : hint);
       continue;
     }
-    spec.set(def->path(), {s.substr(eq + 1), "--set " + def->path()});
+    if (eq + 1 == s.size()) spec.erase(def->path());  // "--set key=" removes the value: the default applies
+    else spec.set(def->path(), {s.substr(eq + 1), "--set " + def->path()});
   }
 }
 

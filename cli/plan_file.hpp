@@ -115,7 +115,7 @@ class Problems {
 [[nodiscard]] PlanSpec parse_plan_text(std::string_view text, const std::string& source, Problems& problems);
 /// Reads and parses a file; an unreadable file is a UserError.
 [[nodiscard]] PlanSpec load_plan_file(const std::string& path, Problems& problems);
-/// Applies "--set section.key=value" overrides (short keys accepted when unique).
+/// Applies "--set section.key=value" overrides (short keys accepted when unique); "section.key=" removes a value.
 void apply_sets(PlanSpec& spec, const std::vector<std::string>& sets, Problems& problems);
 
 /// A plan value parsed for its key: a Quantity, or text for ids, choices, text and "auto". Errors name `label`.
