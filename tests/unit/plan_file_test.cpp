@@ -82,7 +82,7 @@ life = "4 yr"
   CHECK(problems.list().size() >= 8);
 }
 
-TEST_CASE("--set overrides a value, by path or by a unique key", "[plan]") {
+TEST_CASE("set overrides a value, by path or by a unique key", "[plan]") {
   Problems problems;
   PlanSpec spec = parse_plan_text(kBase, "p.toml", problems);
   apply_sets(spec, {"workload.rate=50/s", "max_load=70%", "site.tarif=$0.1/kWh"}, problems);
