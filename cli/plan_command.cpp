@@ -47,14 +47,14 @@ std::string plan_help() {
       "  --stats                   sweep points per second and plugin runs on stderr\n\n"
       "exit status: 0 ok; 1 a check failed (fits, ttft/tpot targets, capacity, power budget, cooling, scale-up);\n"
       "             2 the plan is invalid or a step failed\n\n"
-      "plan keys (section.key = default: meaning)\n";
+      "plan keys by section (key = default (the workload it applies to): meaning)\n";
   for (const auto& s : plan::plan_sections()) {
     out += fmt::format("  [{}] {}\n", s.name, s.help);
     for (const auto& k : plan::plan_keys()) {
       if (k.section != s.name) continue;
-      std::string def = k.default_value.empty() ? "" : " = " + std::string(k.default_value);
-      std::string mode = k.mode.empty() ? "" : " (" + std::string(k.mode) + ")";
-      out += fmt::format("    {:<18}{}{}: {}\n", std::string(k.name), def, mode, std::string(k.help));
+      const std::string left = std::string(k.name) + (k.default_value.empty() ? "" : " = " + std::string(k.default_value)) +
+                               (k.mode.empty() ? "" : " (" + std::string(k.mode) + ")");
+      out += fmt::format("    {:<34} {}\n", left, std::string(k.help));
     }
   }
   out += "\n  Formulas, the chain and the examples: docs/plan.md; examples/*.toml.\n\n" + output_options_help();
@@ -110,7 +110,7 @@ ExitStatus run_plan(const PlanOptions& o, const GlobalOptions& g) {
     }
     emit(plan::render_plan(w, g.out));
     if (!o.xlsx.empty()) plan::write_xlsx(w, nullptr, o.xlsx, o.force, inputs);
-    if (!o.plot_dir.empty()) plan::write_plots(w, ev, o.plot_dir, o.force, inputs);
+    if (!o.plot_dir.empty()) plan::write_plots(w, o.plot_dir, o.force, inputs);
     for (const auto& c : sheet.checks)
       if (c && !c->first) return ExitStatus::check_failed;
     return ExitStatus::ok;
@@ -129,11 +129,11 @@ ExitStatus run_plan(const PlanOptions& o, const GlobalOptions& g) {
   }
   if (!o.xlsx.empty() || !o.plot_dir.empty()) {
     plan::Evaluator single(program, ro);
-    const plan::Sheet sheet = single.evaluate(in);
+    const plan::Sheet sheet = single.evaluate(plan::first_point(single, spec, in, sweep));
     const plan::Worksheet w{spec, program, sheet};
     const plan::SweepTable table{&sweep, &shown};
     if (!o.xlsx.empty()) plan::write_xlsx(w, &table, o.xlsx, o.force, inputs);
-    if (!o.plot_dir.empty()) plan::write_plots(w, single, o.plot_dir, o.force, inputs);
+    if (!o.plot_dir.empty()) plan::write_plots(w, o.plot_dir, o.force, inputs);
   }
   return ExitStatus::ok;
 }

@@ -433,9 +433,7 @@ std::optional<std::string> occupancy(const Worksheet& w) {
 
 }  // namespace
 
-std::vector<std::string> write_plots(const Worksheet& w, Evaluator& ev, const std::string& dir, bool force,
-                                     const std::vector<std::string>& inputs) {
-  (void)ev;
+std::vector<std::string> write_plots(const Worksheet& w, const std::string& dir, bool force, const std::vector<std::string>& inputs) {
   std::error_code ec;
   std::filesystem::create_directories(dir, ec);
   if (ec) throw UserError{{"--plot " + dir + ": cannot create the directory: " + ec.message(), "give a writable directory"}};

@@ -6,13 +6,11 @@
 #include <string>
 #include <vector>
 
-#include "cli/plan_eval.hpp"
 #include "cli/plan_output.hpp"
 
 namespace infracalc::plan {
 
 /// Writes the charts that apply to the plan into `dir` (created if missing) and returns their paths.
-std::vector<std::string> write_plots(const Worksheet& w, Evaluator& ev, const std::string& dir, bool force,
-                                     const std::vector<std::string>& inputs);
+std::vector<std::string> write_plots(const Worksheet& w, const std::string& dir, bool force, const std::vector<std::string>& inputs);
 
 }  // namespace infracalc::plan

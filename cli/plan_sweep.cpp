@@ -146,9 +146,8 @@ Axis parse_axis(const std::string& text, const std::string& mode, const PlanSpec
   return axis;
 }
 
-std::vector<std::string> default_columns(const Program& program, const std::vector<Axis>& axes) {
+std::vector<std::string> default_columns(const Program& program) {
   std::vector<std::string> out;
-  (void)axes;
   for (const auto& l : program.lines)
     if (l.headline) out.push_back(l.key);
   return out;
@@ -199,7 +198,7 @@ SweepPlan make_sweep(const PlanSpec& spec, const Program& program, const std::ve
     return false;
   };
   std::vector<std::string> cols = !columns.empty() ? split(columns, ',') : spec.columns;
-  if (cols.empty()) cols = default_columns(program, sw.axes);
+  if (cols.empty()) cols = default_columns(program);
   for (const auto& c : cols)
     if (check_line(c, "--columns")) sw.columns.push_back(c);
   const std::vector<std::string> objectives = !pareto.empty() ? split(pareto, ',') : spec.pareto;
@@ -301,6 +300,24 @@ std::vector<SweepRow> run_sweep(Evaluator& ev, const PlanSpec& spec, const Input
   stats.runs = ev.runs() - runs0;
   stats.hits = ev.hits() - hits0;
   return rows;
+}
+
+InputSet first_point(const Evaluator& ev, const PlanSpec& spec, const InputSet& base, const SweepPlan& sweep) {
+  InputSet in = base;
+  const Program& program = ev.program();
+  for (const auto& ax : sweep.axes) {
+    if (ax.def != nullptr && !ax.cells.empty()) {
+      const int i = program.find(ax.def->path());
+      if (i < 0) continue;
+      in.values[static_cast<std::size_t>(i)] = ax.cells.front();
+      in.where[static_cast<std::size_t>(i)] = "sweep (first point)";
+    } else if (!ax.variants.empty()) {
+      const Variant& v = spec.variants[ax.variants.front()];
+      for (const auto& [path, value] : v.sets)
+        if (const KeyDef* def = find_key(path, program.mode)) (void)ev.set_input(in, *def, value.text, "variant " + v.name);
+    }
+  }
+  return in;
 }
 
 std::vector<SweepRow> pareto_front(const std::vector<SweepRow>& rows, const SweepPlan& sweep) {

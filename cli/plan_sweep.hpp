@@ -39,8 +39,8 @@ struct SweepPlan {
 /// Builds the sweep from the file's [sweep] and [report] and the command line's --sweep, --columns and --pareto.
 [[nodiscard]] SweepPlan make_sweep(const PlanSpec& spec, const Program& program, const std::vector<std::string>& cli_axes,
                                    const std::string& columns, const std::string& pareto, Problems& problems);
-/// The default columns of a sweep: the axes' lines and the headline lines.
-[[nodiscard]] std::vector<std::string> default_columns(const Program& program, const std::vector<Axis>& axes);
+/// The default columns of a sweep: the summary (headline) lines.
+[[nodiscard]] std::vector<std::string> default_columns(const Program& program);
 
 /// One evaluated point.
 struct SweepRow {
@@ -67,6 +67,8 @@ struct SweepStats {
 /// Evaluates every point; rows come back in grid order.
 [[nodiscard]] std::vector<SweepRow> run_sweep(Evaluator& ev, const PlanSpec& spec, const InputSet& base, const SweepPlan& sweep,
                                               SweepStats& stats);
+/// The inputs of the sweep's first point (every axis at its first value), for the workbook and charts.
+[[nodiscard]] InputSet first_point(const Evaluator& ev, const PlanSpec& spec, const InputSet& base, const SweepPlan& sweep);
 /// Keeps the rows on the Pareto front of the objectives (rows without a value in an objective are dropped).
 [[nodiscard]] std::vector<SweepRow> pareto_front(const std::vector<SweepRow>& rows, const SweepPlan& sweep);
 /// Writes rows: CSV (machine units in the header), JSON Lines, a table or Markdown.

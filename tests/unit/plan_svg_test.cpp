@@ -104,7 +104,7 @@ TEST_CASE("the plan's charts are well-formed SVG with labelled axes", "[plan]") 
   const fs::path dir = fs::temp_directory_path() / ("infracalc-plan-svg-" + std::to_string(::getpid()));
   fs::remove_all(dir);
   const plan::Worksheet w{l->spec, *l->program, l->sheet};
-  const auto files = plan::write_plots(w, *l->ev, dir.string(), false, {});
+  const auto files = plan::write_plots(w, dir.string(), false, {});
   CHECK(files.size() == 5);
   const std::vector<std::pair<std::string, std::vector<std::string>>> want = {
       {"roofline.svg", {"arithmetic intensity (FLOP/B)", "attainable rate (FLOP/s)", "decode at the plan's batch"}},
@@ -124,7 +124,7 @@ TEST_CASE("the plan's charts are well-formed SVG with labelled axes", "[plan]") 
       CHECK(svg.find(t) != std::string::npos);
     }
   }
-  CHECK_THROWS_AS(plan::write_plots(w, *l->ev, dir.string(), false, {}), UserError);  // no overwrite without --force
-  CHECK(plan::write_plots(w, *l->ev, dir.string(), true, {}).size() == 5);
+  CHECK_THROWS_AS(plan::write_plots(w, dir.string(), false, {}), UserError);  // no overwrite without --force
+  CHECK(plan::write_plots(w, dir.string(), true, {}).size() == 5);
   fs::remove_all(dir);
 }
