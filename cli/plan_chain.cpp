@@ -473,10 +473,14 @@ void serve_chain(ChainBuilder& b) {
 
   b.sheet("serve");
   // The static serving model: each request costs its replica one prefill plus its share of the decode steps.
-  // When the serve plugin's capacity calculator is registered it belongs here (simulated p95 latencies).
-  b.note("serving: a static model of continuous batching (each request takes one prefill plus output/batch decode steps of "
-         "its replica; no queueing), built from decode's step and prefill times; the serve plugin's simulation is not in "
-         "this build yet");
+  // The serve plugin (a discrete-event simulation of continuous batching) plugs in here: a step
+  // `serve capacity` fed by model, gpu, dtype, kv_dtype, tp, batch, prompt, output and the rate per replica,
+  // whose outputs become requests_per_second, ttft (p95) and tpot; the fleet, power and cost lines read those
+  // keys and do not change.
+  b.note(std::string("serving: a static model of continuous batching (each request takes one prefill plus output/batch "
+                     "decode steps of its replica; no queueing), built from decode's step and prefill times; ") +
+         (ChainBuilder::available("serve", "capacity") ? "the serve plugin's simulation is built in but not wired into the planner yet"
+                                                       : "the serve plugin's simulation is not in this build yet"));
   b.expr("ttft", "@prefill_time", "time to first token: one prefill on a replica, no queueing", "", true);
   b.expr("request_time", "@prefill_time + @output / (1 tok) * @step_time / @batch",
          "replica time per request at full load: its prefill plus its share of the decode steps");
