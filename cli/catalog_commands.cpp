@@ -9,6 +9,7 @@
 #include <sstream>
 
 #include "plugins/catalog/check.hpp"
+#include "plugins/core/atomic_file.hpp"
 #include "plugins/catalog/hf_import.hpp"
 #include "plugins/catalog/model_arch.hpp"
 #include "plugins/catalog/schema.hpp"
@@ -448,8 +449,8 @@ ExitStatus run_model_import(const ImportOptions& o, const GlobalOptions& g) {
   auto result = import_hf_config(json.value(), opt);
   if (!result) throw UserError{result.error()};
   const std::string out_path = o.out.empty() ? id + ".toml" : o.out;
-  auto written = write_file_atomically(out_path, result->toml, o.force);
-  if (!written) throw UserError{{"model import: " + written.error().message, written.error().hint}};
+  // The config itself is never overwritten, even with --force.
+  write_file_atomically(out_path, result->toml, o.force, {o.file});
   const ParamCount& pc = result->params;
   if (g.out.format == OutputFormat::json) {
     std::string j = "{\"schema_version\": 1, \"id\": ";

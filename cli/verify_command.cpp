@@ -6,6 +6,7 @@
 #include <unistd.h>
 
 #include "cli/commands.hpp"
+#include "plugins/core/atomic_file.hpp"
 #include "plugins/core/json.hpp"
 #include "plugins/decode/decode_host.hpp"
 #include "plugins/registry.hpp"
@@ -123,22 +124,8 @@ void write_calibration(const KernelOptions& k) {
   char host[256] = {};
   if (gethostname(host, sizeof host - 1) != 0) std::snprintf(host, sizeof host, "%s", "this host");
   const fs::path target = folder / "this-host.toml";
-  // Write beside the target and rename over it: readers see the old file or the new one, never half of one.
-  const fs::path tmp = folder / (".this-host.toml." + std::to_string(getpid()) + ".tmp");
-  {
-    std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
-    out << decode::calibration_toml(m, host);
-    out.close();
-    if (!out) {
-      fs::remove(tmp, ec);
-      throw UserError{{"verify --calibrate: cannot write " + tmp.string(), "check the free space and permissions"}};
-    }
-  }
-  fs::rename(tmp, target, ec);
-  if (ec) {
-    fs::remove(tmp, ec);
-    throw UserError{{"verify --calibrate: cannot replace " + target.string(), "check the permissions"}};
-  }
+  // Recalibrating replaces the previous measurement: force, through a temporary file and a rename.
+  write_file_atomically(target.string(), decode::calibration_toml(m, host), true);
   fmt::print(stderr, "verify: calibration written to {} (as of {}); use it with --gpu this-host --dtype fp32\n", target.string(), m.date);
 }
 

@@ -11,6 +11,7 @@
 #include "plugins/kv/kv_plugin.hpp"
 #include "plugins/network/network_plugin.hpp"
 #include "plugins/power/power_plugin.hpp"
+#include "plugins/serve/serve_plugin.hpp"
 #include "plugins/tco/tco_plugin.hpp"
 
 namespace infracalc {
@@ -22,6 +23,7 @@ constexpr std::array kPlugins = {
     PluginEntry{"kv", "KV cache: every layout per device, capacity, paging, prefix sharing, compression, offload", &kv_plugin},
     PluginEntry{"fit", "memory fit: weights, KV, activations and overhead per device; training and RLHF state", &fit_plugin},
     PluginEntry{"decode", "decode speed: roofline, ceilings, prefill/TTFT, tensor parallelism, attention, speculative decoding, MoE", &decode_plugin},
+    PluginEntry{"serve", "serving capacity: batching simulator, pod and rack capacity, latency budgets, multimodal prompts, disaggregation", &serve_plugin},
     PluginEntry{"cluster", "training runs, parallel layouts, collectives, pipeline bubbles, experts, failures, checkpoints", &cluster_plugin},
     PluginEntry{"network", "links, energy per bit, fat-tree fabrics and parts, scalable units, topologies, NICs", &network_plugin},
     PluginEntry{"power", "rack and hall power, supply current and losses, energy and bills, grid swings, energy per token", &power_plugin},

@@ -334,7 +334,8 @@ Expected<Quantity> parse_quantity_impl(std::string_view text, bool& had_unit) {
     return q;
   }
   if (rest.empty()) return q;
-  auto u = parse_unit(rest);
+  // "20/s" and "5/min" are rates of a count: read them as 20 (1/s).
+  auto u = rest.front() == '/' ? parse_unit("1" + std::string(rest)) : parse_unit(rest);
   if (!u) return u.error();
   q.value = value * u->factor + u->offset;
   q.dim = u->dim;

@@ -393,32 +393,4 @@ Expected<HfImport> import_hf_config(const Node& root, const HfImportOptions& opt
   return out;
 }
 
-Expected<bool> write_file_atomically(const std::string& path, std::string_view text, bool force) {
-  namespace fs = std::filesystem;
-  std::error_code ec;
-  const fs::path target(path);
-  if (fs::exists(target, ec) && !force)
-    return Error{path + " already exists", "pass --force to replace it, or choose another --out"};
-  if (fs::is_directory(target, ec)) return Error{path + " is a directory", "give a file name ending in .toml"};
-  const fs::path dir = target.has_parent_path() ? target.parent_path() : fs::path(".");
-  if (!fs::is_directory(dir, ec)) return Error{"cannot write " + path + ": no directory " + dir.string(), "create it first"};
-  const fs::path tmp = dir / ("." + target.filename().string() + ".tmp");
-  {
-    std::ofstream f(tmp, std::ios::binary | std::ios::trunc);
-    if (!f) return Error{"cannot write " + tmp.string(), "check the directory's permissions"};
-    f.write(text.data(), static_cast<std::streamsize>(text.size()));
-    f.close();
-    if (!f) {
-      fs::remove(tmp, ec);
-      return Error{"cannot write " + tmp.string() + " (disk full?)", ""};
-    }
-  }
-  fs::rename(tmp, target, ec);
-  if (ec) {
-    fs::remove(tmp, ec);
-    return Error{"cannot rename " + tmp.string() + " to " + path, "check the directory's permissions"};
-  }
-  return true;
-}
-
 }  // namespace infracalc

@@ -48,8 +48,4 @@ struct HfImport {
 /// field (e.g. "config.json: num_key_value_heads (6) must divide num_attention_heads (32)").
 [[nodiscard]] Expected<HfImport> import_hf_config(const Node& config, const HfImportOptions& opt);
 
-/// Writes `text` to `path` through a temporary file in the same directory and a rename, so that a
-/// reader never sees half a file; refuses to replace an existing file unless `force`.
-[[nodiscard]] Expected<bool> write_file_atomically(const std::string& path, std::string_view text, bool force);
-
 }  // namespace infracalc

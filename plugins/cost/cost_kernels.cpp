@@ -1,12 +1,13 @@
-// Reference kernels for cost: a serving run accounted token by token against the per-token closed forms; a
-// prompt cache with a lifetime walked request by request; agent tasks sampled attempt by attempt; a training
-// run stepped hour by hour.
+// Reference kernels for cost: a serving run simulated by the serve plugin and accounted token by token against
+// the per-token closed forms; a prompt cache with a lifetime walked request by request; agent tasks sampled
+// attempt by attempt; a training run stepped hour by hour.
 #include <cmath>
 #include <fmt/format.h>
 
+#include "plugins/cost/cost_ledger.hpp"
 #include "plugins/cost/cost_math.hpp"
 #include "plugins/cost/cost_plugin.hpp"
-#include "plugins/cost/cost_sim.hpp"
+#include "plugins/serve/serve_math.hpp"
 #include "units/bridge.hpp"
 
 namespace infracalc {
@@ -19,64 +20,68 @@ UsdPerHour per_hour(double usd) { return from_base<UsdPerHour>(usd / 3600.0); }
 Tokens tok(double n) { return from_base<Tokens>(n); }
 Seconds sec(double s) { return from_base<Seconds>(s); }
 
-ServeConfig base_config() {
-  ServeConfig c;
-  c.step_base = sec(0.020);          // weights read per step
-  c.step_per_sequence = sec(0.0004);  // KV read per sequence
-  c.prefill_rate = from_base<TokensPerSecond>(20000.0);
-  c.gpu_hour = per_hour(2.20);
-  return c;
+// Measured step times: 20 ms a decode step (the weights) + 0.4 ms per sequence (its KV), 20,000 prompt tokens/s.
+const Seconds kStepBase = sec(0.020);
+const Seconds kStepPerSequence = sec(0.0004);
+const TokensPerSecond kPrefillRate = from_base<TokensPerSecond>(20000.0);
+
+serve::LinearStepModel step_model() { return {kStepBase, kStepPerSequence, tok(1.0) / kPrefillRate}; }
+
+std::vector<serve::Request> requests(int n, std::int64_t prompt, std::int64_t output) {
+  std::vector<serve::Request> r(static_cast<std::size_t>(n));
+  for (auto& q : r) {
+    q.prompt = prompt;
+    q.output = output;
+  }
+  return r;
 }
 
 std::vector<KernelCheck> run_serving(const KernelOptions& opt) {
   std::vector<KernelCheck> out;
+  const UsdPerHour gpu_hour = per_hour(2.20);
+  const serve::LinearStepModel model = step_model();
   // Saturated: every request queued at t = 0, equal lengths, a whole number of batches: every decode step runs a
-  // full batch, so each request's accounted cost must equal the per-token closed form exactly.
-  ServeConfig sat = base_config();
-  sat.requests = opt.quick ? 64 : 512;
-  sat.max_batch = 16;
-  sat.prompt_min = sat.prompt_max = 1000;
-  sat.output_min = sat.output_max = 300;
-  const ServeRun a = simulate_serving(sat);
-  const UsdPerToken p_in = price_per_token(sat.gpu_hour, 1.0, sat.prefill_rate, 1.0);
-  const UsdPerToken p_out = price_per_token(sat.gpu_hour, 1.0, batch_throughput(sat.max_batch, sat.step_base, sat.step_per_sequence), 1.0);
-  const Usd closed = call_cost(tok(1000), p_in, tok(300), p_out);
+  // full batch, so each request's accounted cost must equal the per-token closed form exactly. The first output
+  // token comes out of the prefill, so a 300-token answer takes 299 decode steps.
+  serve::SimInput sat;
+  sat.requests = requests(opt.quick ? 64 : 512, 1000, 300);
+  serve::EngineConfig engine;
+  engine.max_batch = 16;
+  engine.step_tokens = 16000;
+  const Ledger a = charge_run(sat, engine, model, gpu_hour);
+  const UsdPerToken p_in = price_per_token(gpu_hour, 1.0, kPrefillRate, 1.0);
+  const UsdPerToken p_out = price_per_token(gpu_hour, 1.0, serve::batch_throughput(16, kStepBase + 16.0 * kStepPerSequence), 1.0);
+  const Usd closed = call_cost(tok(1000), p_in, tok(299), p_out);
   Usd worst = a.request_cost.front();  // the request furthest from the closed form
   for (const auto& c : a.request_cost)
     if (std::fabs((c - closed) / closed) > std::fabs((worst - closed) / closed)) worst = c;
   if (opt.trace)
-    fmt::print(stderr, "serving (saturated): {} requests, {} steps, mean batch {:.2f}, wall {:.1f} s, paid ${:.4f}\n", sat.requests,
-               a.steps, a.mean_batch, a.wall.value(), a.paid.value());
-  out.push_back({"cost of a 1,000-in / 300-out request at a full batch of 16", to_quantity(closed),
-                 to_quantity(worst), 1e-9});
-  out.push_back({"output price at a full batch of 16 (accounted / tokens)", to_quantity(p_out),
-                 to_quantity(a.output_cost / a.output_tokens), 1e-9});
-  out.push_back({"input price at the prefill rate (accounted / tokens)", to_quantity(p_in), to_quantity(a.input_cost / a.input_tokens),
+    fmt::print(stderr, "serving (saturated): {} requests, {} steps, wall {:.1f} s, paid ${:.4f}\n", sat.requests.size(), a.run.steps.size(),
+               a.wall.value(), a.paid.value());
+  out.push_back({"cost of a 1,000-in / 300-out request at a full batch of 16 (299 decode steps)", to_quantity(closed), to_quantity(worst),
                  1e-9});
+  out.push_back({"output price at a full batch of 16 (accounted / tokens)", to_quantity(p_out), to_quantity(a.output_cost / a.output_tokens),
+                 1e-9});
+  out.push_back({"input price at the prefill rate (accounted / tokens)", to_quantity(p_in), to_quantity(a.input_cost / a.input_tokens), 1e-9});
 
   // Poisson arrivals and mixed lengths: batches vary and the accelerator idles. Every paid second is either charged
   // to a token or idle, and the per-token price with utilisation must reproduce the whole bill.
-  ServeConfig mix = base_config();
-  mix.requests = opt.quick ? 300 : 3000;
-  mix.max_batch = 24;
-  mix.prompt_min = 200;
-  mix.prompt_max = 3000;
-  mix.output_min = 20;
-  mix.output_max = 1200;
-  mix.arrival_rate = from_base<PerSecond>(0.6);
-  mix.seed = 7;
-  const ServeRun b = simulate_serving(mix);
+  serve::SimInput mix;
+  mix.requests = serve::draw_requests(opt.quick ? 300 : 3000, 7, 1600, 600, serve::LengthDist::uniform, 1 << 30);
+  serve::poisson_arrivals(mix.requests, from_base<PerSecond>(0.6), 7);
+  engine.max_batch = 24;
+  engine.step_tokens = 8192;
+  const Ledger b = charge_run(mix, engine, model, gpu_hour);
   if (opt.trace)
-    fmt::print(stderr, "serving (mixed): {} requests, {} steps, mean batch {:.2f}, utilisation {:.3f}, wall {:.0f} s\n", mix.requests,
-               b.steps, b.mean_batch, b.utilisation(), b.wall.value());
+    fmt::print(stderr, "serving (mixed): {} requests, {} steps, utilisation {:.3f}, wall {:.0f} s\n", mix.requests.size(), b.run.steps.size(),
+               b.utilisation(), b.wall.value());
   Usd per_request = from_base<Usd>(0.0);
   for (const auto& c : b.request_cost) per_request += c;
   out.push_back({"bill = tokens' charges + idle time (mixed run)", to_quantity(b.paid), to_quantity(per_request + b.idle_cost), 1e-9});
   // All of the paid time is spread over the output tokens by the closed form with busy throughput and utilisation.
   const TokensPerSecond busy_rate = b.output_tokens / (b.prefill_time + b.decode_time);
   out.push_back({"all-in price per output token with utilisation (mixed run)",
-                 to_quantity(price_per_token(mix.gpu_hour, 1.0, busy_rate, b.utilisation())), to_quantity(b.paid / b.output_tokens),
-                 1e-9});
+                 to_quantity(price_per_token(gpu_hour, 1.0, busy_rate, b.utilisation())), to_quantity(b.paid / b.output_tokens), 1e-9});
   return out;
 }
 
@@ -219,7 +224,7 @@ std::vector<KernelCheck> run_training(const KernelOptions& /*opt*/) {
 }  // namespace
 
 std::vector<Kernel> cost_kernels() {
-  return {{"serving-ledger", "simulated continuous-batching run, GPU-seconds charged token by token, against the per-token prices",
+  return {{"serving-ledger", "serve's continuous-batching simulation, GPU-seconds charged token by token, against the per-token prices",
            run_serving},
           {"cache-walk", "prompt cache with a refreshed lifetime walked request by request, against cached cost and break-even",
            run_cache},

@@ -1,5 +1,5 @@
 // Cost per token, answer, agent task, cached prompt and training run: the typed closed forms behind the
-// cost calculators. The serving simulation (cost_sim.hpp) and the kernels check them.
+// cost calculators. The kernels check them, the serving ledger (cost_ledger.hpp) on serve's simulator.
 #pragma once
 
 #include <optional>

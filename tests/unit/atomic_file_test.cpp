@@ -79,3 +79,54 @@ TEST_CASE("a write error is a user error and leaves nothing", "[atomic]") {
   fs::permissions(d, fs::perms::owner_all);
   fs::remove_all(d);
 }
+
+#include <csignal>
+#include <sys/resource.h>
+#include <sys/wait.h>
+
+TEST_CASE("SIGINT in the middle of a write leaves neither the file nor a temporary", "[atomic]") {
+  const auto d = fresh_dir();
+  const std::string target = (d / "plan.xlsx").string();
+  const pid_t pid = fork();
+  REQUIRE(pid >= 0);
+  if (pid == 0) {
+    AtomicFile f(target, false);
+    f.write("half of a workbook");
+    std::raise(SIGINT);  // the handler removes the temporary and the process dies of SIGINT
+    _exit(0);            // not reached
+  }
+  int status = 0;
+  waitpid(pid, &status, 0);
+  CHECK(WIFSIGNALED(status));
+  CHECK(WTERMSIG(status) == SIGINT);
+  CHECK_FALSE(fs::exists(target));
+  CHECK(entries(d) == 0);
+  fs::remove_all(d);
+}
+
+TEST_CASE("a full disk is a user error and leaves the old file intact", "[atomic]") {
+  const auto d = fresh_dir();
+  const std::string target = (d / "report.md").string();
+  std::ofstream(target) << "the previous report";
+  const pid_t pid = fork();
+  REQUIRE(pid >= 0);
+  if (pid == 0) {
+    // A file-size limit makes write() fail with EFBIG, as a full disk fails with ENOSPC.
+    std::signal(SIGXFSZ, SIG_IGN);
+    rlimit lim{1024, 1024};
+    setrlimit(RLIMIT_FSIZE, &lim);
+    try {
+      write_file_atomically(target, std::string(64 * 1024, 'x'), true);
+    } catch (const UserError& e) {
+      _exit(e.error.message.find("cannot write") != std::string::npos ? 3 : 4);
+    }
+    _exit(0);
+  }
+  int status = 0;
+  waitpid(pid, &status, 0);
+  REQUIRE(WIFEXITED(status));
+  CHECK(WEXITSTATUS(status) == 3);
+  CHECK(slurp(target) == "the previous report");
+  CHECK(entries(d) == 1);
+  fs::remove_all(d);
+}

@@ -4,7 +4,8 @@
 #include "plugins/catalog/catalog.hpp"
 #include "plugins/core/context.hpp"
 #include "plugins/cost/cost_math.hpp"
-#include "plugins/cost/cost_sim.hpp"
+#include "plugins/cost/cost_ledger.hpp"
+#include "plugins/serve/serve_math.hpp"
 #include "plugins/registry.hpp"
 
 using namespace infracalc;
@@ -97,33 +98,28 @@ TEST_CASE("training rent", "[cost]") {
   CHECK(rent(t, per_hour(2), 0.8).value() == Approx(8.75e6 / 0.8));
 }
 
-TEST_CASE("the serving simulation charges every paid second", "[cost]") {
-  ServeConfig c;
-  c.requests = 40;
-  c.max_batch = 8;
-  c.prompt_min = 100;
-  c.prompt_max = 900;
-  c.output_min = 10;
-  c.output_max = 300;
-  c.arrival_rate = from_base<PerSecond>(2.0);
-  c.step_base = from_base<Seconds>(0.02);
-  c.step_per_sequence = from_base<Seconds>(0.001);
-  c.prefill_rate = from_base<TokensPerSecond>(10000);
-  c.gpu_hour = per_hour(3.6);
-  const ServeRun a = simulate_serving(c);
-  const ServeRun b = simulate_serving(c);
+TEST_CASE("the serving ledger charges every paid second", "[cost]") {
+  serve::SimInput in;
+  in.requests = serve::draw_requests(40, 3, 500, 150, serve::LengthDist::uniform, 1 << 30);
+  serve::poisson_arrivals(in.requests, from_base<PerSecond>(2.0), 3);
+  serve::EngineConfig e;
+  e.max_batch = 8;
+  const serve::LinearStepModel model(from_base<Seconds>(0.02), from_base<Seconds>(0.001), from_base<Seconds>(1e-4));
+  const Ledger a = charge_run(in, e, model, per_hour(3.6));
+  const Ledger b = charge_run(in, e, model, per_hour(3.6));
   CHECK(a.paid.value() == b.paid.value());  // deterministic
   CHECK((a.input_cost + a.output_cost + a.idle_cost).value() == Approx(a.paid.value()));
-  double in = 0, out = 0;
-  for (const auto& [p, o] : a.request_tokens) {
-    in += p;
-    out += o;
+  double prompts = 0, decoded = 0, sum = 0;
+  for (const auto& q : in.requests) {
+    prompts += static_cast<double>(q.prompt);
+    decoded += static_cast<double>(q.output - 1);  // the first token comes with the prefill
   }
-  CHECK(a.input_tokens.value() == in);
-  CHECK(a.output_tokens.value() == out);
-  CHECK(a.mean_batch <= 8.0);
+  for (const auto& c : a.request_cost) sum += c.value();
+  CHECK(a.input_tokens.value() == prompts);
+  CHECK(a.output_tokens.value() == decoded);
+  CHECK(sum == Approx((a.input_cost + a.output_cost).value()));
   CHECK(a.utilisation() <= 1.0);
-  CHECK(batch_throughput(8, c.step_base, c.step_per_sequence).value() == Approx(8 / 0.028));
+  CHECK(serve::batch_throughput(8, from_base<Seconds>(0.028)).value() == Approx(8 / 0.028));
 }
 
 TEST_CASE("cost calculators end to end", "[cost]") {

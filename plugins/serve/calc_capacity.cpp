@@ -1,0 +1,290 @@
+// `serve capacity`: requests per second of a pod or rack from tokens per second per accelerator, and the
+// replicas a target rate needs under latency targets (p95 from the simulator).
+#include <algorithm>
+#include <cmath>
+#include <fmt/format.h>
+
+#include "plugins/serve/serve_calculators.hpp"
+#include "plugins/serve/serve_math.hpp"
+#include "plugins/serve/serve_setup.hpp"
+#include "plugins/serve/serve_stats.hpp"
+#include "plugins/serve/serve_text.hpp"
+#include "units/bridge.hpp"
+#include "units/format.hpp"
+
+namespace infracalc::serve {
+
+namespace {
+
+
+// The stream one replica is sized with: --count requests of the prompt length and the answer length.
+std::vector<Request> sizing_requests(Context& ctx, std::int64_t count, std::int64_t answer, const Replica& rep) {
+  const auto prompt = static_cast<std::int64_t>(ctx.get<Tokens>("prompt_tokens").value());
+  if (prompt < 1 || static_cast<double>(prompt) != ctx.get<Tokens>("prompt_tokens").value())
+    throw UserError{{"--prompt-tokens: expected a whole number of tokens of at least 1", "e.g. 1000"}};
+  const std::int64_t max_len = rep.max_context > 0 ? rep.max_context : (std::int64_t{1} << 40);
+  if (prompt + answer > max_len)
+    throw UserError{{fmt::format("--prompt-tokens {} + {} answer tokens exceed the model's {}-token context", prompt, answer, max_len),
+                     "shorten the prompt or the answer"}};
+  if (static_cast<double>(count) * static_cast<double>(answer) > 50e6)
+    throw UserError{{"the sizing run would simulate more than 50 million output tokens", "lower --count"}};
+  return draw_requests(count, static_cast<std::uint64_t>(ctx.integer("seed")), prompt, answer, length_dist(ctx.text("length_dist")), max_len);
+}
+
+struct Trial {
+  double rate = 0;
+  Summary summary;
+  bool ok = false;
+};
+
+Trial trial(const Replica& rep, std::vector<Request> reqs, double rate, std::uint64_t seed, Seconds ttft, Seconds tpot) {
+  SimInput in;
+  in.requests = std::move(reqs);
+  in.seed = seed;
+  poisson_arrivals(in.requests, from_base<PerSecond>(rate), seed);
+  const SimResult r = simulate(in, rep.engine, *rep.model);
+  Trial t;
+  t.rate = rate;
+  t.summary = summarize(r, rep.engine.kv_blocks);
+  t.ok = (ttft.value() <= 0 || t.summary.ttft.p95 <= ttft) && (tpot.value() <= 0 || t.summary.tpot.count == 0 || t.summary.tpot.p95 <= tpot);
+  return t;
+}
+
+void run_capacity(Context& ctx) {
+  // The system: accelerator count from the catalog, and what it holds.
+  const Entry* sys = ctx.ref("system");
+  if (sys != nullptr) {
+    if (auto acc = ctx.catalog_text(*sys, "accelerator")) {
+      const Entry* g = ctx.ref("gpu");
+      if (g != nullptr && g->id() != *acc)
+        ctx.note(fmt::format("--gpu {} is not the accelerator {} holds ({})", g->id(), sys->id(), *acc));
+      if (g == nullptr && ctx.ref("model") != nullptr && !ctx.has("tokens_per_second_per_gpu") && !ctx.has("step_time"))
+        throw UserError{{fmt::format("{} holds {} accelerators: give --gpu {} to simulate them", sys->id(), *acc, *acc),
+                         "or give --tokens-per-second-per-gpu"}};
+    }
+  }
+  const bool have_gpus = ctx.has("gpus");
+  const double gpus = have_gpus ? static_cast<double>(ctx.integer("gpus")) : 0.0;
+  if (have_gpus && gpus < 1) throw UserError{{"--gpus: expected at least one accelerator", "e.g. --gpus 72"}};
+  const bool have_answer = ctx.has("tokens_per_answer");
+  const Tokens answer = have_answer ? ctx.get<Tokens>("tokens_per_answer") : Tokens{};
+
+  // Tokens per second per accelerator: given, or the replica simulated at saturation.
+  const bool simulate_replica = ctx.has("step_time") || ctx.ref("model") != nullptr || ctx.has("params") || ctx.has("weights_bytes");
+  std::optional<Replica> rep;
+  if (simulate_replica) rep = resolve_replica(ctx);
+  TokensPerSecond per_gpu{};
+  TokensPerSecond replica_rate{};
+  std::int64_t sim_answer = 0;
+  if (rep) {
+    if (have_answer && answer.value() != std::floor(answer.value()))
+      throw UserError{{"--tokens-per-answer: a simulated answer is a whole number of tokens", "e.g. 300"}};
+    sim_answer = have_answer ? static_cast<std::int64_t>(answer.value()) : 256;
+  }
+  if (ctx.has("tokens_per_second_per_gpu")) {
+    per_gpu = ctx.get<TokensPerSecond>("tokens_per_second_per_gpu");
+  }
+  if (rep) {
+    if (!have_answer) ctx.note("no --tokens-per-answer: the replica is simulated with 256-token answers");
+    const auto prompt = static_cast<std::int64_t>(ctx.get<Tokens>("prompt_tokens").value());
+    std::int64_t full = rep->engine.max_batch;
+    if (rep->engine.kv_blocks > 0)
+      full = std::min<std::int64_t>(full, rep->engine.kv_blocks / kv::blocks_for(prompt + sim_answer, rep->engine.block_size));
+    if (full < 1) throw UserError{{"the KV pool cannot hold one sequence of this prompt and answer", "give more memory or raise --tp"}};
+    // Offline: enough requests for several full batches, all queued at once.
+    const std::int64_t count = std::max<std::int64_t>(ctx.integer("count"), 4 * full);
+    SimInput in;
+    in.requests = sizing_requests(ctx, count, sim_answer, *rep);
+    const SimResult r = simulate(in, rep->engine, *rep->model);
+    const Summary s = summarize(r, rep->engine.kv_blocks);
+    ctx.set("replica_tokens_per_second", s.output_rate);
+    replica_rate = s.output_rate;
+    if (!ctx.has("tokens_per_second_per_gpu")) per_gpu = s.output_rate / static_cast<double>(rep->tp);
+    ctx.note(fmt::format("replica simulated at saturation: {} requests of {} prompt + {} output tokens queued at once on one replica of {} "
+                         "device(s), {} batching, mean batch {:.4g}: {} per replica",
+                         count, prompt, sim_answer, rep->tp, batching_name(rep->engine.batching), s.mean_running_busy, human(s.output_rate)));
+  } else if (!ctx.has("tokens_per_second_per_gpu") && !ctx.has("baseline_tokens_per_second_per_gpu")) {
+    throw UserError{{"no throughput: give --tokens-per-second-per-gpu, or a replica to simulate (--model ID --gpu ID)",
+                     "e.g. --tokens-per-second-per-gpu 3000"}};
+  }
+  if (per_gpu.value() > 0) ctx.set("per_gpu_tokens_per_second", per_gpu);
+
+  if (have_gpus && per_gpu.value() > 0) {
+    const TokensPerSecond pod = pod_throughput(gpus, per_gpu);
+    ctx.set("pod_tokens_per_second", pod);
+    if (have_answer) ctx.set("requests_per_second", answers_per_second(pod, answer));
+    if (sys != nullptr) {
+      if (const Node* n = sys->root().find("accelerators_per_rack"); n != nullptr && n->is_number()) {
+        const auto per_rack = ctx.catalog<Number>(*sys, "accelerators_per_rack");
+        if (per_rack) {
+          const TokensPerSecond rack = pod_throughput(per_rack->value(), per_gpu);
+          ctx.set("rack_tokens_per_second", rack);
+          if (have_answer) ctx.set("rack_requests_per_second", answers_per_second(rack, answer));
+        }
+      }
+    }
+  }
+  if (ctx.has("reasoning_tokens_per_answer")) {
+    const Tokens longer = ctx.get<Tokens>("reasoning_tokens_per_answer");
+    if (have_gpus && per_gpu.value() > 0) ctx.set("reasoning_requests_per_second", answers_per_second(pod_throughput(gpus, per_gpu), longer));
+    if (have_answer) ctx.set_number("reasoning_drop", longer / answer);
+    ctx.note("the reasoning rate keeps tokens per second per accelerator unchanged; longer sequences hold more KV, which lowers the batch "
+             "and the rate (simulate both lengths to see it)");
+  }
+  if (have_gpus && per_gpu.value() > 0 && have_answer) {
+    Table t{"answers", "answers per second, pod",
+            {{"answer", {}}, {"tokens_per_answer", dims::token}, {"pod_requests_per_second", dims::frequency},
+             {"per_gpu_requests_per_second", dims::frequency}},
+            {}};
+    t.rows.push_back({std::string("this answer"), to_quantity(answer), to_quantity(answers_per_second(pod_throughput(gpus, per_gpu), answer)),
+                      to_quantity(answers_per_second(per_gpu, answer))});
+    if (ctx.has("reasoning_tokens_per_answer")) {
+      const Tokens longer = ctx.get<Tokens>("reasoning_tokens_per_answer");
+      t.rows.push_back({std::string("reasoning answer"), to_quantity(longer),
+                        to_quantity(answers_per_second(pod_throughput(gpus, per_gpu), longer)), to_quantity(answers_per_second(per_gpu, longer))});
+    }
+    ctx.add_table(std::move(t));
+  }
+  if (ctx.has("baseline_tokens_per_second_per_gpu")) {
+    const TokensPerSecond base = ctx.get<TokensPerSecond>("baseline_tokens_per_second_per_gpu");
+    if (per_gpu.value() <= 0) throw UserError{{"--baseline-tokens-per-second-per-gpu compares against a rate", "give --tokens-per-second-per-gpu too"}};
+    ctx.set_number("throughput_advantage", per_gpu / base - 1.0);
+    ctx.set_number("baseline_gpu_ratio", per_gpu / base);
+    ctx.note(fmt::format("the baseline needs {:.4g}x the accelerators for the same token rate", (per_gpu / base).value()));
+  }
+
+  // Replicas for a target rate.
+  if (ctx.has("target_rate")) {
+    const PerSecond target = ctx.get<PerSecond>("target_rate");
+    const Seconds ttft = ctx.has("ttft_target") ? ctx.get<Seconds>("ttft_target") : Seconds{};
+    const Seconds tpot = ctx.has("tpot_target") ? ctx.get<Seconds>("tpot_target") : Seconds{};
+    const bool targets = ttft.value() > 0 || tpot.value() > 0;
+    const int devices = rep ? rep->tp : 1;
+    PerSecond per_replica{};
+    if (rep && targets) {
+      // The largest Poisson rate whose p95s meet the targets, by bisection between zero and the saturated rate.
+      const auto reqs = sizing_requests(ctx, ctx.integer("count"), sim_answer, *rep);
+      const auto seed = static_cast<std::uint64_t>(ctx.integer("seed"));
+      const double saturated = replica_rate.value() / static_cast<double>(sim_answer);
+      Trial best = trial(*rep, reqs, saturated * 1e-3, seed, ttft, tpot);
+      if (!best.ok) {
+        ctx.verdict("targets_reachable", false,
+                    fmt::format("even nearly unloaded the replica's p95 TTFT is {} and p95 TPOT {}", human(best.summary.ttft.p95),
+                                human(best.summary.tpot.p95)));
+      } else {
+        double lo = best.rate, hi = saturated;
+        const Trial top = trial(*rep, reqs, hi, seed, ttft, tpot);
+        if (top.ok) {
+          best = top;
+          ctx.note(fmt::format("the targets held even at the saturated rate over {} requests; a longer run at that rate queues without "
+                               "bound, so the replica count has no headroom (lower the rate per replica, or raise --count to test longer)",
+                               reqs.size()));
+        } else {
+          for (int i = 0; i < 16 && hi - lo > 1e-4 * hi; ++i) {
+            const Trial mid = trial(*rep, reqs, 0.5 * (lo + hi), seed, ttft, tpot);
+            if (mid.ok) {
+              best = mid;
+              lo = mid.rate;
+            } else {
+              hi = mid.rate;
+            }
+          }
+        }
+        per_replica = from_base<PerSecond>(best.rate);
+        ctx.set("replica_max_rate", per_replica);
+        ctx.set("replica_ttft_p95", best.summary.ttft.p95);
+        if (best.summary.tpot.count > 0) ctx.set("replica_tpot_p95", best.summary.tpot.p95);
+        ctx.verdict("targets_reachable", true,
+                    fmt::format("one replica meets the targets up to {} (p95 TTFT {}, p95 TPOT {})", human(per_replica),
+                                human(best.summary.ttft.p95), human(best.summary.tpot.p95)));
+        ctx.note(fmt::format("replica rate under the targets: bisection over Poisson arrival rates, {} requests per trial (seed {}), "
+                             "capped at the saturated rate",
+                             reqs.size(), seed));
+      }
+    } else if (rep) {
+      per_replica = from_base<PerSecond>(replica_rate.value() / static_cast<double>(sim_answer));
+      ctx.set("replica_max_rate", per_replica);
+      ctx.note("no --ttft-target or --tpot-target: replicas are sized at the saturated rate (no latency headroom)");
+    } else if (have_answer && per_gpu.value() > 0) {
+      per_replica = answers_per_second(per_gpu, answer);
+      ctx.note("replicas of one accelerator at --tokens-per-second-per-gpu; latency targets need a simulated replica (--model, --gpu)");
+    } else {
+      throw UserError{{"--target-rate needs a per-replica rate", "give --tokens-per-answer with --tokens-per-second-per-gpu, or a replica to simulate"}};
+    }
+    if (per_replica.value() > 0) {
+      const std::int64_t replicas = replicas_for(target, per_replica);
+      ctx.set_number("replicas", static_cast<double>(replicas));
+      ctx.set_number("gpus_needed", static_cast<double>(replicas * devices));
+      if (have_gpus) ctx.set_number("pods_needed", std::ceil(static_cast<double>(replicas * devices) / gpus - 1e-12));
+      ctx.note(fmt::format("replicas = ceil({} / {}) = {} (rounded up to whole replicas)", human(target), human(per_replica), replicas));
+    }
+  }
+  ctx.note("steady-state decode only: requests per second = accelerators x tokens per second per accelerator / tokens per answer");
+}
+
+}  // namespace
+
+Calculator capacity_calculator() {
+  Calculator c;
+  c.name = "capacity";
+  c.summary = "requests per second of a pod or rack, chat vs reasoning answers, and replicas for a target rate under TTFT/TPOT targets";
+  c.description =
+      "pod tokens/s = accelerators x tokens/s per accelerator; requests/s = pod tokens/s / tokens per answer (a 10,000-token reasoning "
+      "turn against a 300-token chat answer is a 33x drop). Tokens per second per accelerator are given (--tokens-per-second-per-gpu) "
+      "or simulated: one replica (--model, --gpu, --tp) serving --count requests of --prompt-tokens and --tokens-per-answer queued at "
+      "once. --system takes the accelerator count (and the rack's) from the catalog. With --target-rate, the replicas needed: the "
+      "largest Poisson rate one simulated replica sustains with p95 TTFT and p95 TPOT within --ttft-target and --tpot-target "
+      "(bisection), then ceil(target / that rate).";
+  c.refs = replica_refs();
+  c.refs.push_back({"system", {"system"}, "system from the catalog (a node, rack or pod): sets --gpus"});
+  std::vector<Input> own = {
+      {.name = "gpus", .kind = InputKind::integer, .help = "accelerators in the pod", .example = "72", .catalog = "system.accelerators",
+       .optional = true},
+      {.name = "tokens_per_second_per_gpu", .kind = InputKind::quantity, .dim = dims::token_rate,
+       .help = "output tokens per second per accelerator at the serving batch (default: simulate a replica)", .example = "3000tok/s",
+       .optional = true},
+      {.name = "tokens_per_answer", .kind = InputKind::quantity, .dim = dims::token,
+       .help = "output tokens per answer (visible and hidden)", .example = "300", .optional = true},
+      {.name = "reasoning_tokens_per_answer", .kind = InputKind::quantity, .dim = dims::token,
+       .help = "tokens of a long (reasoning) answer to compare at the same tokens per second", .example = "10000", .optional = true},
+      {.name = "baseline_tokens_per_second_per_gpu", .kind = InputKind::quantity, .dim = dims::token_rate,
+       .help = "another engine's tokens per second per accelerator on the same hardware, to compare", .example = "12500tok/s",
+       .optional = true},
+      {.name = "target_rate", .kind = InputKind::quantity, .dim = dims::frequency, .help = "requests per second to serve", .example = "50/s",
+       .optional = true},
+      {.name = "ttft_target", .kind = InputKind::quantity, .dim = dims::time, .help = "p95 time-to-first-token target per replica",
+       .example = "2s", .optional = true},
+      {.name = "tpot_target", .kind = InputKind::quantity, .dim = dims::time, .help = "p95 time-per-output-token target per replica",
+       .example = "50ms", .optional = true},
+      {.name = "prompt_tokens", .kind = InputKind::quantity, .dim = dims::token, .help = "prompt length of the simulated requests",
+       .default_value = "512", .example = "1000"},
+      {.name = "count", .kind = InputKind::integer, .help = "requests per simulation run", .default_value = "200", .example = "500"},
+      {.name = "length_dist", .kind = InputKind::choice, .help = "lengths of the simulated requests around the means",
+       .default_value = "fixed", .example = "exponential", .choices = {"fixed", "uniform", "exponential"}},
+      {.name = "seed", .kind = InputKind::integer, .help = "seed of the simulated lengths and arrivals", .default_value = "1",
+       .example = "7", .bound = Bound::non_negative},
+  };
+  c.inputs = concat(concat(own, replica_inputs()), engine_inputs());
+  c.outputs = {
+      {"replica_tokens_per_second", dims::token_rate, "output tokens per second of one simulated replica at saturation"},
+      {"per_gpu_tokens_per_second", dims::token_rate, "output tokens per second per accelerator"},
+      {"pod_tokens_per_second", dims::token_rate, "accelerators x tokens per second per accelerator"},
+      {"requests_per_second", dims::frequency, "pod answers per second (shown in Hz)"},
+      {"rack_tokens_per_second", dims::token_rate, "one rack of the system"},
+      {"rack_requests_per_second", dims::frequency, "one rack's answers per second (shown in Hz)"},
+      {"reasoning_requests_per_second", dims::frequency, "pod answers per second at the reasoning length (shown in Hz)"},
+      {"reasoning_drop", dims::none, "reasoning tokens per answer / tokens per answer"},
+      {"throughput_advantage", dims::none, "tokens per second per accelerator / the baseline's - 1"},
+      {"baseline_gpu_ratio", dims::none, "accelerators the baseline needs per accelerator of this engine"},
+      {"replica_max_rate", dims::frequency, "largest request rate one replica sustains within the targets (shown in Hz)"},
+      {"replica_ttft_p95", dims::time, "p95 TTFT of a replica at that rate"},
+      {"replica_tpot_p95", dims::time, "p95 TPOT of a replica at that rate"},
+      {"replicas", dims::none, "replicas for --target-rate (rounded up)"},
+      {"gpus_needed", dims::none, "replicas x devices per replica"},
+      {"pods_needed", dims::none, "pods of --gpus accelerators (rounded up)"},
+  };
+  c.run = run_capacity;
+  return c;
+}
+
+}  // namespace infracalc::serve

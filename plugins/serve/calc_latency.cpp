@@ -1,0 +1,245 @@
+// `serve latency`: a turn's latency budget stage by stage, and what reasoning tokens add to it.
+#include <algorithm>
+#include <cmath>
+#include <fmt/format.h>
+
+#include "plugins/serve/serve_calculators.hpp"
+#include "plugins/serve/serve_math.hpp"
+#include "plugins/serve/serve_setup.hpp"
+#include "plugins/serve/serve_text.hpp"
+#include "units/bridge.hpp"
+#include "units/format.hpp"
+
+namespace infracalc::serve {
+
+namespace {
+
+
+struct Stage {
+  std::string name;
+  Seconds time;
+};
+
+constexpr std::string_view kRetrieval[] = {"embed", "vector_search", "keyword_search", "rerank"};
+constexpr std::string_view kBefore[] = {"network", "queue", "tokenizer"};
+
+std::int64_t tokens_of(Context& ctx, std::string_view key) {
+  if (!ctx.has(key)) return 0;
+  const double v = ctx.get<Tokens>(key).value();
+  if (v != std::floor(v) || v > 1e9) throw UserError{{Context::flag_name(key) + ": expected a whole number of tokens", "e.g. 1000"}};
+  return static_cast<std::int64_t>(v);
+}
+
+void run_latency(Context& ctx) {
+  const std::int64_t prompt = tokens_of(ctx, "prompt_tokens");
+  const std::int64_t cached = tokens_of(ctx, "cached_prefix_tokens");
+  const std::int64_t output = tokens_of(ctx, "output_tokens");
+  const std::int64_t reasoning = tokens_of(ctx, "reasoning_tokens");
+  if (cached > prompt) throw UserError{{"--cached-prefix-tokens exceeds --prompt-tokens", "the cached prefix is part of the prompt"}};
+  const bool base_turn = ctx.has("base_turn");
+  bool itemised = ctx.has("retrieval") || ctx.has("prefill_time") || ctx.has("post_processing") || prompt > 0 || output > 0;
+  for (auto k : kBefore) itemised |= ctx.has(k);
+  for (auto k : kRetrieval) itemised |= ctx.has(k);
+  if (base_turn && itemised)
+    throw UserError{{"--base-turn replaces the itemised stages", "give --base-turn with --reasoning-tokens and --tpot, or the stages"}};
+  if (ctx.has("retrieval"))
+    for (auto k : kRetrieval)
+      if (ctx.has(k)) throw UserError{{"--retrieval is the sum of --embed, --vector-search, --keyword-search and --rerank", "give one or the parts"}};
+
+  // The replica's step model prices prefill and decode when no measured figure is given.
+  const bool need_model = (!ctx.has("tpot") && (output > 1 || reasoning > 0)) ||
+                          (!ctx.has("prefill_time") && !ctx.has("prefill_rate") && prompt > cached);
+  const bool can_model = ctx.has("step_time") || ctx.ref("model") != nullptr || ctx.has("params") || ctx.has("weights_bytes");
+  if (need_model && !can_model)
+    throw UserError{{"nothing prices the prefill or decode stages", "give --tpot and --prefill-time (or --prefill-rate), or --model ID --gpu ID"}};
+  const Replica rep = can_model && need_model ? resolve_step_model(ctx, true) : Replica{};
+  const int batch = static_cast<int>(ctx.integer("batch"));
+  if (batch < 1 || batch > 1'000'000) throw UserError{{"--batch: expected 1 to 1,000,000 sequences", ""}};
+
+  // Prefill: measured, at a rate, or modelled (only the uncached suffix is computed).
+  Seconds prefill{}, prefill_uncached{};
+  if (ctx.has("prefill_time")) {
+    prefill = prefill_uncached = ctx.get<Seconds>("prefill_time");
+    if (cached > 0) ctx.note("--prefill-time is taken as measured with the cache: --cached-prefix-tokens does not change it");
+  } else if (ctx.has("prefill_rate") && !ctx.has("step_time")) {
+    const TokensPerSecond rate = ctx.get<TokensPerSecond>("prefill_rate");
+    prefill = from_base<Tokens>(static_cast<double>(prompt - cached)) / rate;
+    prefill_uncached = from_base<Tokens>(static_cast<double>(prompt)) / rate;
+  } else if (prompt > 0) {
+    prefill = prefill_time(*rep.model, prompt, cached);
+    prefill_uncached = prefill_time(*rep.model, prompt, 0);
+  }
+
+  // Decode: every generated token after the first (which the prefill yields) is one step; reasoning tokens
+  // add one step each.
+  const std::int64_t generated = output + reasoning;
+  const std::int64_t answer_steps = std::max<std::int64_t>(0, output - 1);
+  const std::int64_t all_steps = answer_steps + reasoning;
+  Seconds answer_decode{}, all_decode{}, tpot{};
+  if (ctx.has("tpot")) {
+    tpot = ctx.get<Seconds>("tpot");
+    answer_decode = static_cast<double>(answer_steps) * tpot;
+    all_decode = static_cast<double>(all_steps) * tpot;
+  } else if (all_steps > 0) {
+    answer_decode = decode_time(*rep.model, batch, prompt, answer_steps);
+    all_decode = decode_time(*rep.model, batch, prompt, all_steps);
+    tpot = all_decode / static_cast<double>(all_steps);
+  }
+  if (base_turn && reasoning > 0 && !ctx.has("tpot") && !can_model)
+    throw UserError{{"--reasoning-tokens needs a time per token", "give --tpot, or --model ID --gpu ID"}};
+
+  std::vector<Stage> stages;
+  auto add = [&](std::string name, Seconds t) {
+    if (t.value() > 0) stages.push_back({std::move(name), t});
+  };
+  Seconds retrieval{}, rerank{};
+  if (base_turn) {
+    add("base turn", ctx.get<Seconds>("base_turn"));
+  } else {
+    for (auto k : kBefore)
+      if (ctx.has(k)) add(std::string(k), ctx.get<Seconds>(k));
+    if (ctx.has("retrieval")) retrieval = ctx.get<Seconds>("retrieval");
+    for (auto k : kRetrieval)
+      if (ctx.has(k)) {
+        const Seconds t = ctx.get<Seconds>(k);
+        retrieval += t;
+        if (k == "rerank") rerank = t;
+      }
+    if (ctx.has("retrieval")) add("retrieval", retrieval);
+    else
+      for (auto k : kRetrieval)
+        if (ctx.has(k)) add(std::string(k), ctx.get<Seconds>(k));
+    add("prefill", prefill);
+  }
+  const Seconds reasoning_time = all_decode - answer_decode;
+  add("reasoning", reasoning_time);
+  if (!base_turn) {
+    add("decode", answer_decode);
+    if (ctx.has("post_processing")) add("post_processing", ctx.get<Seconds>("post_processing"));
+  }
+  if (stages.empty()) throw UserError{{"no stages given", "give stage times (--network, --prefill-time, ...) or --base-turn"}};
+
+  Seconds total{};
+  for (const auto& s : stages) total += s.time;
+  Table t{"waterfall", "latency budget of one turn",
+          {{"stage", {}}, {"start", dims::time}, {"time", dims::time}, {"end", dims::time}, {"share", dims::none}}, {}};
+  Seconds at{}, first_token{}, first_visible{};
+  bool seen_prefill = false;
+  for (const auto& s : stages) {
+    t.rows.push_back({s.name, to_quantity(at), to_quantity(s.time), to_quantity(at + s.time), Quantity::number(s.time / total)});
+    at += s.time;
+    if (s.name == "prefill") {
+      first_token = at;
+      seen_prefill = true;
+    }
+    if (s.name == "reasoning") first_visible = at;
+  }
+  ctx.add_table(std::move(t));
+
+  ctx.set("turn_time", total);
+  if (!base_turn && seen_prefill) {
+    ctx.set("ttft", first_token);
+    ctx.set("time_to_first_visible_token", reasoning > 0 ? first_visible : first_token);
+  }
+  if (reasoning > 0) {
+    ctx.set("turn_time_without_reasoning", total - reasoning_time);
+    ctx.set("reasoning_added", reasoning_time);
+    ctx.set_number("reasoning_slowdown", total / (total - reasoning_time));
+  }
+  if (tpot.value() > 0) ctx.set("tpot", tpot);
+  if (prefill.value() > 0 || prefill_uncached.value() > 0) ctx.set("prefill_time", prefill);
+  if (cached > 0 && !ctx.has("prefill_time")) {
+    ctx.set("prefill_time_uncached", prefill_uncached);
+    if (prefill.value() > 0) ctx.set_number("prefix_cache_speedup", prefill_uncached / prefill);
+    ctx.note(fmt::format("prefix cache: {} of {} prompt tokens cached; only the {}-token suffix is prefilled, attending over the cached prefix",
+                         cached, prompt, prompt - cached));
+  }
+  if (retrieval.value() > 0) {
+    ctx.set("retrieval_time", retrieval);
+    if (rerank.value() > 0) ctx.set_number("rerank_share_of_retrieval", rerank / retrieval);
+  }
+  if (all_decode.value() > 0) ctx.set_number("decode_share", all_decode / total);
+
+  if (rep.model && !ctx.has("tpot") && all_steps > 0 && prompt == 0)
+    ctx.note("no --prompt-tokens: decode steps are priced from an empty cache (give the prompt length for its KV reads)");
+  if (rep.model && !ctx.has("tpot"))
+    ctx.note(fmt::format("decode steps priced by the replica's step model at batch {} (every sequence at the same context), growing from {} "
+                         "cached tokens; mean {} per token",
+                         batch, prompt, human(tpot)));
+  if (base_turn) ctx.note("--base-turn is the whole turn before the added reasoning tokens; each reasoning token adds one decode step");
+  else if (generated > 0) ctx.note("the first generated token comes out of the prefill; every later token is one decode step");
+  if (reasoning > 0) ctx.note("reasoning tokens are generated before the visible answer, so the first visible token waits for all of them");
+}
+
+}  // namespace
+
+Calculator latency_calculator() {
+  Calculator c;
+  c.name = "latency";
+  c.summary = "latency budget of a turn stage by stage (network, queue, tokenizer, retrieval, prefill, decode, post-processing) with "
+              "shares; what reasoning tokens add";
+  c.description =
+      "Sums the stages of one turn and shows them as a waterfall with each stage's share. Retrieval is --retrieval or the sum of "
+      "--embed, --vector-search, --keyword-search and --rerank (pre-generation budget, rerank share). Prefill is --prefill-time, "
+      "(prompt - cached prefix) / --prefill-rate, or the replica's step model (--model, --gpu: only the uncached suffix is computed, "
+      "attending over the cached prefix). Decode is (tokens - 1) x --tpot, or the step model summed token by token at --batch. "
+      "--reasoning-tokens adds that many decode steps before the visible answer; with --base-turn: turn = base + reasoning tokens x TPOT.";
+  c.refs = replica_refs();
+  std::vector<Input> own = {
+      {.name = "network", .kind = InputKind::quantity, .dim = dims::time, .help = "network round trip and TLS", .example = "50ms",
+       .bound = Bound::non_negative, .optional = true},
+      {.name = "queue", .kind = InputKind::quantity, .dim = dims::time, .help = "time waiting for a batch slot", .example = "100ms",
+       .bound = Bound::non_negative, .optional = true},
+      {.name = "tokenizer", .kind = InputKind::quantity, .dim = dims::time, .help = "tokenisation and request handling", .example = "5ms",
+       .bound = Bound::non_negative, .optional = true},
+      {.name = "retrieval", .kind = InputKind::quantity, .dim = dims::time, .help = "retrieval as one stage (or give its parts)",
+       .example = "200ms", .bound = Bound::non_negative, .optional = true},
+      {.name = "embed", .kind = InputKind::quantity, .dim = dims::time, .help = "retrieval: embedding the query", .example = "20ms",
+       .bound = Bound::non_negative, .optional = true},
+      {.name = "vector_search", .kind = InputKind::quantity, .dim = dims::time, .help = "retrieval: approximate nearest-neighbour search",
+       .example = "30ms", .bound = Bound::non_negative, .optional = true},
+      {.name = "keyword_search", .kind = InputKind::quantity, .dim = dims::time, .help = "retrieval: keyword (hybrid) search",
+       .example = "20ms", .bound = Bound::non_negative, .optional = true},
+      {.name = "rerank", .kind = InputKind::quantity, .dim = dims::time, .help = "retrieval: cross-encoder reranking", .example = "150ms",
+       .bound = Bound::non_negative, .optional = true},
+      {.name = "prefill_time", .kind = InputKind::quantity, .dim = dims::time, .help = "measured prefill time (else from the model)",
+       .example = "300ms", .bound = Bound::non_negative, .optional = true},
+      {.name = "post_processing", .kind = InputKind::quantity, .dim = dims::time, .help = "detokenising, safety filters, formatting",
+       .example = "20ms", .bound = Bound::non_negative, .optional = true},
+      {.name = "base_turn", .kind = InputKind::quantity, .dim = dims::time,
+       .help = "the whole turn before added reasoning tokens, when the stages are not itemised", .example = "5s", .optional = true},
+      {.name = "prompt_tokens", .kind = InputKind::quantity, .dim = dims::token, .help = "prompt length", .example = "2000",
+       .bound = Bound::non_negative, .optional = true},
+      {.name = "cached_prefix_tokens", .kind = InputKind::quantity, .dim = dims::token,
+       .help = "tokens of the prompt already in the KV cache (a prefix-cache hit)", .example = "1500", .bound = Bound::non_negative,
+       .optional = true},
+      {.name = "output_tokens", .kind = InputKind::quantity, .dim = dims::token, .help = "visible answer tokens", .example = "300",
+       .bound = Bound::non_negative, .optional = true},
+      {.name = "reasoning_tokens", .kind = InputKind::quantity, .dim = dims::token, .help = "hidden reasoning tokens before the answer",
+       .example = "10000", .bound = Bound::non_negative, .optional = true},
+      {.name = "tpot", .kind = InputKind::quantity, .dim = dims::time, .help = "measured time per output token (else from the model)",
+       .example = "9.5ms", .optional = true},
+      {.name = "batch", .kind = InputKind::integer, .help = "sequences decoding together when the model prices decode",
+       .default_value = "1", .example = "32"},
+  };
+  c.inputs = concat(own, replica_inputs());
+  c.outputs = {
+      {"turn_time", dims::time, "sum of the stages"},
+      {"ttft", dims::time, "time to the first generated token (end of prefill)"},
+      {"time_to_first_visible_token", dims::time, "time to the first answer token (after reasoning)"},
+      {"turn_time_without_reasoning", dims::time, "the turn without the reasoning tokens"},
+      {"reasoning_added", dims::time, "what the reasoning tokens add"},
+      {"reasoning_slowdown", dims::none, "turn time / turn time without reasoning"},
+      {"tpot", dims::time, "time per output token (measured, or the mean of the modelled steps)"},
+      {"prefill_time", dims::time, "prefill of the uncached prompt"},
+      {"prefill_time_uncached", dims::time, "prefill of the whole prompt (no cache hit)"},
+      {"prefix_cache_speedup", dims::none, "uncached prefill / prefill with the cached prefix"},
+      {"retrieval_time", dims::time, "embed + vector search + keyword search + rerank (pre-generation)"},
+      {"rerank_share_of_retrieval", dims::none, "rerank / retrieval"},
+      {"decode_share", dims::none, "share of the turn spent generating tokens after the first"},
+  };
+  c.run = run_latency;
+  return c;
+}
+
+}  // namespace infracalc::serve

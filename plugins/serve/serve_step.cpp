@@ -1,0 +1,140 @@
+#include "plugins/serve/serve_step.hpp"
+
+#include <algorithm>
+#include <vector>
+
+#include "plugins/kv/kv_layout.hpp"
+
+namespace infracalc::serve {
+
+namespace {
+
+// Σ_{j=1..t} min(c + j, W): the positions a sliding layer attends to for t new tokens after c cached ones.
+double sliding_pairs(double c, double t, double window) {
+  const double a = c + 1, b = c + t;
+  if (b <= window) return (a + b) * t / 2;
+  if (a >= window) return t * window;
+  return (a + window) * (window - a + 1) / 2 + (b - window) * window;
+}
+
+}  // namespace
+
+RooflineStepModel::RooflineStepModel(decode::Workload workload, decode::Roof roof, int tp, std::optional<decode::Link> link,
+                                     Bytes activation_bytes, Seconds overhead)
+    : w_(std::move(workload)), roof_(roof), tp_(std::max(1, tp)), link_(link), act_bytes_(activation_bytes), overhead_(overhead) {
+  if (!w_.arch) return;
+  const ModelArch& m = *w_.arch;
+  const Bytes pos = kv::bytes_per_position(m, w_.kv_format, tp_);
+  double cached_full = 0, cached_sliding = 0;
+  for (int l = 0; l < m.layers; ++l) {
+    const bool sliding = kv::layer_sliding(m, l);
+    (sliding ? attn_sliding_layers_ : attn_full_layers_) += 1;
+    if (kv::layer_cached(m, l)) (sliding ? cached_sliding : cached_full) += 1;
+  }
+  kv_full_ = cached_full * pos;
+  kv_sliding_ = cached_sliding * pos;
+  window_ = static_cast<double>(m.sliding_window);
+  // One attended position per layer at context 0 (decode) or a one-token prompt (prefill): the per-pair
+  // constants decode's own attention formulas use.
+  const double layers = std::max(1, m.layers);
+  pair_decode_ = decode::attention_flops_per_token(w_, from_base<Tokens>(0)).value() / layers;
+  pair_prefill_ = decode::attention_flops_prefill(w_, from_base<Tokens>(1), true).value() / layers;
+}
+
+decode::StepDetail RooflineStepModel::from_sums(double tokens, double read_full, double read_sliding, double write_full,
+                                                double write_sliding, double attention) const {
+  decode::StepDetail d;
+  if (tokens == 0) return d;
+  const double ranks = tp_;
+  d.weights = decode::weights_read(w_, tokens) / ranks;
+  d.matmul_flops = tokens * w_.matmul_flops_per_token / ranks;
+  if (!w_.arch) return d;
+  d.kv_read = read_full * kv_full_ + read_sliding * kv_sliding_;
+  d.kv_write = write_full * kv_full_ + write_sliding * kv_sliding_;
+  d.attention_flops = from_base<Flops>(attention / ranks);
+  return d;
+}
+
+decode::StepDetail RooflineStepModel::detail(std::span<const SeqWork> work) const {
+  double tokens = 0, read_full = 0, read_sliding = 0, write_full = 0, write_sliding = 0, attn = 0;
+  for (const auto& s : work) {
+    const auto c = static_cast<double>(s.context);
+    const auto t = static_cast<double>(s.tokens);
+    tokens += t;
+    read_full += c;
+    write_full += t;
+    double pairs = attn_full_layers_ * (t * c + t * (t + 1) / 2);
+    if (window_ > 0) {
+      read_sliding += std::min(c, window_);
+      write_sliding += std::min(t, window_);
+      pairs += attn_sliding_layers_ * sliding_pairs(c, t, window_);
+    }
+    attn += (s.prefill ? pair_prefill_ : pair_decode_) * pairs;
+  }
+  return from_sums(tokens, read_full, read_sliding, write_full, write_sliding, attn);
+}
+
+decode::StepDetail RooflineStepModel::uniform_detail(std::int64_t batch, const SeqWork& work) const {
+  const decode::StepDetail one = detail(std::span<const SeqWork>(&work, 1));
+  const auto b = static_cast<double>(batch);
+  const double tokens = b * static_cast<double>(work.tokens);
+  decode::StepDetail d;
+  if (tokens == 0) return d;
+  d.weights = decode::weights_read(w_, tokens) / static_cast<double>(tp_);
+  d.matmul_flops = b * one.matmul_flops;
+  d.kv_read = b * one.kv_read;
+  d.kv_write = b * one.kv_write;
+  d.attention_flops = b * one.attention_flops;
+  return d;
+}
+
+decode::StepTime RooflineStepModel::priced(const decode::StepDetail& d, double tokens) const {
+  Seconds comm{};
+  if (link_ && tp_ > 1 && w_.arch)
+    comm = decode::tp_communication(w_.arch->layers, w_.arch->hidden_size, tokens, act_bytes_, tp_, *link_).total;
+  return decode::step_time(d.cost(), roof_, comm, overhead_);
+}
+
+decode::StepTime RooflineStepModel::step(std::span<const SeqWork> work) const {
+  if (work.empty()) return {};
+  double tokens = 0;
+  for (const auto& s : work) tokens += static_cast<double>(s.tokens);
+  return priced(detail(work), tokens);
+}
+
+decode::StepTime RooflineStepModel::uniform_step(std::int64_t batch, const SeqWork& work) const {
+  if (batch <= 0) return {};
+  return priced(uniform_detail(batch, work), static_cast<double>(batch) * static_cast<double>(work.tokens));
+}
+
+Seconds RooflineStepModel::time(std::span<const SeqWork> work) const { return step(work).total; }
+
+Seconds RooflineStepModel::uniform_time(std::int64_t batch, const SeqWork& work) const { return uniform_step(batch, work).total; }
+
+Seconds StepModel::uniform_time(std::int64_t batch, const SeqWork& work) const {
+  const std::vector<SeqWork> all(static_cast<std::size_t>(std::max<std::int64_t>(0, batch)), work);
+  return time(all);
+}
+
+LinearStepModel::LinearStepModel(Seconds base, Seconds per_sequence, Seconds per_prompt_token)
+    : base_(base), per_sequence_(per_sequence), per_prompt_token_(per_prompt_token) {}
+
+Seconds LinearStepModel::uniform_time(std::int64_t batch, const SeqWork& work) const {
+  if (batch <= 0) return Seconds{};
+  const auto b = static_cast<double>(batch);
+  if (work.prefill) return b * static_cast<double>(work.tokens) * per_prompt_token_;
+  return base_ + b * per_sequence_;
+}
+
+Seconds LinearStepModel::time(std::span<const SeqWork> work) const {
+  double decoding = 0, prompt = 0;
+  for (const auto& s : work) {
+    if (s.prefill) prompt += static_cast<double>(s.tokens);
+    else decoding += 1;
+  }
+  Seconds t = decoding * per_sequence_ + prompt * per_prompt_token_;
+  if (decoding > 0) t += base_;
+  return t;
+}
+
+}  // namespace infracalc::serve
