@@ -473,23 +473,55 @@ void serve_chain(ChainBuilder& b) {
 
   b.sheet("serve");
   // The static serving model: each request costs its replica one prefill plus its share of the decode steps.
-  // The serve plugin (a discrete-event simulation of continuous batching) plugs in here: a step
-  // `serve capacity` fed by model, gpu, dtype, kv_dtype, tp, batch, prompt, output and the rate per replica,
-  // whose outputs become requests_per_second, ttft (p95) and tpot; the fleet, power and cost lines read those
-  // keys and do not change.
-  b.note(std::string("serving: a static model of continuous batching (each request takes one prefill plus output/batch "
-                     "decode steps of its replica; no queueing), built from decode's step and prefill times; ") +
-         (ChainBuilder::available("serve", "capacity") ? "the serve plugin's simulation is built in but not wired into the planner yet"
-                                                       : "the serve plugin's simulation is not in this build yet"));
-  b.expr("ttft", "@prefill_time", "time to first token: one prefill on a replica, no queueing", "", true);
+  b.expr("ttft_static", "@prefill_time", "time to first token: one prefill on a replica, no queueing");
   b.expr("request_time", "@prefill_time + @output / (1 tok) * @step_time / @batch",
          "replica time per request at full load: its prefill plus its share of the decode steps");
-  b.expr("requests_per_second", "1 / @request_time", "requests per second one replica completes at full load", "req/s", true);
-  b.expr("replica_tokens_per_second", "@requests_per_second * @output", "output tokens per second of one replica at full load, prefills included",
-         "tok/s");
-  b.expr("tpot", "@step_time + (@batch - 1) * @prefill_time / (@output / (1 tok))",
-         "time per output token at full load: the step plus the other requests' prefills spread over the output", "", true);
-  b.expr("latency", "@batch * @request_time", "request latency at full load (Little's law: batch / throughput)");
+  b.expr("requests_per_second_static", "1 / @request_time", "requests per second one replica completes at full load (static model)",
+         "req/s");
+  b.expr("tpot_static", "@step_time + (@batch - 1) * @prefill_time / (@output / (1 tok))",
+         "time per output token at full load: the step plus the other requests' prefills spread over the output");
+  b.expr("latency_static", "@batch * @request_time", "request latency at full load (Little's law: batch / throughput)");
+  const bool simulated = ChainBuilder::available("serve", "capacity");
+  if (simulated) {
+    // One replica simulated by the serve plugin (continuous batching over the KV pool the fit waterfall leaves,
+    // step times from the decode roofline): the largest Poisson rate whose p95 TTFT and TPOT meet the targets,
+    // or the saturated rate without targets. The calculator searches that rate when given a target rate; the
+    // nominal 1/s here only starts the search (its result does not depend on it), so the step does not re-run
+    // when the plan's rate changes.
+    b.note("serving: one replica simulated by `serve capacity` (continuous batching, p95 latencies); the static model "
+           "(*_static lines) is shown beside it");
+    b.step("serve", "serve", "capacity", "one replica simulated: the largest rate within the p95 latency targets",
+           {{"model", "@model"},
+            {"gpu", "@gpu"},
+            {"dtype", "@dtype"},
+            {"kv_dtype", "@kv_dtype"},
+            {"tp", "@tp"},
+            {"mbu", "@mbu"},
+            {"mfu", "@mfu"},
+            {"memory_utilization", "@memory_utilization"},
+            {"max_batch", "@batch"},
+            {"prompt_tokens", "@prompt"},
+            {"tokens_per_answer", "@output"},
+            {"ttft_target", "@ttft_target"},
+            {"tpot_target", "@tpot_target"},
+            {"target_rate", "1/s"}},
+           {{"replica_max_rate", "requests_per_second_sim", "largest request rate one simulated replica sustains within the targets",
+             "req/s"},
+            {"replica_ttft_p95", "ttft_p95", "p95 time to first token of a replica at that rate"},
+            {"replica_tpot_p95", "tpot_p95", "p95 time per output token of a replica at that rate"}});
+    b.choice("requests_per_second", {"requests_per_second_sim", "requests_per_second_static"}, "",
+             "requests per second one replica serves (simulated within the targets; else the static model)", "req/s", true);
+    b.choice("ttft", {"ttft_p95", "ttft_static"}, "", "time to first token (simulated p95; else the static floor)", "", true);
+    b.choice("tpot", {"tpot_p95", "tpot_static"}, "", "time per output token (simulated p95; else the static model)", "", true);
+  } else {
+    b.note("serving: a static model of continuous batching (each request takes one prefill plus output/batch decode steps of "
+           "its replica; no queueing), built from decode's step and prefill times; the serve plugin is not in this build");
+    b.choice("requests_per_second", {"requests_per_second_static"}, "", "requests per second one replica completes at full load",
+             "req/s", true);
+    b.choice("ttft", {"ttft_static"}, "", "time to first token: one prefill, no queueing", "", true);
+    b.choice("tpot", {"tpot_static"}, "", "time per output token at full load", "", true);
+  }
+  b.expr("replica_tokens_per_second", "@requests_per_second * @output", "output tokens per second of one replica at that rate", "tok/s");
 
   rack_step(b);
   b.sheet("fleet");
@@ -554,14 +586,17 @@ void serve_chain(ChainBuilder& b) {
             const auto v = c.q("ttft");
             const auto t = c.q("ttft_target");
             if (!v || !t) return std::nullopt;
-            return std::pair{v->value <= t->value, format_human(*v) + " against " + format_human(*t) + " (prefill only, no queueing)"};
+            const bool simulated = c.q("ttft_p95").has_value();
+            return std::pair{v->value <= t->value, format_human(*v) + (simulated ? " (p95, simulated)" : " (prefill only, no queueing)") +
+                                                       " against " + format_human(*t)};
           });
   b.check("tpot_target", "time per output token within the target", {"tpot", "tpot_target"},
           [](RuleContext& c) -> std::optional<std::pair<bool, std::string>> {
             const auto v = c.q("tpot");
             const auto t = c.q("tpot_target");
             if (!v || !t) return std::nullopt;
-            return std::pair{v->value <= t->value, format_human(*v) + " against " + format_human(*t)};
+            return std::pair{v->value <= t->value,
+                             format_human(*v) + (c.q("tpot_p95").has_value() ? " (p95, simulated)" : "") + " against " + format_human(*t)};
           });
   b.check("capacity", "the fleet serves the rate", {"rate", "capacity"}, [](RuleContext& c) -> std::optional<std::pair<bool, std::string>> {
     const auto r = c.q("rate");

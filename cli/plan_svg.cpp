@@ -373,10 +373,69 @@ std::optional<std::string> rack_power(const Worksheet& w) {
   return bar_chart("Power of one rack by part", "kW", bars, shown, "power rack plugin at full load; the fabric's power spread over the racks");
 }
 
-// Occupancy of one replica over time: the KV block allocator of `kv paged` (a continuous-batching
-// scheduler simulation) fed with the plan's request stream, one scheduler step per decode step.
+// Occupancy of one replica over time from the serve plugin's simulation of the plan's request stream
+// (Poisson arrivals at the replica's share of the served rate).
+std::optional<std::string> occupancy_serve(const Worksheet& w) {
+  const Plugin* p = find_plugin("serve");
+  const Calculator* c = p != nullptr ? p->find("simulate") : nullptr;
+  const auto model = text_of(w, "model");
+  const auto gpu = text_of(w, "gpu");
+  const auto batch = q_of(w, "batch");
+  const auto served = q_of(w, "served_rate");
+  const auto replicas = q_of(w, "replicas");
+  const auto prompt = q_of(w, "prompt");
+  const auto output = q_of(w, "output");
+  if (c == nullptr || !model || !gpu || !batch || !served || !replicas || !prompt || !output || replicas->value < 1) return std::nullopt;
+  const double rate = served->value / replicas->value;
+  RawInputs raw = {{"model", *model},
+                   {"gpu", *gpu},
+                   {"max_batch", format_machine(batch->value)},
+                   {"prompt_tokens", format_machine(prompt->value)},
+                   {"output_tokens", format_machine(output->value)},
+                   {"rate", format_machine(rate) + " 1/s"},
+                   {"count", "400"},
+                   {"length_dist", "exponential"},
+                   {"seed", "1"},
+                   {"bins", "100"}};
+  for (const char* k : {"dtype", "kv_dtype"})
+    if (auto t = text_of(w, k)) raw.emplace_back(k, *t);
+  for (const char* k : {"tp", "mbu", "mfu", "memory_utilization"})
+    if (auto q = q_of(w, k)) raw.emplace_back(k, format_machine(q->value));
+  Result r;
+  try {
+    r = run_calculator(*p, *c, raw);
+  } catch (const UserError&) {
+    return std::nullopt;
+  }
+  const Table* t = find_table(r, "occupancy");
+  if (t == nullptr) return std::nullopt;
+  std::size_t cs = 0, ce = 0, cr = 0, ck = 0;
+  for (std::size_t k = 0; k < t->columns.size(); ++k) {
+    if (t->columns[k].key == "start") cs = k;
+    if (t->columns[k].key == "end") ce = k;
+    if (t->columns[k].key == "running") cr = k;
+    if (t->columns[k].key == "kv_use") ck = k;
+  }
+  Series running{"running sequences / max batch", {}, false};
+  Series pool{"KV-cache pool in use", {}, false};
+  for (const auto& row : t->rows) {
+    const double time = 0.5 * (cell_number(row[cs]) + cell_number(row[ce]));
+    running.points.emplace_back(time, 100 * cell_number(row[cr]) / batch->value);
+    pool.points.emplace_back(time, 100 * cell_number(row[ck]));
+  }
+  std::string p95;
+  if (const Value* v = r.find("ttft_p95")) p95 += "; p95 TTFT " + format_human(v->q);
+  if (const Value* v = r.find("tpot_p95")) p95 += ", p95 TPOT " + format_human(v->q);
+  return line_chart("Occupancy of one replica over time", Axis{"time (s)", false}, Axis{"occupancy (%)", false}, {running, pool},
+                    fmt::format("serve simulate: 400 requests, Poisson arrivals at {} req/s per replica, exponential lengths{}",
+                                format_number(rate, 4), p95));
+}
+
+// Without the serve plugin: the KV block allocator of `kv paged` (a continuous-batching scheduler
+// simulation) fed with the plan's request stream, one scheduler step per decode step.
 std::optional<std::string> occupancy(const Worksheet& w) {
   if (w.program.mode != "serve") return std::nullopt;
+  if (auto svg = occupancy_serve(w)) return svg;
   const Plugin* p = find_plugin("kv");
   const Calculator* c = p != nullptr ? p->find("paged") : nullptr;
   const auto model = text_of(w, "model");

@@ -63,13 +63,24 @@ TEST_CASE("the Llama 3 70B H100 worksheet agrees with the single plugins", "[pla
   const RawInputs decode_in = {{"model", model}, {"gpu", gpu},       {"dtype", "bf16"}, {"kv_dtype", "bf16"},
                                {"batch", num(batch)}, {"tokens", "2250"}, {"tp", "8"},    {"mbu", "0.8"}, {"mfu", "0.5"}};
   CHECK(l->q("tokens_per_second") == run("decode", "ceiling", decode_in, "tokens_per_second"));
-  // requests/s: one prefill plus output/batch decode steps per request
+  // requests/s: the serve plugin's simulated replica within the p95 targets; the static model beside it
+  // (one prefill plus output/batch decode steps per request) from decode's step and prefill times.
   const double step = run("decode", "ceiling", decode_in, "step_time");
   const double prefill = run("decode", "prefill",
                              {{"model", model}, {"gpu", gpu}, {"dtype", "bf16"}, {"kv_dtype", "bf16"}, {"tokens", "2000"}, {"batch", "1"},
                               {"tp", "8"}, {"mfu", "0.5"}, {"mbu", "0.8"}},
                              "prefill_time");
-  CHECK(rps == Approx(1.0 / (prefill + 500 * step / batch)).epsilon(1e-12));
+  CHECK(l->q("requests_per_second_static") == Approx(1.0 / (prefill + 500 * step / batch)).epsilon(1e-12));
+  if (find_plugin("serve") != nullptr) {
+    CHECK(rps == run("serve", "capacity",
+                     {{"model", model}, {"gpu", gpu}, {"dtype", "bf16"}, {"kv_dtype", "bf16"}, {"tp", "8"}, {"mbu", "0.8"}, {"mfu", "0.5"},
+                      {"memory_utilization", "0.9"}, {"max_batch", num(batch)}, {"prompt_tokens", "2000"}, {"tokens_per_answer", "500"},
+                      {"ttft_target", "1 s"}, {"tpot_target", "50 ms"}, {"target_rate", "20/s"}},
+                     "replica_max_rate"));
+    CHECK(l->q("ttft") == l->q("ttft_p95"));
+  } else {
+    CHECK(rps == l->q("requests_per_second_static"));
+  }
   // rack kW: four DGX H100 nodes of 10.2 kW
   CHECK(l->q("rack_power") ==
         run("power", "rack", {{"rack_power", "40800 W"}, {"gpus", "32"}, {"gpu", gpu}, {"gpus_per_host", "8"}}, "rack_power"));
