@@ -397,6 +397,7 @@ void serve_chain(ChainBuilder& b) {
   b.input("workload.ttft", "ttft_target");
   b.input("workload.tpot", "tpot_target");
   b.input("workload.max_load");
+  b.input("workload.chunked_prefill");
   b.input("site.it_power", "it_budget");
   b.input("site.period");
   b.expr("energy_period", "@period", "period of the energy figures");
@@ -500,6 +501,7 @@ void serve_chain(ChainBuilder& b) {
             {"mfu", "@mfu"},
             {"memory_utilization", "@memory_utilization"},
             {"max_batch", "@batch"},
+            {"chunked_prefill", "@chunked_prefill"},
             {"prompt_tokens", "@prompt"},
             {"tokens_per_answer", "@output"},
             {"ttft_target", "@ttft_target"},

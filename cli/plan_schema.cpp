@@ -87,6 +87,9 @@ std::vector<KeyDef> build_keys() {
                .example = "2 s", .mode = "serve"});
   k.push_back({.section = "workload", .name = "tpot", .kind = K::quantity, .dim = dims::time,
                .help = "time-per-output-token target (also caps the automatic batch)", .example = "50 ms", .mode = "serve"});
+  k.push_back({.section = "workload", .name = "chunked_prefill", .kind = K::choice,
+               .help = "the simulated engine splits prompts into chunks that share steps with decodes (Sarathi-Serve)",
+               .default_value = "false", .choices = {"false", "true"}, .mode = "serve"});
   k.push_back({.section = "workload", .name = "max_load", .kind = K::quantity,
                .help = "replicas run at most this share of their capacity at the peak rate", .default_value = "80%", .example = "70%",
                .bound = Bound::fraction, .mode = "serve"});

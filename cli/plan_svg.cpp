@@ -397,7 +397,7 @@ std::optional<std::string> occupancy_serve(const Worksheet& w) {
                    {"length_dist", "exponential"},
                    {"seed", "1"},
                    {"bins", "100"}};
-  for (const char* k : {"dtype", "kv_dtype"})
+  for (const char* k : {"dtype", "kv_dtype", "chunked_prefill"})
     if (auto t = text_of(w, k)) raw.emplace_back(k, *t);
   for (const char* k : {"tp", "mbu", "mfu", "memory_utilization"})
     if (auto q = q_of(w, k)) raw.emplace_back(k, format_machine(q->value));
