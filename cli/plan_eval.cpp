@@ -236,13 +236,26 @@ void Evaluator::eval_line(int i, const InputSet& in, Sheet& sheet) {
       if (const Entry* e = Catalog::instance().find(entry_id)) {
         std::optional<FieldRef> ref = l.dated ? e->dated(l.field, options_.as_of) : std::nullopt;
         if (!ref) ref = e->field(l.field);
+        if (l.dated && ref && ref->value != nullptr && ref->value->kind == Node::Kind::array) {
+          // A dated series with no entry on or before --as-of: an error, not a silently missing price.
+          sheet.errors.push_back(entry_id + "." + l.field + ": no entry on or before --as-of " + options_.as_of.str() +
+                                 "; hint: give a later --as-of, or the value itself");
+          sheet.failed[ui] = 1;
+          why = "no entry on or before --as-of";
+          return;
+        }
         if (ref && ref->value != nullptr && ref->value->kind != Node::Kind::array && ref->value->kind != Node::Kind::table) {
           if (l.text) {
             if (ref->value->kind == Node::Kind::string) got = Cell{ref->value->str};
           } else {
             auto q = node_quantity(*ref->value, l.want, ref->location + ": " + l.field);
-            if (!q) sheet.errors.push_back(q.error().text());
-            else got = Cell{q.value()};
+            if (!q) {
+              sheet.errors.push_back(q.error().text());
+              sheet.failed[ui] = 1;
+              why = "error";
+              return;
+            }
+            got = Cell{q.value()};
           }
           if (got) cites.push_back(ref->provenance);
         }
