@@ -10,7 +10,7 @@ ASAN       ?= 1
 WERROR     ?= ON
 
 PACKAGES := cmake g++ make libcli11-dev libtomlplusplus-dev libfmt-dev libboost-dev catch2 bsdutils
-OPTIONAL_PACKAGES := libxlsxwriter-dev libbenchmark-dev libopenblas-dev
+OPTIONAL_PACKAGES := libxlsxwriter-dev libbenchmark-dev libopenblas-dev zlib1g-dev
 
 CMAKE_FLAGS := -DCMAKE_BUILD_TYPE=Release
 

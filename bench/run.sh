@@ -62,3 +62,6 @@ if [ -x "$micro" ]; then
     esac
   done
 fi
+
+# Planner sweeps: 100,000-point grids of a plan (bench/plan_sweep.sh).
+"$(dirname "$0")/plan_sweep.sh" "$build"

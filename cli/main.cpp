@@ -8,6 +8,7 @@
 
 #include "cli/app.hpp"
 #include "cli/commands.hpp"
+#include "cli/plan_command.hpp"
 #include "plugins/catalog/embedded.hpp"
 #include "plugins/core/context.hpp"
 #include "plugins/registry.hpp"
@@ -299,11 +300,40 @@ ExitStatus cmd_batch(int argc, char** argv) {
   return run_batch(path, fail_fast, g);
 }
 
+ExitStatus cmd_plan(int argc, char** argv) {
+  CLI::App app{"plan a deployment from a scenario file", "plan"};
+  GlobalOptions g;
+  add_global(app, g);
+  PlanOptions o;
+  bool help = false;
+  app.set_help_flag();
+  app.add_flag("--help,-h", help);
+  app.add_option("file", o.file, "the plan file (TOML)");
+  app.add_option("--set", o.sets, "override a plan value: section.key=VALUE")->allow_extra_args(false)->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
+  app.add_option("--sweep", o.sweeps, "sweep a key: key=V1,V2 or key=LOW..HIGH:N")->allow_extra_args(false)->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
+  app.add_option("--columns", o.columns, "line keys per sweep point");
+  app.add_option("--pareto", o.pareto, "objectives of the Pareto front");
+  app.add_option("--xlsx", o.xlsx, "write a workbook");
+  app.add_option("--plot", o.plot_dir, "write SVG charts into a directory");
+  app.add_flag("--force", o.force, "replace existing output files");
+  app.add_flag("--check", o.check_only, "validate only");
+  app.add_flag("--stats", o.stats, "sweep statistics on stderr");
+  app.add_flag("--keys", o.keys, "list every plan key");
+  parse(app, argc, argv);
+  if (help) {
+    emit(plan_help());
+    return ExitStatus::ok;
+  }
+  prepare(g);
+  return run_plan(o, g);
+}
+
 ExitStatus cmd_help(int argc, char** argv);
 
 constexpr Command kCommands[] = {
     {"calc", "evaluate a unit-checked expression: infracalc calc '140 GB / (3.35 TB/s)'", cmd_calc},
     {"verify", "run the reference kernels that check each plugin's formulas", cmd_verify},
+    {"plan", "a deployment from a scenario file: plan FILE.toml [--set k=v] [--sweep k=a,b] [--xlsx F] [--plot DIR]", cmd_plan},
     {"batch", "JSON Lines in, JSON Lines out: one calculation per record", cmd_batch},
     {"list", "list plugins and their calculators", cmd_list},
     {"hw", "hardware catalog: hw list [--vendor V --kind K --min-memory M] | hw show ID | hw compare ID ID...", cmd_hw},

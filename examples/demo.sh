@@ -1,7 +1,10 @@
 #!/usr/bin/env bash
-# A demonstration of what infracalc answers today. Usage: examples/demo.sh [PATH_TO_INFRACALC]
+# A demonstration of infracalc: a few single calculations, then the planner on a real scenario (a chat
+# service for Llama 3 70B on DGX H100), a what-if, a sweep and its Pareto front.
+# Usage: examples/demo.sh [PATH_TO_INFRACALC]
 set -euo pipefail
 bin=${1:-build/bin/infracalc}
+here=$(cd "$(dirname "$0")" && pwd)
 run() {
   printf '\n$ infracalc %s\n' "$*"
   "$bin" "$@"
@@ -9,8 +12,14 @@ run() {
 run --version
 run calc '140 GB / (3.35 TB/s)'
 run calc '700 W * 1 yr -> MWh'
-run calc '192 GiB -> GB'
 run hw show h100-sxm
 run kv size --model llama-3-70b --tokens 128k
-run kv size --model llama-3-70b --tokens 8000 --attention mha --batch 8 --json
-run verify --quick
+run decode ceiling --model llama-3-70b --gpu h100-sxm --batch 16 --tokens 8k
+# The planner: model, hardware, load, site and money in one file, every line with how it was made.
+run plan "$here/llama3-70b-h100.toml"
+# What if the load were 50 requests per second?
+run plan "$here/llama3-70b-h100.toml" --set workload.rate=50/s --columns gpus,racks,it_power,cost_per_mtok --sweep hardware.system=dgx-h100,dgx-h200
+# Which systems and batches are worth it: cost per million tokens against time per output token.
+run plan "$here/llama3-70b-h100.toml" --sweep hardware.system=dgx-h100,dgx-h200,dgx-b200 --sweep batch=8,32,128 --pareto cost_per_mtok,tpot
+# A 100 MW site: two tariffs, two cooling choices.
+run plan "$here/site-100mw.toml"

@@ -1,0 +1,141 @@
+#include "cli/plan_command.hpp"
+
+#include <cstdio>
+#include <filesystem>
+#include <fmt/format.h>
+
+#include "cli/commands.hpp"
+#include "cli/plan_eval.hpp"
+#include "cli/plan_output.hpp"
+#include "cli/plan_svg.hpp"
+#include "cli/plan_sweep.hpp"
+#include "cli/plan_xlsx.hpp"
+#include "plugins/core/atomic_file.hpp"
+
+namespace infracalc::cli {
+
+namespace {
+
+Date as_of_date(const std::string& s) {
+  if (s.empty()) return {};
+  const Date d = Date::parse(s);
+  if (!d.valid()) throw UserError{{"--as-of: expected a date YYYY-MM-DD, got \"" + s + "\"", "e.g. --as-of 2025-01-01"}};
+  return d;
+}
+
+}  // namespace
+
+std::string plan_help() {
+  std::string out =
+      "usage: infracalc plan FILE.toml [--set section.key=VALUE ...] [--sweep key=v1,v2 ...] [--pareto a,b]\n"
+      "                     [--columns a,b] [--xlsx FILE] [--plot DIR] [--force] [--check] [--stats] [output options]\n\n"
+      "  One scenario file to a worksheet: the model, the hardware, the workload (serve a request rate, or train\n"
+      "  for a number of tokens), the site and the money. The planner chains the plugins (fit, kv, decode, the\n"
+      "  serving model, fleet sizing, network fabric, power, cooling, tco, cost) and prints every line with its\n"
+      "  value, unit and how it was made (input, catalog value with its date, plugin, formula). Lines computed\n"
+      "  from other lines are formulas and stay formulas in the --xlsx workbook.\n\n"
+      "options\n"
+      "  --set section.key=VALUE   override a plan value (repeatable): --set workload.rate=50/s\n"
+      "  --sweep key=V1,V2,...     evaluate over a grid (repeatable; key=LOW..HIGH:N[:log] for N points);\n"
+      "                            one row per point as a table, --csv or --json (JSON Lines)\n"
+      "  --columns a,b,...         line keys reported per sweep point (default: the summary lines)\n"
+      "  --pareto a,b:max,...      keep the points no other point beats on every objective (minimised; :max maximises)\n"
+      "  --xlsx FILE               write a workbook: Inputs, one sheet per step, live formulas\n"
+      "  --plot DIR                write SVG charts: roofline, memory, cost per Mtok, rack power, occupancy\n"
+      "  --force                   replace existing output files (an input file is never replaced)\n"
+      "  --check                   validate the plan and exit (2 with every problem listed)\n"
+      "  --stats                   sweep points per second and plugin runs on stderr\n\n"
+      "exit status: 0 ok; 1 a check failed (fits, ttft/tpot targets, capacity, power budget, cooling, scale-up);\n"
+      "             2 the plan is invalid or a step failed\n\n"
+      "plan keys by section (key = default (the workload it applies to): meaning)\n";
+  for (const auto& s : plan::plan_sections()) {
+    out += fmt::format("  [{}] {}\n", s.name, s.help);
+    for (const auto& k : plan::plan_keys()) {
+      if (k.section != s.name) continue;
+      const std::string left = std::string(k.name) + (k.default_value.empty() ? "" : " = " + std::string(k.default_value)) +
+                               (k.mode.empty() ? "" : " (" + std::string(k.mode) + ")");
+      out += fmt::format("    {:<34} {}\n", left, std::string(k.help));
+    }
+  }
+  out += "\n  Formulas, the chain and the examples: docs/plan.md; examples/*.toml.\n\n" + output_options_help();
+  return out;
+}
+
+ExitStatus run_plan(const PlanOptions& o, const GlobalOptions& g) {
+  if (o.keys) {
+    std::string out;
+    for (const auto& k : plan::plan_keys()) out += k.path() + "\n";
+    emit(out);
+    return ExitStatus::ok;
+  }
+  if (o.file.empty()) throw UserError{{"plan: missing the plan file", "e.g. infracalc plan examples/llama3-70b-h100.toml"}};
+  RunOptions ro;
+  ro.as_of = as_of_date(g.as_of);
+  plan::Problems problems;
+  plan::PlanSpec spec = plan::load_plan_file(o.file, problems);
+  if (spec.syntax_error) problems.throw_if_any();
+  plan::apply_sets(spec, o.sets, problems);
+  std::vector<std::string> swept;
+  for (const auto& ax : o.sweeps) {
+    const auto eq = ax.find('=');
+    if (const plan::KeyDef* k = plan::find_key(ax.substr(0, eq), spec.mode()); k != nullptr && eq != std::string::npos) swept.push_back(k->path());
+  }
+  plan::validate(spec, problems, swept);
+  const plan::Program program = plan::build_program(spec, problems);
+  plan::Evaluator ev(program, ro);
+  const plan::InputSet in = ev.inputs(spec, problems);
+  const plan::SweepPlan sweep = plan::make_sweep(spec, program, o.sweeps, o.columns, o.pareto, problems);
+  problems.throw_if_any();
+  if (o.check_only) return ExitStatus::ok;
+  const std::vector<std::string> inputs = {o.file};
+  // Output files are checked before anything is printed: an existing file without --force, or an input file,
+  // is an error with nothing on stdout. (AtomicFile refuses them; the probe's temporary file is removed.)
+  if (!o.xlsx.empty()) {
+    if (!plan::xlsx_available()) plan::write_xlsx({spec, program, plan::Sheet{}}, nullptr, o.xlsx, o.force, inputs);
+    AtomicFile probe(o.xlsx, o.force, inputs);
+  }
+  if (!o.plot_dir.empty())
+    for (const char* name : {"roofline.svg", "memory.svg", "cost.svg", "rack-power.svg", "occupancy.svg"})
+      if (std::filesystem::is_directory(o.plot_dir)) AtomicFile probe((std::filesystem::path(o.plot_dir) / name).string(), o.force, inputs);
+
+  if (sweep.axes.empty()) {
+    const plan::Sheet sheet = ev.evaluate(in);
+    const plan::Worksheet w{spec, program, sheet};
+    if (!sheet.errors.empty()) {
+      // A plan with a failed step is not a result: the errors go to stderr and nothing to stdout (exit 2).
+      for (std::size_t k = 0; k + 1 < sheet.errors.size(); ++k) std::fprintf(stderr, "error: %s\n", sheet.errors[k].c_str());
+      throw UserError{{sheet.errors.back() + "\nerror: plan " + o.file + ": " + std::to_string(sheet.errors.size()) +
+                           " step(s) or line(s) failed; no worksheet and no files written",
+                       "fix the inputs named above (`infracalc PLUGIN CALC --help` documents each step's inputs)"}};
+    }
+    emit(plan::render_plan(w, g.out));
+    if (!o.xlsx.empty()) plan::write_xlsx(w, nullptr, o.xlsx, o.force, inputs);
+    if (!o.plot_dir.empty()) plan::write_plots(w, o.plot_dir, o.force, inputs);
+    for (const auto& c : sheet.checks)
+      if (c && !c->first) return ExitStatus::check_failed;
+    return ExitStatus::ok;
+  }
+
+  ev.set_cross_checks(false);
+  plan::SweepStats stats;
+  const auto rows = plan::run_sweep(ev, spec, in, sweep, stats);
+  const auto shown = plan::pareto_front(rows, sweep);
+  emit(plan::render_sweep(program, sweep, shown, g.out));
+  if (o.stats) {
+    finish_output();
+    std::fprintf(stderr, "plan: %zu points in %.3f s (%.0f points/s); %zu plugin runs, %zu answered from the memo%s\n", stats.points,
+                 stats.seconds, stats.seconds > 0 ? static_cast<double>(stats.points) / stats.seconds : 0.0, stats.runs, stats.hits,
+                 sweep.pareto.empty() ? "" : fmt::format("; {} points on the Pareto front", shown.size()).c_str());
+  }
+  if (!o.xlsx.empty() || !o.plot_dir.empty()) {
+    plan::Evaluator single(program, ro);
+    const plan::Sheet sheet = single.evaluate(plan::first_point(single, spec, in, sweep));
+    const plan::Worksheet w{spec, program, sheet};
+    const plan::SweepTable table{&sweep, &shown};
+    if (!o.xlsx.empty()) plan::write_xlsx(w, &table, o.xlsx, o.force, inputs);
+    if (!o.plot_dir.empty()) plan::write_plots(w, o.plot_dir, o.force, inputs);
+  }
+  return ExitStatus::ok;
+}
+
+}  // namespace infracalc::cli

@@ -1,0 +1,42 @@
+// `infracalc plan FILE.toml`: load, validate, evaluate and write a plan (or a sweep of it).
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "cli/app.hpp"
+
+namespace infracalc::cli {
+
+/// The options of `infracalc plan`.
+struct PlanOptions {
+  /// The plan file.
+  std::string file;
+  /// --set section.key=value overrides.
+  std::vector<std::string> sets;
+  /// --sweep key=values axes.
+  std::vector<std::string> sweeps;
+  /// --columns: line keys reported for each sweep point (comma list).
+  std::string columns;
+  /// --pareto: objectives (comma list; key:max to maximise).
+  std::string pareto;
+  /// --xlsx FILE: write a workbook.
+  std::string xlsx;
+  /// --plot DIR: write SVG charts.
+  std::string plot_dir;
+  /// --force: replace existing output files.
+  bool force = false;
+  /// --check: validate only, print nothing on success.
+  bool check_only = false;
+  /// --stats: sweep timing and memo figures on stderr.
+  bool stats = false;
+  /// --keys: print every plan key and exit.
+  bool keys = false;
+};
+
+/// Runs `infracalc plan`.
+ExitStatus run_plan(const PlanOptions& o, const GlobalOptions& g);
+/// The help text of `infracalc plan`, with every plan key.
+[[nodiscard]] std::string plan_help();
+
+}  // namespace infracalc::cli

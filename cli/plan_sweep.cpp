@@ -1,0 +1,500 @@
+#include "cli/plan_sweep.hpp"
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <fmt/format.h>
+
+#include "cli/plan_output.hpp"
+#include "plugins/core/json.hpp"
+#include "units/format.hpp"
+#include "units/suggest.hpp"
+
+namespace infracalc::plan {
+
+namespace {
+
+std::vector<std::string> split(const std::string& s, char sep) {
+  std::vector<std::string> out;
+  std::size_t start = 0;
+  while (start <= s.size()) {
+    const auto at = s.find(sep, start);
+    std::string part = s.substr(start, at == std::string::npos ? std::string::npos : at - start);
+    while (!part.empty() && part.front() == ' ') part.erase(part.begin());
+    while (!part.empty() && part.back() == ' ') part.pop_back();
+    if (!part.empty()) out.push_back(part);
+    if (at == std::string::npos) break;
+    start = at + 1;
+  }
+  return out;
+}
+
+std::string range_label(const KeyDef& def, const Quantity& q) {
+  if (def.dim == dims::frequency) return format_machine(q.value) + "/s";
+  return machine_text(q);
+}
+
+// LOW..HIGH:N[:log] for quantity and integer keys.
+bool parse_range(const KeyDef& def, const std::string& text, const std::string& where, Axis& axis, Problems& problems) {
+  const auto dots = text.find("..");
+  if (dots == std::string::npos) return false;
+  auto parts = split(text.substr(dots + 2), ':');
+  const std::string low_text = text.substr(0, dots);
+  if (parts.empty()) {
+    problems.add(where, "a range needs its end: LOW..HIGH:N", "e.g. " + std::string(def.name) + "=10/s..100/s:10");
+    return true;
+  }
+  const std::string high_text = parts[0];
+  std::size_t n = 10;
+  bool log = false;
+  if (parts.size() >= 2) {
+    char* end = nullptr;
+    const long v = std::strtol(parts[1].c_str(), &end, 10);
+    if (end == nullptr || *end != '\0' || v < 2 || v > 10000000) {
+      problems.add(where, "range points: expected a whole number from 2 to 10,000,000, got \"" + parts[1] + "\"", "e.g. LOW..HIGH:10");
+      return true;
+    }
+    n = static_cast<std::size_t>(v);
+  }
+  if (parts.size() >= 3) {
+    if (parts[2] != "log" && parts[2] != "lin") {
+      problems.add(where, "range spacing: expected lin or log, got \"" + parts[2] + "\"", "");
+      return true;
+    }
+    log = parts[2] == "log";
+  }
+  auto lo = parse_value(def, low_text, "--sweep " + def.path());
+  auto hi = parse_value(def, high_text, "--sweep " + def.path());
+  if (!lo || !hi) {
+    const Error& e = !lo ? lo.error() : hi.error();
+    problems.add(where, e.message, e.hint);
+    return true;
+  }
+  const auto* a = std::get_if<Quantity>(&*lo);
+  const auto* b = std::get_if<Quantity>(&*hi);
+  if (a == nullptr || b == nullptr) {
+    problems.add(where, "a range needs two numbers", "");
+    return true;
+  }
+  if (log && (a->value <= 0 || b->value <= 0)) {
+    problems.add(where, "a log range needs positive ends", "");
+    return true;
+  }
+  for (std::size_t i = 0; i < n; ++i) {
+    const double t = static_cast<double>(i) / static_cast<double>(n - 1);
+    double v = log ? a->value * std::pow(b->value / a->value, t) : a->value + (b->value - a->value) * t;
+    if (def.kind == KeyKind::integer) v = std::round(v);
+    Quantity q{v, a->dim, a->point};
+    if (def.kind == KeyKind::integer && !axis.cells.empty() && std::get<Quantity>(axis.cells.back()).value == v) continue;
+    axis.cells.emplace_back(q);
+    axis.labels.push_back(def.kind == KeyKind::integer ? format_machine(v) : range_label(def, q));
+  }
+  return true;
+}
+
+}  // namespace
+
+Axis parse_axis(const std::string& text, const std::string& mode, const PlanSpec& spec, Problems& problems) {
+  Axis axis;
+  const std::string where = "--sweep " + text;
+  const auto eq = text.find('=');
+  if (eq == std::string::npos || eq == 0) {
+    problems.add(where, "expected key=v1,v2,... or key=LOW..HIGH:N", "e.g. --sweep gpu=h100-sxm,h200-sxm --sweep batch=1,8,64");
+    return axis;
+  }
+  const std::string key = text.substr(0, eq);
+  const std::string values = text.substr(eq + 1);
+  if (key == "variant") {
+    axis.key = "variant";
+    for (const auto& name : split(values, ',')) {
+      const auto it = std::find_if(spec.variants.begin(), spec.variants.end(), [&](const Variant& v) { return v.name == name; });
+      if (it == spec.variants.end()) {
+        std::vector<std::string_view> names;
+        for (const auto& v : spec.variants) names.push_back(v.name);
+        problems.add(where, "no [[variant]] named '" + name + "'", names.empty() ? "the plan has no [[variant]] tables" : did_you_mean(name, names));
+        continue;
+      }
+      axis.variants.push_back(static_cast<std::size_t>(it - spec.variants.begin()));
+      axis.labels.push_back(name);
+    }
+    return axis;
+  }
+  const KeyDef* def = find_key(key, mode);
+  if (def == nullptr) {
+    std::vector<std::string_view> names = key_paths();
+    for (const auto& k : plan_keys()) names.push_back(k.name);
+    const std::string hint = did_you_mean(key, names);
+    problems.add(where, "unknown plan key '" + key + "'", hint.empty() ? "sweep keys are section.key (workload.rate) or a unique key name (rate)" : hint);
+    return axis;
+  }
+  if (!def->mode.empty() && !mode.empty() && def->mode != mode)
+    problems.add(where, def->path() + " applies to " + std::string(def->mode) + " plans; this is a " + mode + " plan", "");
+  axis.key = def->path();
+  axis.def = def;
+  if ((def->kind == KeyKind::quantity || def->kind == KeyKind::integer) && parse_range(*def, values, where, axis, problems)) return axis;
+  for (const auto& v : split(values, ',')) {
+    auto cell = parse_value(*def, v, "--sweep " + def->path());
+    if (!cell) {
+      problems.add(where, cell.error().message, cell.error().hint);
+      continue;
+    }
+    if (def->kind == KeyKind::id) check_catalog_id(*def, v, where, problems);
+    axis.cells.push_back(std::move(cell).value());
+    axis.labels.push_back(v);
+  }
+  if (axis.labels.empty()) problems.add(where, "the sweep of " + def->path() + " has no values", "e.g. " + key + "=a,b,c");
+  return axis;
+}
+
+std::vector<std::string> default_columns(const Program& program) {
+  std::vector<std::string> out;
+  for (const auto& l : program.lines)
+    if (l.headline) out.push_back(l.key);
+  return out;
+}
+
+SweepPlan make_sweep(const PlanSpec& spec, const Program& program, const std::vector<std::string>& cli_axes, const std::string& columns,
+                     const std::string& pareto, Problems& problems) {
+  SweepPlan sw;
+  const std::string mode = program.mode;
+  auto add = [&](Axis a) {
+    if (a.key.empty()) return;
+    for (auto& x : sw.axes)
+      if (x.key == a.key) {
+        x = std::move(a);
+        return;
+      }
+    sw.axes.push_back(std::move(a));
+  };
+  bool variant_axis = false;
+  for (const auto& ax : spec.sweeps) {
+    std::string text = ax.key + "=";
+    for (std::size_t i = 0; i < ax.values.size(); ++i) text += (i ? "," : "") + ax.values[i].text;
+    Problems local;
+    Axis a = parse_axis(text, mode, spec, local);
+    for (const auto& p : local.list()) problems.add(ax.where, p.error.message, p.error.hint);
+    variant_axis = variant_axis || a.key == "variant";
+    add(std::move(a));
+  }
+  for (const auto& t : cli_axes) {
+    Axis a = parse_axis(t, mode, spec, problems);
+    variant_axis = variant_axis || a.key == "variant";
+    add(std::move(a));
+  }
+  if (!spec.variants.empty() && !variant_axis) {
+    Axis a;
+    a.key = "variant";
+    for (std::size_t i = 0; i < spec.variants.size(); ++i) {
+      a.variants.push_back(i);
+      a.labels.push_back(spec.variants[i].name);
+    }
+    sw.axes.insert(sw.axes.begin(), std::move(a));
+  }
+  const auto names = program.keys();
+  auto check_line = [&](const std::string& key, const std::string& what) {
+    if (program.find(key) >= 0) return true;
+    const std::string hint = did_you_mean(key, names);
+    problems.add(what, "no worksheet line '" + key + "'", hint.empty() ? "`infracalc plan FILE --csv` lists every line key" : hint);
+    return false;
+  };
+  std::vector<std::string> cols = !columns.empty() ? split(columns, ',') : spec.columns;
+  if (cols.empty()) cols = default_columns(program);
+  for (const auto& c : cols)
+    if (check_line(c, "--columns")) sw.columns.push_back(c);
+  const std::vector<std::string> objectives = !pareto.empty() ? split(pareto, ',') : spec.pareto;
+  for (const auto& o : objectives) {
+    std::string key = o;
+    if (key.size() > 4 && (key.substr(key.size() - 4) == ":max" || key.substr(key.size() - 4) == ":min")) key = key.substr(0, key.size() - 4);
+    if (!check_line(key, "--pareto")) continue;
+    sw.pareto.push_back(o);
+    if (std::find(sw.columns.begin(), sw.columns.end(), key) == sw.columns.end()) sw.columns.push_back(key);
+  }
+  return sw;
+}
+
+std::vector<SweepRow> run_sweep(Evaluator& ev, const PlanSpec& spec, const InputSet& base, const SweepPlan& sweep, SweepStats& stats) {
+  const Program& program = ev.program();
+  const auto t0 = std::chrono::steady_clock::now();
+  const std::size_t runs0 = ev.runs();
+  const std::size_t hits0 = ev.hits();
+  double total = 1;
+  for (const auto& a : sweep.axes) total *= static_cast<double>(a.labels.size());
+  if (total > 2e7)
+    throw UserError{{fmt::format("the sweep has {:.4g} points; the limit is 20 million", total), "sweep fewer values, or split the grid"}};
+  const std::size_t n = static_cast<std::size_t>(total);
+  std::vector<int> columns;
+  for (const auto& c : sweep.columns) columns.push_back(program.find(c));
+  // Which input lines each axis sets (a variant axis: every key of every variant on it).
+  std::vector<std::vector<int>> touched(sweep.axes.size());
+  for (std::size_t a = 0; a < sweep.axes.size(); ++a) {
+    const Axis& ax = sweep.axes[a];
+    if (ax.def != nullptr) {
+      const int i = program.find(ax.def->path());
+      if (i < 0) throw UserError{{"--sweep " + ax.key + ": not used by " + program.mode + " plans", "remove it, or change workload.type"}};
+      touched[a].push_back(i);
+    }
+    for (std::size_t v : ax.variants)
+      for (const auto& [path, value] : spec.variants[v].sets) {
+        const int i = program.find(find_key(path, program.mode) ? find_key(path, program.mode)->path() : path);
+        if (i < 0) throw UserError{{"variant " + spec.variants[v].name + ": " + path + " is not used by " + program.mode + " plans", ""}};
+        if (std::find(touched[a].begin(), touched[a].end(), i) == touched[a].end()) touched[a].push_back(i);
+      }
+  }
+  InputSet cur = base;
+  std::vector<std::size_t> idx(sweep.axes.size(), 0);
+  auto apply = [&](std::size_t a) {
+    const Axis& ax = sweep.axes[a];
+    for (int i : touched[a]) {
+      cur.values[static_cast<std::size_t>(i)] = base.values[static_cast<std::size_t>(i)];
+      cur.where[static_cast<std::size_t>(i)] = base.where[static_cast<std::size_t>(i)];
+    }
+    if (ax.def != nullptr) {
+      const auto i = static_cast<std::size_t>(touched[a].front());
+      cur.values[i] = ax.cells[idx[a]];
+      cur.where[i] = "sweep";
+      return;
+    }
+    for (const auto& [path, value] : spec.variants[ax.variants[idx[a]]].sets) {
+      const KeyDef* def = find_key(path, program.mode);
+      if (def == nullptr) continue;
+      if (auto err = ev.set_input(cur, *def, value.text, "variant " + spec.variants[ax.variants[idx[a]]].name))
+        throw UserError{{value.where + ": " + err->message, err->hint}};
+    }
+  };
+  std::vector<int> changed;
+  for (std::size_t a = 0; a < sweep.axes.size(); ++a) {
+    apply(a);
+    changed.insert(changed.end(), touched[a].begin(), touched[a].end());
+  }
+  std::vector<SweepRow> rows;
+  rows.reserve(n);
+  Sheet sheet;
+  for (std::size_t p = 0; p < n; ++p) {
+    ev.update(cur, changed, sheet);
+    SweepRow row;
+    row.labels.reserve(sweep.axes.size());
+    for (std::size_t a = 0; a < sweep.axes.size(); ++a) row.labels.push_back(sweep.axes[a].labels[idx[a]]);
+    row.values.reserve(columns.size());
+    for (int c : columns) row.values.push_back(sheet.values[static_cast<std::size_t>(c)]);
+    for (std::size_t c = 0; c < program.checks.size(); ++c)
+      if (sheet.checks[c] && !sheet.checks[c]->first) row.failed += (row.failed.empty() ? "" : ";") + program.checks[c].key;
+    if (!sheet.errors.empty()) row.error = sheet.errors.front();
+    else
+      for (const auto& run : sheet.runs)
+        if (run && run->error) {
+          row.error = run->error->message;
+          break;
+        }
+    rows.push_back(std::move(row));
+    // Next point: the last axis moves fastest.
+    changed.clear();
+    for (std::size_t a = sweep.axes.size(); a-- > 0;) {
+      idx[a] = (idx[a] + 1) % sweep.axes[a].labels.size();
+      apply(a);
+      changed.insert(changed.end(), touched[a].begin(), touched[a].end());
+      if (idx[a] != 0) break;
+    }
+  }
+  stats.points = n;
+  stats.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  stats.runs = ev.runs() - runs0;
+  stats.hits = ev.hits() - hits0;
+  return rows;
+}
+
+InputSet first_point(const Evaluator& ev, const PlanSpec& spec, const InputSet& base, const SweepPlan& sweep) {
+  InputSet in = base;
+  const Program& program = ev.program();
+  for (const auto& ax : sweep.axes) {
+    if (ax.def != nullptr && !ax.cells.empty()) {
+      const int i = program.find(ax.def->path());
+      if (i < 0) continue;
+      in.values[static_cast<std::size_t>(i)] = ax.cells.front();
+      in.where[static_cast<std::size_t>(i)] = "sweep (first point)";
+    } else if (!ax.variants.empty()) {
+      const Variant& v = spec.variants[ax.variants.front()];
+      for (const auto& [path, value] : v.sets)
+        if (const KeyDef* def = find_key(path, program.mode)) (void)ev.set_input(in, *def, value.text, "variant " + v.name);
+    }
+  }
+  return in;
+}
+
+std::vector<SweepRow> pareto_front(const std::vector<SweepRow>& rows, const SweepPlan& sweep) {
+  if (sweep.pareto.empty()) return rows;
+  struct Obj {
+    std::size_t column;
+    double sign;
+  };
+  std::vector<Obj> objs;
+  for (const auto& o : sweep.pareto) {
+    const bool max = o.size() > 4 && o.substr(o.size() - 4) == ":max";
+    const std::string key = o.size() > 4 && (max || o.substr(o.size() - 4) == ":min") ? o.substr(0, o.size() - 4) : o;
+    const auto it = std::find(sweep.columns.begin(), sweep.columns.end(), key);
+    objs.push_back({static_cast<std::size_t>(it - sweep.columns.begin()), max ? -1.0 : 1.0});
+  }
+  std::vector<std::vector<double>> score;
+  std::vector<std::size_t> cand;
+  for (std::size_t r = 0; r < rows.size(); ++r) {
+    std::vector<double> s;
+    bool ok = rows[r].error.empty();
+    for (const auto& o : objs) {
+      const auto& v = rows[r].values[o.column];
+      const auto* q = v ? std::get_if<Quantity>(&*v) : nullptr;
+      if (q == nullptr) {
+        ok = false;
+        break;
+      }
+      s.push_back(o.sign * q->value);
+    }
+    score.push_back(std::move(s));
+    if (ok) cand.push_back(r);
+  }
+  auto dominates = [&](std::size_t a, std::size_t b) {
+    bool better = false;
+    for (std::size_t k = 0; k < objs.size(); ++k) {
+      if (score[a][k] > score[b][k]) return false;
+      if (score[a][k] < score[b][k]) better = true;
+    }
+    return better;
+  };
+  std::vector<std::size_t> front;
+  for (std::size_t r : cand) {
+    if (std::any_of(front.begin(), front.end(), [&](std::size_t f) { return dominates(f, r); })) continue;
+    front.erase(std::remove_if(front.begin(), front.end(), [&](std::size_t f) { return dominates(r, f); }), front.end());
+    front.push_back(r);
+  }
+  std::sort(front.begin(), front.end());
+  std::vector<SweepRow> out;
+  out.reserve(front.size());
+  for (std::size_t r : front) out.push_back(rows[r]);
+  return out;
+}
+
+std::string render_sweep(const Program& program, const SweepPlan& sweep, const std::vector<SweepRow>& rows, const cli::OutputOptions& opt) {
+  std::vector<const Line*> lines;
+  for (const auto& c : sweep.columns) lines.push_back(&program.lines[static_cast<std::size_t>(program.find(c))]);
+  // Machine unit of each column from its first value.
+  std::vector<std::string> units(lines.size());
+  for (std::size_t c = 0; c < lines.size(); ++c)
+    for (const auto& r : rows)
+      if (r.values[c]) {
+        if (const auto* q = std::get_if<Quantity>(&*r.values[c])) units[c] = cli::machine_unit(*q);
+        break;
+      }
+  std::string out;
+  switch (opt.format) {
+    case cli::OutputFormat::csv: {
+      for (const auto& a : sweep.axes) out += a.key + ",";
+      for (std::size_t c = 0; c < lines.size(); ++c)
+        out += lines[c]->key + (units[c].empty() || units[c] == "1" ? "" : " (" + units[c] + ")") + ",";
+      out += "checks_failed,error\n";
+      for (const auto& r : rows) {
+        for (const auto& l : r.labels) out += (l.find_first_of(",\"") == std::string::npos ? l : "\"" + l + "\"") + ",";
+        for (const auto& v : r.values) {
+          if (v) {
+            if (const auto* q = std::get_if<Quantity>(&*v)) out += format_machine(q->value);
+            else out += std::get<std::string>(*v);
+          }
+          out += ',';
+        }
+        out += r.failed + ",";
+        if (!r.error.empty()) {
+          std::string e = r.error;
+          std::replace(e.begin(), e.end(), '"', '\'');
+          out += "\"" + e + "\"";
+        }
+        out += '\n';
+      }
+      return out;
+    }
+    case cli::OutputFormat::json: {
+      for (const auto& r : rows) {
+        out += "{";
+        for (std::size_t a = 0; a < sweep.axes.size(); ++a) {
+          append_json_string(out, sweep.axes[a].key);
+          out += ": ";
+          append_json_string(out, r.labels[a]);
+          out += ", ";
+        }
+        for (std::size_t c = 0; c < lines.size(); ++c) {
+          append_json_string(out, lines[c]->key);
+          const auto& v = r.values[c];
+          if (!v) out += ": null, ";
+          else if (const auto* q = std::get_if<Quantity>(&*v)) out += ": {\"value\": " + format_machine(q->value) + ", \"unit\": \"" + cli::machine_unit(*q) + "\"}, ";
+          else {
+            out += ": ";
+            append_json_string(out, std::get<std::string>(*v));
+            out += ", ";
+          }
+        }
+        out += "\"checks_failed\": [";
+        std::size_t start = 0;
+        bool first = true;
+        while (start < r.failed.size()) {
+          auto end = r.failed.find(';', start);
+          if (end == std::string::npos) end = r.failed.size();
+          out += first ? "" : ", ";
+          first = false;
+          append_json_string(out, r.failed.substr(start, end - start));
+          start = end + 1;
+        }
+        out += "]";
+        if (!r.error.empty()) {
+          out += ", \"error\": ";
+          append_json_string(out, r.error);
+        }
+        out += "}\n";
+      }
+      return out;
+    }
+    case cli::OutputFormat::md:
+    case cli::OutputFormat::table: {
+      std::vector<std::vector<std::string>> table;
+      std::vector<std::string> head;
+      for (const auto& a : sweep.axes) head.push_back(a.key);
+      for (const auto* l : lines) head.push_back(l->key);
+      head.push_back("checks failed");
+      table.push_back(head);
+      for (const auto& r : rows) {
+        std::vector<std::string> cells = r.labels;
+        for (std::size_t c = 0; c < lines.size(); ++c) cells.push_back(show_value(*lines[c], r.values[c], opt.number));
+        cells.push_back(!r.error.empty() ? "error: " + r.error : r.failed);
+        table.push_back(std::move(cells));
+      }
+      if (opt.format == cli::OutputFormat::md) {
+        for (std::size_t k = 0; k < table.size(); ++k) {
+          out += "|";
+          for (const auto& c : table[k]) out += " " + c + " |";
+          out += "\n";
+          if (k == 0) {
+            out += "|";
+            for (std::size_t c = 0; c < table[0].size(); ++c) out += "---|";
+            out += "\n";
+          }
+        }
+        return out;
+      }
+      std::vector<std::size_t> w(head.size(), 0);
+      auto width = [](const std::string& s) {
+        std::size_t n = 0;
+        for (unsigned char ch : s)
+          if ((ch & 0xC0) != 0x80) ++n;
+        return n;
+      };
+      for (const auto& row : table)
+        for (std::size_t c = 0; c < row.size(); ++c) w[c] = std::max(w[c], width(row[c]));
+      for (const auto& row : table) {
+        std::string line;
+        for (std::size_t c = 0; c < row.size(); ++c)
+          line += row[c] + (c + 1 < row.size() ? std::string(w[c] - width(row[c]) + 2, ' ') : "");
+        while (!line.empty() && line.back() == ' ') line.pop_back();
+        out += line + "\n";
+      }
+      return out;
+    }
+  }
+  return out;
+}
+
+}  // namespace infracalc::plan

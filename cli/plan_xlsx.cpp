@@ -1,0 +1,332 @@
+#include "cli/plan_xlsx.hpp"
+
+#include <cctype>
+#include <fmt/format.h>
+#include <map>
+
+#include "plugins/core/atomic_file.hpp"
+#include "units/format.hpp"
+
+#ifdef INFRACALC_HAVE_XLSX
+#include <xlsxwriter.h>
+#endif
+
+namespace infracalc::plan {
+
+#ifndef INFRACALC_HAVE_XLSX
+
+bool xlsx_available() { return false; }
+
+void write_xlsx(const Worksheet&, const SweepTable*, const std::string& path, bool, const std::vector<std::string>&) {
+  throw UserError{{"--xlsx " + path + ": this infracalc was built without libxlsxwriter, so it cannot write workbooks",
+                   "install libxlsxwriter-dev (apt-get install libxlsxwriter-dev) and rebuild; --csv and --json work without it"}};
+}
+
+#else
+
+namespace {
+
+// Excel limits sheet names to 31 characters and forbids []:*?/\.
+std::string sheet_name(const std::string& title) {
+  std::string s;
+  for (char c : title)
+    if (std::string_view("[]:*?/\\").find(c) == std::string_view::npos) s += c;
+  return s.substr(0, 31);
+}
+
+std::string number(double v) {
+  std::string s = fmt::format("{}", v);
+  for (std::size_t i = 1; i + 1 < s.size(); ++i)
+    if (s[i] == 'e' && (std::isdigit(static_cast<unsigned char>(s[i - 1])) != 0 || s[i - 1] == '.')) s[i] = 'E';
+  return s;
+}
+
+// Upper-cases the exponent of number literals in a formula ("1e-06" → "1E-06").
+std::string excel_numbers(std::string f) {
+  for (std::size_t i = 1; i + 1 < f.size(); ++i) {
+    if (f[i] != 'e') continue;
+    const bool after_digit = std::isdigit(static_cast<unsigned char>(f[i - 1])) != 0 || f[i - 1] == '.';
+    const char next = f[i + 1];
+    const bool before_exp = std::isdigit(static_cast<unsigned char>(next)) != 0 ||
+                            ((next == '-' || next == '+') && i + 2 < f.size() && std::isdigit(static_cast<unsigned char>(f[i + 2])) != 0);
+    if (after_digit && before_exp) f[i] = 'E';
+  }
+  return f;
+}
+
+struct Place {
+  std::string sheet;  // Excel sheet name
+  int row = -1;       // 0-based
+  std::string unit;   // display unit
+  double factor = 1, offset = 0;
+};
+
+class Writer {
+ public:
+  Writer(const Worksheet& w, lxw_workbook* wb) : w_(w), wb_(wb) {
+    bold_ = workbook_add_format(wb_);
+    format_set_bold(bold_);
+    title_ = workbook_add_format(wb_);
+    format_set_bold(title_);
+    format_set_font_size(title_, 14);
+    input_ = workbook_add_format(wb_);
+    format_set_bg_color(input_, 0xFFF2CC);  // inputs a procurement team may change
+    formula_ = workbook_add_format(wb_);
+    format_set_font_color(formula_, 0x1F4E79);
+    wrap_ = workbook_add_format(wb_);
+    format_set_text_wrap(wrap_);
+  }
+
+  void layout() {
+    places_.assign(w_.program.lines.size(), Place{});
+    for (const auto& sheet : w_.program.sheets) {
+      int row = 2;
+      for (int i : lines_of(sheet)) {
+        Place& p = places_[static_cast<std::size_t>(i)];
+        p.sheet = sheet_name(sheet_title(sheet));
+        p.row = row++;
+        const auto& v = w_.sheet.values[static_cast<std::size_t>(i)];
+        if (v)
+          if (const auto* q = std::get_if<Quantity>(&*v)) {
+            p.unit = display_unit(w_.program.lines[static_cast<std::size_t>(i)], *q);
+            const auto [f, o] = unit_factor(p.unit);
+            p.factor = f;
+            p.offset = o;
+          }
+      }
+    }
+  }
+
+  void summary() {
+    lxw_worksheet* ws = workbook_add_worksheet(wb_, "Summary");
+    worksheet_set_column(ws, 0, 0, 28, nullptr);
+    worksheet_set_column(ws, 1, 1, 18, nullptr);
+    worksheet_set_column(ws, 2, 2, 10, nullptr);
+    worksheet_set_column(ws, 3, 3, 70, nullptr);
+    worksheet_write_string(ws, 0, 0, plan_title(w_).c_str(), title_);
+    header(ws, 1, {"line", "value", "unit", "meaning"});
+    int row = 2;
+    for (std::size_t i = 0; i < w_.program.lines.size(); ++i) {
+      const Line& l = w_.program.lines[i];
+      if (!l.headline) continue;
+      worksheet_write_string(ws, static_cast<lxw_row_t>(row), 0, l.key.c_str(), nullptr);
+      const Place& p = places_[i];
+      const auto& v = w_.sheet.values[i];
+      if (v && p.row >= 0) {
+        const std::string f = "=" + ref(static_cast<int>(i));
+        if (const auto* q = std::get_if<Quantity>(&*v))
+          worksheet_write_formula_num(ws, static_cast<lxw_row_t>(row), 1, f.c_str(), formula_, shown(*q, p));
+        else
+          worksheet_write_formula_str(ws, static_cast<lxw_row_t>(row), 1, f.c_str(), formula_, std::get<std::string>(*v).c_str());
+      }
+      worksheet_write_string(ws, static_cast<lxw_row_t>(row), 2, p.unit.c_str(), nullptr);
+      worksheet_write_string(ws, static_cast<lxw_row_t>(row), 3, l.label.c_str(), nullptr);
+      ++row;
+    }
+    ++row;
+    worksheet_write_string(ws, static_cast<lxw_row_t>(row++), 0, "checks", bold_);
+    for (std::size_t c = 0; c < w_.program.checks.size(); ++c) {
+      const auto& v = w_.sheet.checks[c];
+      if (!v) continue;
+      worksheet_write_string(ws, static_cast<lxw_row_t>(row), 0, w_.program.checks[c].key.c_str(), nullptr);
+      worksheet_write_string(ws, static_cast<lxw_row_t>(row), 1, v->first ? "yes" : "no", nullptr);
+      worksheet_write_string(ws, static_cast<lxw_row_t>(row), 3, v->second.c_str(), nullptr);
+      ++row;
+    }
+    ++row;
+    worksheet_write_string(ws, static_cast<lxw_row_t>(row++), 0,
+                           "Yellow cells on the Inputs sheet are inputs; blue values are formulas over other cells and move when an "
+                           "input changes. Values computed by a plugin (named in the 'how' column) do not: rerun infracalc plan.",
+                           nullptr);
+  }
+
+  void sheets() {
+    for (const auto& sheet : w_.program.sheets) {
+      const auto lines = lines_of(sheet);
+      if (lines.empty()) continue;
+      lxw_worksheet* ws = workbook_add_worksheet(wb_, sheet_name(sheet_title(sheet)).c_str());
+      worksheet_set_column(ws, 0, 0, 28, nullptr);
+      worksheet_set_column(ws, 1, 1, 18, nullptr);
+      worksheet_set_column(ws, 2, 2, 10, nullptr);
+      worksheet_set_column(ws, 3, 3, 60, nullptr);
+      worksheet_set_column(ws, 4, 4, 70, nullptr);
+      worksheet_write_string(ws, 0, 0, sheet_title(sheet).c_str(), title_);
+      header(ws, 1, {"line", "value", "unit", "how", "meaning"});
+      for (int i : lines) write_line(ws, i);
+    }
+  }
+
+  void sources() {
+    lxw_worksheet* ws = workbook_add_worksheet(wb_, "Sources");
+    worksheet_set_column(ws, 0, 0, 40, nullptr);
+    worksheet_set_column(ws, 1, 2, 12, nullptr);
+    worksheet_set_column(ws, 3, 3, 90, nullptr);
+    worksheet_set_column(ws, 4, 4, 60, nullptr);
+    worksheet_write_string(ws, 0, 0, "Catalog values used, with their dates and sources", title_);
+    header(ws, 1, {"value", "as of", "basis", "source", "note"});
+    lxw_row_t row = 2;
+    for (const auto& p : all_sources(w_)) {
+      worksheet_write_string(ws, row, 0, (p.id + "." + p.field).c_str(), nullptr);
+      worksheet_write_string(ws, row, 1, p.as_of.c_str(), nullptr);
+      worksheet_write_string(ws, row, 2, p.basis.c_str(), nullptr);
+      worksheet_write_string(ws, row, 3, p.source.c_str(), nullptr);
+      worksheet_write_string(ws, row, 4, p.note.c_str(), nullptr);
+      ++row;
+    }
+    ++row;
+    worksheet_write_string(ws, row++, 0, "notes", bold_);
+    for (const auto& n : all_notes(w_)) worksheet_write_string(ws, row++, 0, n.c_str(), nullptr);
+  }
+
+  void sweep(const SweepTable& t) {
+    lxw_worksheet* ws = workbook_add_worksheet(wb_, "Sweep");
+    const SweepPlan& sw = *t.sweep;
+    lxw_col_t col = 0;
+    for (const auto& a : sw.axes) worksheet_write_string(ws, 0, col++, a.key.c_str(), bold_);
+    std::vector<std::pair<double, double>> conv;
+    for (const auto& c : sw.columns) {
+      const int i = w_.program.find(c);
+      const Place& p = places_[static_cast<std::size_t>(i)];
+      std::string unit = p.unit;
+      if (unit.empty())
+        for (const auto& r : *t.rows)
+          if (r.values[conv.size()])
+            if (const auto* q = std::get_if<Quantity>(&*r.values[conv.size()])) {
+              unit = display_unit(w_.program.lines[static_cast<std::size_t>(i)], *q);
+              break;
+            }
+      conv.push_back(unit_factor(unit));
+      worksheet_write_string(ws, 0, col++, (c + (unit.empty() ? "" : " (" + unit + ")")).c_str(), bold_);
+    }
+    worksheet_write_string(ws, 0, col, "checks failed", bold_);
+    lxw_row_t row = 1;
+    for (const auto& r : *t.rows) {
+      col = 0;
+      for (const auto& l : r.labels) worksheet_write_string(ws, row, col++, l.c_str(), nullptr);
+      for (std::size_t c = 0; c < r.values.size(); ++c, ++col) {
+        if (!r.values[c]) continue;
+        if (const auto* q = std::get_if<Quantity>(&*r.values[c]))
+          worksheet_write_number(ws, row, col, (q->value - conv[c].second) / conv[c].first, nullptr);
+        else
+          worksheet_write_string(ws, row, col, std::get<std::string>(*r.values[c]).c_str(), nullptr);
+      }
+      worksheet_write_string(ws, row, col, (r.error.empty() ? r.failed : "error: " + r.error).c_str(), nullptr);
+      ++row;
+    }
+  }
+
+ private:
+  std::vector<int> lines_of(const std::string& sheet) const {
+    std::vector<int> out;
+    for (std::size_t i = 0; i < w_.program.lines.size(); ++i) {
+      const Line& l = w_.program.lines[i];
+      if (l.sheet != sheet) continue;
+      if (!w_.sheet.values[i] && (l.kind == LineKind::input || l.kind == LineKind::catalog || l.kind == LineKind::choice)) continue;
+      out.push_back(static_cast<int>(i));
+    }
+    return out;
+  }
+
+  void header(lxw_worksheet* ws, lxw_row_t row, std::initializer_list<const char*> names) {
+    lxw_col_t c = 0;
+    for (const char* n : names) worksheet_write_string(ws, row, c++, n, bold_);
+  }
+
+  std::string ref(int i) const {
+    const Place& p = places_[static_cast<std::size_t>(i)];
+    return "'" + p.sheet + "'!$B$" + std::to_string(p.row + 1);
+  }
+
+  // A referenced line's value in base units, as a formula term.
+  std::string base_term(int i) const {
+    const Place& p = places_[static_cast<std::size_t>(i)];
+    std::string t = ref(i);
+    if (p.factor != 1) t += "*" + number(p.factor);
+    if (p.offset != 0) t += "+" + number(p.offset);
+    return "(" + t + ")";
+  }
+
+  static double shown(const Quantity& q, const Place& p) { return (q.value - p.offset) / p.factor; }
+
+  // The formula that shows a base-unit expression in the line's display unit.
+  static std::string to_display(const std::string& base, const Place& p) {
+    std::string f = base;
+    if (p.offset != 0) f = "(" + f + "-" + number(p.offset) + ")";
+    if (p.factor != 1) f = "(" + f + ")/" + number(p.factor);
+    return "=" + f;
+  }
+
+  void write_line(lxw_worksheet* ws, int i) {
+    const auto ui = static_cast<std::size_t>(i);
+    const Line& l = w_.program.lines[ui];
+    const Place& p = places_[ui];
+    const auto row = static_cast<lxw_row_t>(p.row);
+    worksheet_write_string(ws, row, 0, l.key.c_str(), nullptr);
+    worksheet_write_string(ws, row, 2, p.unit.c_str(), nullptr);
+    worksheet_write_string(ws, row, 3, line_how(w_, i).c_str(), nullptr);
+    worksheet_write_string(ws, row, 4, l.label.c_str(), nullptr);
+    const auto& v = w_.sheet.values[ui];
+    if (!v) return;
+    const auto* q = std::get_if<Quantity>(&*v);
+    const std::string text = q == nullptr ? std::get<std::string>(*v) : std::string();
+    // Expressions become formulas over the cells they read; a choice points at the cell it took.
+    std::string formula;
+    if (l.kind == LineKind::expression && q != nullptr) {
+      bool all_placed = true;
+      for (int d : l.deps) all_placed = all_placed && places_[static_cast<std::size_t>(d)].row >= 0;
+      if (all_placed)
+        formula = to_display(excel_numbers(to_spreadsheet_formula(*l.expr, [&](std::string_view name) {
+                               return base_term(w_.program.find(name));
+                             })),
+                             p);
+    } else if (l.kind == LineKind::choice && w_.sheet.chosen[ui] >= 0 && places_[static_cast<std::size_t>(w_.sheet.chosen[ui])].row >= 0) {
+      const int c = w_.sheet.chosen[ui];
+      formula = q != nullptr ? to_display(base_term(c), p) : "=" + ref(c);
+    }
+    lxw_format* fmt_cell = l.kind == LineKind::input ? input_ : nullptr;
+    if (!formula.empty()) {
+      if (q != nullptr) worksheet_write_formula_num(ws, row, 1, formula.c_str(), formula_, shown(*q, p));
+      else worksheet_write_formula_str(ws, row, 1, formula.c_str(), formula_, text.c_str());
+    } else if (q != nullptr) {
+      worksheet_write_number(ws, row, 1, shown(*q, p), fmt_cell);
+    } else {
+      worksheet_write_string(ws, row, 1, text.c_str(), fmt_cell);
+    }
+  }
+
+  const Worksheet& w_;
+  lxw_workbook* wb_;
+  lxw_format* bold_ = nullptr;
+  lxw_format* title_ = nullptr;
+  lxw_format* input_ = nullptr;
+  lxw_format* formula_ = nullptr;
+  lxw_format* wrap_ = nullptr;
+  std::vector<Place> places_;
+};
+
+}  // namespace
+
+bool xlsx_available() { return true; }
+
+void write_xlsx(const Worksheet& w, const SweepTable* sweep, const std::string& path, bool force, const std::vector<std::string>& inputs) {
+  AtomicFile file(path, force, inputs);
+  lxw_workbook_options options{};
+  options.constant_memory = LXW_FALSE;
+  options.tmpdir = nullptr;
+  lxw_workbook* wb = workbook_new_opt(file.temp_path().c_str(), &options);
+  if (wb == nullptr) throw UserError{{"--xlsx " + path + ": cannot create the workbook", "check that the directory is writable"}};
+  Writer writer(w, wb);
+  writer.layout();
+  writer.summary();
+  writer.sheets();
+  if (sweep != nullptr && sweep->sweep != nullptr && sweep->rows != nullptr) writer.sweep(*sweep);
+  writer.sources();
+  const lxw_error err = workbook_close(wb);
+  if (err != LXW_NO_ERROR)
+    throw UserError{{"--xlsx " + path + ": " + std::string(lxw_strerror(err)), "check the disk space and the directory's permissions"}};
+  file.commit();
+}
+
+#endif
+
+}  // namespace infracalc::plan

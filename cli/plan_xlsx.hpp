@@ -1,0 +1,27 @@
+// The plan as an Excel workbook (libxlsxwriter): an Inputs sheet, one sheet per step, a summary, the
+// sources; lines computed from other lines are live formulas over the cells they read.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "cli/plan_output.hpp"
+#include "cli/plan_sweep.hpp"
+
+namespace infracalc::plan {
+
+/// Sweep rows to add to the workbook as a sheet of values.
+struct SweepTable {
+  /// The sweep.
+  const SweepPlan* sweep = nullptr;
+  /// Its rows.
+  const std::vector<SweepRow>* rows = nullptr;
+};
+
+/// True when this build can write workbooks.
+[[nodiscard]] bool xlsx_available();
+/// Writes the workbook through an AtomicFile (refuses to replace a file without `force`, never an input).
+/// Throws UserError when libxlsxwriter was not found at build time.
+void write_xlsx(const Worksheet& w, const SweepTable* sweep, const std::string& path, bool force, const std::vector<std::string>& inputs);
+
+}  // namespace infracalc::plan

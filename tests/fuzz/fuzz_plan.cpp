@@ -1,0 +1,30 @@
+// libFuzzer target: a plan file through the TOML reader, the plan loader and validator, the chain builder
+// (with the file's [[line]] expressions), the sweep and report parser and, when the plan is valid, one
+// evaluation of the chain.
+#include <cstddef>
+#include <cstdint>
+#include <string>
+
+#include "cli/plan_eval.hpp"
+#include "cli/plan_file.hpp"
+#include "cli/plan_sweep.hpp"
+
+extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
+  if (size > 65536) return 0;
+  using namespace infracalc::plan;
+  const std::string text(reinterpret_cast<const char*>(data), size);
+  Problems problems;
+  PlanSpec spec = parse_plan_text(text, "fuzz.toml", problems);
+  if (spec.syntax_error) return 0;
+  apply_sets(spec, {"workload.rate=20/s"}, problems);
+  validate(spec, problems);
+  const Program program = build_program(spec, problems);
+  Evaluator ev(program, {});
+  const InputSet in = ev.inputs(spec, problems);
+  const SweepPlan sweep = make_sweep(spec, program, {}, "", "", problems);
+  (void)problems.text();
+  if (!problems.empty() || !sweep.axes.empty()) return 0;
+  const Sheet sheet = ev.evaluate(in);
+  (void)sheet;
+  return 0;
+}

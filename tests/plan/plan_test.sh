@@ -1,0 +1,118 @@
+#!/usr/bin/env bash
+# Shell tests of `infracalc plan`: every example runs, every output format, sweeps, the Pareto front, --set,
+# validation (exit 2 with file:line:col), files that are never overwritten without --force, and make demo.
+# Usage: plan_test.sh INFRACALC JSON_CHECK SOURCE_DIR
+set -u
+bin=$1
+json_check=$2
+src=$3
+ex=$src/examples
+pass=0
+fail=0
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+export HOME="$tmp/home" XDG_DATA_HOME="$tmp/xdg"
+unset INFRACALC_DATA NO_COLOR
+
+ok() { pass=$((pass + 1)); }
+bad() { fail=$((fail + 1)); echo "FAIL: $*" >&2; }
+expect_status() {
+  local want=$1; shift; shift
+  "$@" >"$tmp/out" 2>"$tmp/err"
+  local got=$?
+  if [ "$got" -eq "$want" ]; then ok; else bad "exit $got (want $want): $*"; sed 's/^/  | /' "$tmp/err" | head -20 >&2; fi
+}
+out_has() { if grep -qF -- "$1" "$tmp/out"; then ok; else bad "stdout lacks '$1'"; head -30 "$tmp/out" | sed 's/^/  | /' >&2; fi; }
+err_has() { if grep -qF -- "$1" "$tmp/err"; then ok; else bad "stderr lacks '$1'"; sed 's/^/  | /' "$tmp/err" >&2; fi; }
+out_lines() { local n; n=$(wc -l <"$tmp/out"); if [ "$n" -eq "$1" ]; then ok; else bad "stdout has $n lines, want $1"; fi; }
+err_empty() { if [ ! -s "$tmp/err" ]; then ok; else bad "stderr not empty"; sed 's/^/  | /' "$tmp/err" >&2; fi; }
+json_ok() { if "$json_check" "$@" <"$tmp/out"; then ok; else bad "stdout is not JSON"; fi; }
+
+# Every example runs and its worksheet has the lines the issue names.
+for f in "$ex"/llama3-70b-h100.toml "$ex"/llama3-70b-h200-fp8.toml "$ex"/deepseek-v3-gb200-nvl72.toml; do
+  expect_status 0 -- "$bin" plan "$f"
+  for key in weights kv_bytes_per_token gpus decode_ceiling tokens_per_second requests_per_second rack_power coolant_flow_per_rack owner_cost cost_per_mtok; do
+    out_has "  $key "
+  done
+  err_empty
+  expect_status 0 -- "$bin" plan "$f" --json
+  json_ok
+  out_has '"provenance": [{"id": '
+  out_has '"cross_checks": [{"line": '
+  expect_status 0 -- "$bin" plan "$f" --format md
+  out_has "## Summary"; out_has "## Sources"; out_has "| cost_per_mtok |"
+  expect_status 0 -- "$bin" plan "$f" --csv
+  out_has "sheet,key,value,unit,kind,how"
+  out_has "cost,cost_per_mtok,"
+done
+expect_status 0 -- "$bin" plan "$ex/llama3-405b-train-16k-h100.toml"
+out_has "training_cost"; out_has "run_time"; out_has "deadline: yes"
+expect_status 0 -- "$bin" plan "$ex/site-100mw.toml" --csv
+out_lines 5
+out_has "variant,site.grid,gpus,racks,it_power (W)"
+out_has "liquid,us-virginia,"
+
+# --set overrides, and the worksheet says where each input came from.
+expect_status 0 -- "$bin" plan "$ex/llama3-70b-h100.toml" --set workload.rate=50/s
+out_has "rate                  50 req/s"
+out_has "given (--set workload.rate)"
+expect_status 2 -- "$bin" plan "$ex/llama3-70b-h100.toml" --set workload.rat=50/s
+err_has "did you mean 'workload.rate'?"
+
+# Sweeps: one row per point, CSV and JSON Lines; the Pareto front keeps a subset.
+expect_status 0 -- "$bin" plan "$ex/llama3-70b-h100.toml" --sweep hardware.system=dgx-h100,dgx-h200,dgx-b200 --sweep batch=1,8,64 --csv
+out_lines 10
+out_has "hardware.system,workload.batch,"
+expect_status 0 -- "$bin" plan "$ex/llama3-70b-h100.toml" --sweep hardware.system=dgx-h100,dgx-h200,dgx-b200 --sweep batch=1,8,64 --json
+out_lines 9
+json_ok --lines
+out_has '"cost_per_mtok": {"value": '
+expect_status 0 -- "$bin" plan "$ex/llama3-70b-h100.toml" --sweep hardware.system=dgx-h100,dgx-h200,dgx-b200 --sweep batch=1,8,64 --pareto cost_per_mtok,tpot --csv
+n=$(wc -l <"$tmp/out")
+if [ "$n" -ge 3 ] && [ "$n" -lt 10 ]; then ok; else bad "pareto front has $n lines"; fi
+expect_status 0 -- "$bin" plan "$ex/llama3-70b-h100.toml" --sweep workload.rate=1/s..100/s:50 --columns gpus,cost_per_mtok --stats --csv
+out_lines 51
+err_has "points/s"
+
+# Validation: every problem at once, with file:line:col and a hint, exit 2, nothing on stdout.
+cat >"$tmp/bad.toml" <<'TOML'
+[model]
+id = "llama-3-70"
+[hardware]
+gpu = "h100"
+[workload]
+type = "serve"
+rate = "50 GB"
+promt = 1000
+TOML
+expect_status 2 -- "$bin" plan "$tmp/bad.toml"
+err_has "bad.toml:2:6: model.id: unknown model 'llama-3-70'; hint: did you mean 'llama-3-70b'?"
+err_has "bad.toml:4:7: hardware.gpu: unknown accelerator 'h100'"
+err_has "bad.toml:7:8: workload.rate: expected"
+err_has "bad.toml:8:9: unknown key 'promt' in [workload]; hint: did you mean 'prompt'?"
+err_has "missing the electricity price"
+err_has "problems in the plan"
+if [ ! -s "$tmp/out" ]; then ok; else bad "stdout not empty on a bad plan"; fi
+expect_status 0 -- "$bin" plan "$ex/llama3-70b-h100.toml" --check
+expect_status 2 -- "$bin" plan "$tmp/missing.toml"
+err_has "cannot read"
+
+# Files: a workbook and charts, never replacing a file without --force, never an input.
+expect_status 0 -- "$bin" plan "$ex/llama3-70b-h100.toml" --xlsx "$tmp/plan.xlsx" --plot "$tmp/plots"
+if [ -s "$tmp/plan.xlsx" ]; then ok; else bad "no workbook"; fi
+for c in roofline memory cost rack-power occupancy; do if [ -s "$tmp/plots/$c.svg" ]; then ok; else bad "no $c.svg"; fi; done
+expect_status 2 -- "$bin" plan "$ex/llama3-70b-h100.toml" --xlsx "$tmp/plan.xlsx"
+err_has "exists"
+expect_status 0 -- "$bin" plan "$ex/llama3-70b-h100.toml" --xlsx "$tmp/plan.xlsx" --force
+cp "$ex/llama3-70b-h100.toml" "$tmp/in.toml"
+expect_status 2 -- "$bin" plan "$tmp/in.toml" --xlsx "$tmp/in.toml" --force
+if cmp -s "$tmp/in.toml" "$ex/llama3-70b-h100.toml"; then ok; else bad "the input file was overwritten"; fi
+
+# The help lists the plan keys; make demo's script runs a plan.
+expect_status 0 -- "$bin" plan --help
+out_has "workload.rate"; out_has "[workload]"; out_has "--sweep"
+expect_status 0 -- "$src/examples/demo.sh" "$bin"
+out_has "infracalc plan"
+
+echo "plan tests: $pass passed, $fail failed"
+[ "$fail" -eq 0 ]

@@ -1,0 +1,115 @@
+// The Llama 3 70B H100 worksheet states weights, KV per token, devices, the decode ceiling, tokens/s,
+// requests/s, rack kW, coolant L/min, the owner's $/GPU-hour and $/Mtok; each must equal what the single
+// plugin prints for the same inputs (run here through run_calculator, the function `infracalc PLUGIN CALC`
+// calls).
+#include <catch2/catch.hpp>
+#include <cmath>
+
+#include "plan_test_util.hpp"
+#include "plugins/core/context.hpp"
+#include "plugins/registry.hpp"
+#include "units/format.hpp"
+
+using namespace infracalc;
+
+namespace {
+
+double run(const char* plugin, const char* calc, const RawInputs& raw, const char* output) {
+  const Plugin* p = find_plugin(plugin);
+  REQUIRE(p != nullptr);
+  const Calculator* c = p->find(calc);
+  REQUIRE(c != nullptr);
+  const Result r = run_calculator(*p, *c, raw);
+  const Value* v = r.find(output);
+  INFO(plugin << " " << calc << " " << output);
+  REQUIRE(v != nullptr);
+  return v->q.value;
+}
+
+std::string num(double v) { return format_machine(v); }
+
+}  // namespace
+
+TEST_CASE("the Llama 3 70B H100 worksheet agrees with the single plugins", "[plan]") {
+  auto l = plan_test::load_example("llama3-70b-h100.toml");
+  INFO(l->problems.text());
+  REQUIRE(l->problems.empty());
+  for (const auto& e : l->sheet.errors) FAIL(e);
+  const std::string model = "llama-3-70b";
+  const std::string gpu = "h100-sxm";
+  CHECK(l->text("gpu") == gpu);
+  const double tp = l->q("tp");
+  const double batch = l->q("batch");
+  CHECK(tp == 8);
+
+  // weights
+  CHECK(l->q("weights") == run("fit", "weights", {{"model", model}, {"dtype", "bf16"}}, "weights"));
+  CHECK(l->q("weights") == Approx(141.1e9).epsilon(1e-3));
+  // KV per token
+  CHECK(l->q("kv_bytes_per_token") == run("kv", "size", {{"model", model}, {"dtype", "bf16"}, {"tokens", "2500"}}, "kv_bytes_per_token"));
+  CHECK(l->q("kv_bytes_per_token") == 327680);
+  // devices: the fewest devices, and the fleet from the rate
+  CHECK(l->q("min_devices") ==
+        run("fit", "inference", {{"model", model}, {"gpu", gpu}, {"dtype", "bf16"}, {"kv_dtype", "bf16"}, {"tokens", "2500"}}, "min_devices"));
+  const double rps = l->q("requests_per_second");
+  const double replicas_needed = std::ceil(20.0 / (rps * 0.8));
+  CHECK(l->q("gpus") == std::ceil(replicas_needed * tp / 8) * 8);
+  // decode ceiling: one stream at the full context on the replica's tp
+  CHECK(l->q("decode_ceiling") == run("decode", "ceiling",
+                                      {{"model", model}, {"gpu", gpu}, {"dtype", "bf16"}, {"kv_dtype", "bf16"}, {"batch", "1"},
+                                       {"tokens", "2500"}, {"tp", "8"}},
+                                      "tokens_per_second_per_stream"));
+  // tokens/s of the replica at the operating batch and the average context (prompt + output/2)
+  const RawInputs decode_in = {{"model", model}, {"gpu", gpu},       {"dtype", "bf16"}, {"kv_dtype", "bf16"},
+                               {"batch", num(batch)}, {"tokens", "2250"}, {"tp", "8"},    {"mbu", "0.8"}, {"mfu", "0.5"}};
+  CHECK(l->q("tokens_per_second") == run("decode", "ceiling", decode_in, "tokens_per_second"));
+  // requests/s: the serve plugin's simulated replica within the p95 targets; the static model beside it
+  // (one prefill plus output/batch decode steps per request) from decode's step and prefill times.
+  const double step = run("decode", "ceiling", decode_in, "step_time");
+  const double prefill = run("decode", "prefill",
+                             {{"model", model}, {"gpu", gpu}, {"dtype", "bf16"}, {"kv_dtype", "bf16"}, {"tokens", "2000"}, {"batch", "1"},
+                              {"tp", "8"}, {"mfu", "0.5"}, {"mbu", "0.8"}},
+                             "prefill_time");
+  CHECK(l->q("requests_per_second_static") == Approx(1.0 / (prefill + 500 * step / batch)).epsilon(1e-12));
+  if (find_plugin("serve") != nullptr) {
+    CHECK(rps == run("serve", "capacity",
+                     {{"model", model}, {"gpu", gpu}, {"dtype", "bf16"}, {"kv_dtype", "bf16"}, {"tp", "8"}, {"mbu", "0.8"}, {"mfu", "0.5"},
+                      {"memory_utilization", "0.9"}, {"max_batch", num(batch)}, {"prompt_tokens", "2000"}, {"tokens_per_answer", "500"},
+                      {"ttft_target", "1 s"}, {"tpot_target", "50 ms"}, {"target_rate", "20/s"}},
+                     "replica_max_rate"));
+    CHECK(l->q("ttft") == l->q("ttft_p95"));
+  } else {
+    CHECK(rps == l->q("requests_per_second_static"));
+  }
+  // rack kW: four DGX H100 nodes of 10.2 kW
+  CHECK(l->q("rack_power") ==
+        run("power", "rack", {{"rack_power", "40800 W"}, {"gpus", "32"}, {"gpu", gpu}, {"gpus_per_host", "8"}}, "rack_power"));
+  CHECK(l->q("rack_power") == Approx(40800));
+  // coolant L/min for the rack's heat at a 10 K rise from a 30 degC supply
+  CHECK(l->q("coolant_flow_per_rack") ==
+        run("cooling", "flow", {{"heat", "40800 W"}, {"delta_t", "10 K"}, {"supply", "30 degC"}, {"coolant", "water"}}, "volume_flow"));
+  // owner $/GPU-hour for the capex with the fabric's share and the all-in power per GPU
+  const double capex = 40000 + l->q("network_cost_used") / l->q("gpus");
+  const double power = l->q("it_power") / l->q("gpus");
+  CHECK(l->q("owner_cost") == Approx(run("tco", "hour",
+                                  {{"capex_per_gpu", num(capex) + " USD"},
+                                   {"life", "4 yr"},
+                                   {"sold_share", "1"},
+                                   {"power_per_gpu", num(power) + " W"},
+                                   {"pue", "1.3"},
+                                   {"tariff", num(l->q("tariff")) + " USD/J"},
+                                   {"maintenance", "$0.30/h"},
+                                   {"cost_of_capital", "0.08"}},
+                                  "owner_cost")).epsilon(1e-12));
+  // $/Mtok: one replica of tp accelerators at the owner's price, its throughput and the fleet's utilisation
+  const double price = run("cost", "token",
+                           {{"gpu_hour", num(l->q("owner_cost")) + " USD/s"},
+                            {"gpus", num(tp)},
+                            {"throughput", num(l->q("replica_tokens_per_second")) + " tok/s"},
+                            {"utilisation", num(l->q("utilisation"))}},
+                           "price_per_token");
+  CHECK(l->q("cost_per_mtok") == Approx(price).epsilon(1e-12));
+  // The worksheet's own cross-checks ran and agree.
+  CHECK(l->sheet.crosses.size() >= 8);
+  for (const auto& x : l->sheet.crosses) CHECK(x.ok);
+}

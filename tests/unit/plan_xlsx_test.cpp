@@ -1,0 +1,318 @@
+// The workbook: opened as the zip of XML it is, every formula is evaluated from the cells it references and
+// must give the value the planner stored; changing an input cell moves the totals that depend on it.
+#include <catch2/catch.hpp>
+#include <cmath>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <functional>
+#include <map>
+#include <regex>
+#include <sstream>
+#include <unistd.h>
+
+#include "cli/plan_output.hpp"
+#include "cli/plan_xlsx.hpp"
+#include "plan_test_util.hpp"
+
+#ifdef INFRACALC_TEST_ZLIB
+#include <zlib.h>
+#endif
+
+using namespace infracalc;
+namespace fs = std::filesystem;
+
+namespace {
+
+#ifdef INFRACALC_TEST_ZLIB
+
+std::uint32_t u32(const std::string& s, std::size_t at) {
+  return static_cast<std::uint32_t>(static_cast<unsigned char>(s[at])) | static_cast<std::uint32_t>(static_cast<unsigned char>(s[at + 1])) << 8 |
+         static_cast<std::uint32_t>(static_cast<unsigned char>(s[at + 2])) << 16 |
+         static_cast<std::uint32_t>(static_cast<unsigned char>(s[at + 3])) << 24;
+}
+std::uint16_t u16(const std::string& s, std::size_t at) {
+  return static_cast<std::uint16_t>(static_cast<unsigned char>(s[at]) | static_cast<unsigned char>(s[at + 1]) << 8);
+}
+
+// A minimal zip reader: the central directory, then each member stored or deflated (RFC 1951, raw).
+std::map<std::string, std::string> unzip(const std::string& zip) {
+  std::map<std::string, std::string> out;
+  std::size_t eocd = zip.rfind(std::string("PK\x05\x06", 4));
+  REQUIRE(eocd != std::string::npos);
+  const std::size_t entries = u16(zip, eocd + 10);
+  std::size_t p = u32(zip, eocd + 16);
+  for (std::size_t k = 0; k < entries; ++k) {
+    REQUIRE(u32(zip, p) == 0x02014b50);
+    const std::uint16_t method = u16(zip, p + 10);
+    const std::uint32_t csize = u32(zip, p + 20), usize = u32(zip, p + 24);
+    const std::uint16_t nlen = u16(zip, p + 28), xlen = u16(zip, p + 30), clen = u16(zip, p + 32);
+    const std::uint32_t local = u32(zip, p + 42);
+    const std::string name = zip.substr(p + 46, nlen);
+    p += 46 + nlen + xlen + clen;
+    const std::size_t data = local + 30 + u16(zip, local + 26) + u16(zip, local + 28);
+    std::string body = zip.substr(data, csize);
+    if (method == 0) {
+      out[name] = body;
+      continue;
+    }
+    REQUIRE(method == 8);
+    std::string raw(usize, '\0');
+    z_stream zs{};
+    REQUIRE(inflateInit2(&zs, -MAX_WBITS) == Z_OK);
+    zs.next_in = reinterpret_cast<Bytef*>(body.data());
+    zs.avail_in = static_cast<uInt>(body.size());
+    zs.next_out = reinterpret_cast<Bytef*>(raw.data());
+    zs.avail_out = static_cast<uInt>(raw.size());
+    const int rc = inflate(&zs, Z_FINISH);
+    inflateEnd(&zs);
+    REQUIRE(rc == Z_STREAM_END);
+    out[name] = raw;
+  }
+  return out;
+}
+
+std::string unescape(std::string s) {
+  const std::pair<const char*, const char*> ents[] = {{"&lt;", "<"}, {"&gt;", ">"}, {"&quot;", "\""}, {"&apos;", "'"}, {"&amp;", "&"}};
+  for (const auto& [e, c] : ents)
+    for (std::size_t pos; (pos = s.find(e)) != std::string::npos;) s.replace(pos, std::strlen(e), c);
+  return s;
+}
+
+struct CellX {
+  std::string formula;  // without '='
+  std::string text;     // string cells
+  double number = std::nan("");
+  bool is_text = false;
+};
+
+using Book = std::map<std::string, std::map<std::string, CellX>>;  // sheet → "B12" → cell
+
+Book read_book(const std::map<std::string, std::string>& files) {
+  std::vector<std::string> shared;
+  if (auto it = files.find("xl/sharedStrings.xml"); it != files.end()) {
+    const std::regex si("<si>(?:<t[^>]*>([^<]*)</t>|<t/>)</si>");
+    for (std::sregex_iterator m(it->second.begin(), it->second.end(), si), end; m != end; ++m) shared.push_back(unescape((*m)[1]));
+  }
+  const std::string& wb = files.at("xl/workbook.xml");
+  const std::regex sheet_re("<sheet name=\"([^\"]*)\"");
+  Book book;
+  int n = 0;
+  for (std::sregex_iterator m(wb.begin(), wb.end(), sheet_re), end; m != end; ++m) {
+    const std::string name = unescape((*m)[1]);
+    const std::string& xml = files.at("xl/worksheets/sheet" + std::to_string(++n) + ".xml");
+    const std::regex cell_re("<c r=\"([A-Z]+[0-9]+)\"([^>]*?)(?:/>|>(.*?)</c>)");
+    for (std::sregex_iterator c(xml.begin(), xml.end(), cell_re), e2; c != e2; ++c) {
+      CellX x;
+      const std::string attrs = (*c)[2];
+      const std::string inner = (*c)[3];
+      std::smatch f, v;
+      if (std::regex_search(inner, f, std::regex("<f>(.*?)</f>"))) x.formula = unescape(f[1]);
+      if (std::regex_search(inner, v, std::regex("<v>(.*?)</v>"))) {
+        if (attrs.find("t=\"s\"") != std::string::npos) {
+          x.is_text = true;
+          x.text = shared.at(std::stoul(v[1]));
+        } else if (attrs.find("t=\"str\"") != std::string::npos) {
+          x.is_text = true;
+          x.text = unescape(v[1]);
+        } else {
+          x.number = std::stod(v[1]);
+        }
+      }
+      book[name][(*c)[1]] = x;
+    }
+  }
+  return book;
+}
+
+// Evaluates the spreadsheet formulas infracalc writes: numbers, 'Sheet'!$B$n references, + - * / ^,
+// parentheses, CEILING, FLOOR, ROUND, MIN, MAX, SQRT, ABS.
+class Formula {
+ public:
+  Formula(const std::string& text, std::function<double(const std::string&, const std::string&)> ref) : s_(text), ref_(std::move(ref)) {}
+  double run() {
+    const double v = sum();
+    REQUIRE(i_ == s_.size());
+    return v;
+  }
+
+ private:
+  double sum() {
+    double v = product();
+    while (i_ < s_.size() && (s_[i_] == '+' || s_[i_] == '-')) {
+      const char op = s_[i_++];
+      const double r = product();
+      v = op == '+' ? v + r : v - r;
+    }
+    return v;
+  }
+  double product() {
+    double v = power();
+    while (i_ < s_.size() && (s_[i_] == '*' || s_[i_] == '/')) {
+      const char op = s_[i_++];
+      const double r = power();
+      v = op == '*' ? v * r : v / r;
+    }
+    return v;
+  }
+  double power() {
+    double v = unary();
+    if (i_ < s_.size() && s_[i_] == '^') {
+      ++i_;
+      v = std::pow(v, power());
+    }
+    return v;
+  }
+  double unary() {
+    if (s_[i_] == '-') {
+      ++i_;
+      return -unary();
+    }
+    return atom();
+  }
+  double atom() {
+    const char c = s_[i_];
+    if (c == '(') {
+      ++i_;
+      const double v = sum();
+      REQUIRE(s_[i_] == ')');
+      ++i_;
+      return v;
+    }
+    if (c == '\'') {
+      const std::size_t close = s_.find('\'', i_ + 1);
+      const std::string sheet = s_.substr(i_ + 1, close - i_ - 1);
+      i_ = close + 1;
+      REQUIRE(s_[i_] == '!');
+      ++i_;
+      std::string cell;
+      while (i_ < s_.size() && (std::isalnum(static_cast<unsigned char>(s_[i_])) != 0 || s_[i_] == '$')) {
+        if (s_[i_] != '$') cell += s_[i_];
+        ++i_;
+      }
+      return ref_(sheet, cell);
+    }
+    if (std::isdigit(static_cast<unsigned char>(c)) != 0 || c == '.') {
+      std::size_t used = 0;
+      const double v = std::stod(s_.substr(i_), &used);
+      i_ += used;
+      return v;
+    }
+    std::string name;
+    while (i_ < s_.size() && std::isalpha(static_cast<unsigned char>(s_[i_])) != 0) name += s_[i_++];
+    REQUIRE(s_[i_] == '(');
+    ++i_;
+    std::vector<double> args{sum()};
+    while (s_[i_] == ',') {
+      ++i_;
+      args.push_back(sum());
+    }
+    REQUIRE(s_[i_] == ')');
+    ++i_;
+    if (name == "CEILING") return std::ceil(args[0] / args[1]) * args[1];
+    if (name == "FLOOR") return std::floor(args[0] / args[1]) * args[1];
+    if (name == "ROUND") return std::round(args[0]);
+    if (name == "MIN") return *std::min_element(args.begin(), args.end());
+    if (name == "MAX") return *std::max_element(args.begin(), args.end());
+    if (name == "SQRT") return std::sqrt(args[0]);
+    if (name == "ABS") return std::fabs(args[0]);
+    FAIL("unknown function " << name);
+    return 0;
+  }
+
+  std::string s_;
+  std::size_t i_ = 0;
+  std::function<double(const std::string&, const std::string&)> ref_;
+};
+
+// The row of a line key in a sheet ("B" column holds its value).
+std::string value_cell(const Book& book, const std::string& sheet, const std::string& key) {
+  for (const auto& [ref, c] : book.at(sheet))
+    if (ref[0] == 'A' && c.is_text && c.text == key) return "B" + ref.substr(1);
+  FAIL("no line " << key << " on sheet " << sheet);
+  return {};
+}
+
+#endif
+
+}  // namespace
+
+TEST_CASE("the workbook's formulas reproduce the worksheet and move with their inputs", "[plan]") {
+  if (!plan::xlsx_available()) {
+    WARN("built without libxlsxwriter: --xlsx reports how to get it; nothing to open");
+    return;
+  }
+#ifndef INFRACALC_TEST_ZLIB
+  WARN("zlib not found for the test: the workbook is not opened");
+#else
+  auto l = plan_test::load_example("llama3-70b-h100.toml");
+  REQUIRE(l->problems.empty());
+  const fs::path dir = fs::temp_directory_path() / ("infracalc-plan-xlsx-" + std::to_string(::getpid()));
+  fs::create_directories(dir);
+  const std::string path = (dir / "plan.xlsx").string();
+  const plan::Worksheet w{l->spec, *l->program, l->sheet};
+  plan::write_xlsx(w, nullptr, path, false, {});
+  CHECK_THROWS_AS(plan::write_xlsx(w, nullptr, path, false, {}), UserError);  // no overwrite without --force
+  plan::write_xlsx(w, nullptr, path, true, {});
+  std::ifstream in(path, std::ios::binary);
+  std::stringstream ss;
+  ss << in.rdbuf();
+  const Book book = read_book(unzip(ss.str()));
+  fs::remove_all(dir);
+  for (const char* sheet : {"Summary", "Inputs", "Memory per device", "Decode", "Serving", "Fleet", "Network", "Power and energy", "Cooling",
+                            "Cost of ownership", "Cost per token", "Sources"})
+    CHECK(book.count(sheet) == 1);
+
+  // Every formula, evaluated from the stored values of the cells it reads, gives its own stored value.
+  int formulas = 0;
+  for (const auto& [sheet, cells] : book)
+    for (const auto& [ref, c] : cells) {
+      if (c.formula.empty() || c.is_text) continue;
+      ++formulas;
+      const double v = Formula(c.formula, [&](const std::string& s, const std::string& r) {
+                         INFO(sheet << "!" << ref << " reads " << s << "!" << r);
+                         REQUIRE(book.count(s) == 1);
+                         REQUIRE(book.at(s).count(r) == 1);
+                         return book.at(s).at(r).number;
+                       }).run();
+      INFO(sheet << "!" << ref << " = " << c.formula);
+      CHECK(v == Approx(c.number).epsilon(1e-9).margin(1e-12));
+    }
+  CHECK(formulas > 60);
+
+  // Lines computed from other lines are formulas; values are in the display unit of their row.
+  const std::string racks = value_cell(book, "Fleet", "racks");
+  CHECK(book.at("Fleet").at(racks).formula.find("CEILING(") != std::string::npos);
+  CHECK(book.at("Fleet").at(racks).number == l->q("racks"));
+  const std::string mtok = value_cell(book, "Cost per token", "cost_per_mtok");
+  CHECK_FALSE(book.at("Cost per token").at(mtok).formula.empty());
+  CHECK(book.at("Cost per token").at(mtok).number == Approx(l->q("cost_per_mtok") * 1e6).epsilon(1e-12));
+  CHECK(book.at("Cost per token").at("C" + mtok.substr(1)).text == "$/Mtok");
+  const std::string rate = value_cell(book, "Inputs", "rate");
+  CHECK(book.at("Inputs").at(rate).formula.empty());
+  CHECK(book.at("Inputs").at(rate).number == 20);
+
+  // Double the request rate in the Inputs sheet and recompute the formulas that depend on it.
+  std::map<std::string, double> memo;
+  std::function<double(const std::string&, const std::string&)> live = [&](const std::string& s, const std::string& r) -> double {
+    if (s == "Inputs" && r == rate) return 40;
+    const std::string key = s + "!" + r;
+    if (auto it = memo.find(key); it != memo.end()) return it->second;
+    const CellX& c = book.at(s).at(r);
+    const double v = c.formula.empty() ? c.number : Formula(c.formula, live).run();
+    memo[key] = v;
+    return v;
+  };
+  const std::string gpus = value_cell(book, "Fleet", "gpus");
+  const std::string year = value_cell(book, "Cost of ownership", "cost_per_year");
+  const std::string bill = value_cell(book, "Power and energy", "energy_bill");
+  CHECK(live("Fleet", gpus) > l->q("gpus"));
+  CHECK(live("Cost of ownership", year) > book.at("Cost of ownership").at(year).number);
+  CHECK(live("Power and energy", bill) > book.at("Power and energy").at(bill).number);
+  // Twice the load on the same fleet sizing rule: the fleet doubles up to the rounding of whole nodes.
+  auto twice = plan_test::load_example("llama3-70b-h100.toml", {"workload.rate=40/s"});
+  REQUIRE(twice->problems.empty());
+  CHECK(live("Fleet", gpus) == twice->q("gpus"));
+  CHECK(live("Power and energy", bill) == Approx(twice->q("energy_bill") / 1.0).epsilon(0.05));
+#endif
+}
