@@ -63,5 +63,31 @@ if [ -x "$micro" ]; then
   done
 fi
 
+# The verify suite, whole process (one run each: the full suite takes tens of seconds).
+secs() { local s e; s=$(date +%s.%N); "$@" >/dev/null 2>&1 || true; e=$(date +%s.%N); awk -v a="$s" -v b="$e" 'BEGIN { print b - a }'; }
+row "verify --quick (all plugins), wall clock" "$(secs "$bin" verify --quick)" s 3 time
+row "verify (all plugins, full), wall clock" "$(secs "$bin" verify)" s 30 time
+
+# Reference kernels against the machine's references (bench/kernel_bench.cpp, bench/stream_ref.cpp):
+# same footprint, same threads; STREAM's best-of-passes convention on both sides.
+if [ -x "$build/bench/kernel_bench" ] && [ -x "$build/bench/stream_ref" ]; then
+  "$build/bench/kernel_bench" >"$tmp/probe.txt"
+  get() { awk -v k="$1" '$1 == k { print $2 }' "$2"; }
+  "$build/bench/stream_ref" "$(get bytes "$tmp/probe.txt")" 10 >"$tmp/stream.txt"
+  st=$(get stream_triad_best "$tmp/stream.txt")
+  row "STREAM triad reference (-O3 -march=native -fopenmp), best" "$(awk -v v="$st" 'BEGIN{print v/1e9}')" GB/s 1 rate
+  row "bandwidth probe triad / STREAM triad (best of 10 each)" "$(awk -v a="$(get probe_triad_best "$tmp/probe.txt")" -v b="$st" 'BEGIN{print a/b}')" x 0.9 rate
+  row "bandwidth probe read-only sweep" "$(awk -v v="$(get probe_read "$tmp/probe.txt")" 'BEGIN{print v/1e9}')" GB/s 1 rate
+  row "decode loop batch 1: bytes streamed / probe read bandwidth" "$(awk -v a="$(get decode_b1 "$tmp/probe.txt")" -v b="$(get probe_read "$tmp/probe.txt")" 'BEGIN{print a/b}')" x 0.8 rate
+  sg=$(get sgemm "$tmp/probe.txt")
+  if [ -n "$sg" ]; then
+    row "OpenBLAS SGEMM 2048^3 (reference)" "$(awk -v v="$sg" 'BEGIN{print v/1e9}')" GFLOP/s 1 rate
+    row "peak probe (FMA loop) / OpenBLAS SGEMM" "$(awk -v a="$(get fma "$tmp/probe.txt")" -v b="$sg" 'BEGIN{print a/b}')" x 0.8 rate
+    row "decode loop's own matrix kernel / OpenBLAS SGEMM" "$(awk -v a="$(get gemm "$tmp/probe.txt")" -v b="$sg" 'BEGIN{print a/b}')" x 0.8 rate
+  else
+    row "peak probe (FMA loop), no OpenBLAS here" "$(awk -v v="$(get fma "$tmp/probe.txt")" 'BEGIN{print v/1e9}')" GFLOP/s 1 rate
+  fi
+fi
+
 # Planner sweeps: 100,000-point grids of a plan (bench/plan_sweep.sh).
 "$(dirname "$0")/plan_sweep.sh" "$build"
