@@ -77,7 +77,7 @@ std::optional<Error> process_batch_record(std::string_view text, std::size_t rec
   try {
     if (!doc) throw UserError{doc.error()};
     const Result r = run_record(doc.value(), ro);
-    out += result_json(r);
+    append_result_json(out, r);
     if (id != nullptr && id->kind == Node::Kind::string) {
       out.pop_back();  // the closing brace
       out += ", \"id\": ";

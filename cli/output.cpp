@@ -8,6 +8,8 @@
 
 namespace infracalc::cli {
 
+using namespace std::string_view_literals;  // literal appends without a strlen per call (the batch hot path)
+
 namespace {
 
 const char* origin_name(Origin o) {
@@ -84,7 +86,7 @@ std::string human_with_binary(const Quantity& q, const std::string& hint, const 
 
 void append_cell_json(std::string& out, const Cell& c) {
   if (const auto* q = std::get_if<Quantity>(&c))
-    out += format_machine(q->point ? q->value : q->value);
+    append_machine(out, q->value);
   else
     append_json_string(out, std::get<std::string>(c));
 }
@@ -121,9 +123,11 @@ std::string table_csv(const Table& t) {
 std::string machine_unit(const Quantity& q) { return q.point ? "K" : base_unit_string(q.dim); }
 
 void append_json_quantity(std::string& out, const Quantity& q) {
-  out += "{\"value\": " + format_machine(q.value) + ", \"unit\": ";
+  out += "{\"value\": "sv;
+  append_machine(out, q.value);
+  out += ", \"unit\": "sv;
   append_json_string(out, machine_unit(q));
-  out += "}";
+  out += '}';
 }
 
 std::string human_cell(const Cell& c, const std::string& unit_hint, const FormatOptions& opt) {
@@ -132,105 +136,110 @@ std::string human_cell(const Cell& c, const std::string& unit_hint, const Format
 }
 
 std::string result_json(const Result& r) {
-  std::string out = "{\"schema_version\": 1, \"plugin\": ";
+  std::string out;
+  append_result_json(out, r);
+  return out;
+}
+
+void append_result_json(std::string& out, const Result& r) {
+  out += "{\"schema_version\": 1, \"plugin\": "sv;
   append_json_string(out, r.plugin);
-  out += ", \"calculator\": ";
+  out += ", \"calculator\": "sv;
   append_json_string(out, r.calculator);
-  out += ", \"inputs\": {";
+  out += ", \"inputs\": {"sv;
   for (std::size_t i = 0; i < r.inputs.size(); ++i) {
     const auto& in = r.inputs[i];
-    out += i ? ", " : "";
+    out += i ? ", "sv : ""sv;
     append_json_string(out, in.key);
-    out += ": {\"value\": ";
+    out += ": {\"value\": "sv;
     append_cell_json(out, in.value);
     if (const auto* q = std::get_if<Quantity>(&in.value)) {
-      out += ", \"unit\": ";
+      out += ", \"unit\": "sv;
       append_json_string(out, machine_unit(*q));
     }
-    out += ", \"from\": ";
+    out += ", \"from\": "sv;
     append_json_string(out, origin_name(in.origin));
     if (!in.from.empty()) {
-      out += ", \"id\": ";
+      out += ", \"id\": "sv;
       append_json_string(out, in.from);
     }
-    out += "}";
+    out += "}"sv;
   }
-  out += "}, \"results\": {";
+  out += "}, \"results\": {"sv;
   for (std::size_t i = 0; i < r.values.size(); ++i) {
-    out += i ? ", " : "";
+    out += i ? ", "sv : ""sv;
     append_json_string(out, r.values[i].key);
-    out += ": ";
+    out += ": "sv;
     append_json_quantity(out, r.values[i].q);
   }
-  out += "}, \"verdicts\": {";
+  out += "}, \"verdicts\": {"sv;
   for (std::size_t i = 0; i < r.verdicts.size(); ++i) {
-    out += i ? ", " : "";
+    out += i ? ", "sv : ""sv;
     append_json_string(out, r.verdicts[i].key);
-    out += ": {\"ok\": ";
+    out += ": {\"ok\": "sv;
     out += r.verdicts[i].ok ? "true" : "false";
-    out += ", \"text\": ";
+    out += ", \"text\": "sv;
     append_json_string(out, r.verdicts[i].text);
-    out += "}";
+    out += "}"sv;
   }
-  out += "}, \"tables\": {";
+  out += "}, \"tables\": {"sv;
   for (std::size_t i = 0; i < r.tables.size(); ++i) {
     const auto& t = r.tables[i];
-    out += i ? ", " : "";
+    out += i ? ", "sv : ""sv;
     append_json_string(out, t.name);
-    out += ": {\"title\": ";
+    out += ": {\"title\": "sv;
     append_json_string(out, t.title);
-    out += ", \"columns\": [";
+    out += ", \"columns\": ["sv;
     for (std::size_t c = 0; c < t.columns.size(); ++c) {
       out += c ? ", " : "";
-      out += "{\"key\": ";
+      out += "{\"key\": "sv;
       append_json_string(out, t.columns[c].key);
       const bool text = !t.rows.empty() && std::holds_alternative<std::string>(t.rows.front()[c]);
       if (!text) {
-        out += ", \"unit\": ";
+        out += ", \"unit\": "sv;
         append_json_string(out, base_unit_string(t.columns[c].dim));
       }
-      out += "}";
+      out += "}"sv;
     }
-    out += "], \"rows\": [";
+    out += "], \"rows\": ["sv;
     for (std::size_t k = 0; k < t.rows.size(); ++k) {
       out += k ? ", [" : "[";
       for (std::size_t c = 0; c < t.rows[k].size(); ++c) {
         out += c ? ", " : "";
         append_cell_json(out, t.rows[k][c]);
       }
-      out += "]";
+      out += "]"sv;
     }
-    out += "]}";
+    out += "]}"sv;
   }
-  out += "}, \"notes\": [";
+  out += "}, \"notes\": ["sv;
   for (std::size_t i = 0; i < r.notes.size(); ++i) {
-    out += i ? ", " : "";
+    out += i ? ", "sv : ""sv;
     append_json_string(out, r.notes[i]);
   }
-  out += "], \"provenance\": [";
+  out += "], \"provenance\": ["sv;
   for (std::size_t i = 0; i < r.provenance.size(); ++i) {
     const auto& p = r.provenance[i];
-    out += i ? ", {\"id\": " : "{\"id\": ";
+    out += i ? ", {\"id\": "sv : "{\"id\": "sv;
     append_json_string(out, p.id);
-    out += ", \"field\": ";
+    out += ", \"field\": "sv;
     append_json_string(out, p.field);
-    out += ", \"as_of\": ";
+    out += ", \"as_of\": "sv;
     append_json_string(out, p.as_of);
-    out += ", \"source\": ";
+    out += ", \"source\": "sv;
     append_json_string(out, p.source);
     if (!p.basis.empty()) {
-      out += ", \"basis\": ";
+      out += ", \"basis\": "sv;
       append_json_string(out, p.basis);
     }
     if (!p.note.empty()) {
-      out += ", \"note\": ";
+      out += ", \"note\": "sv;
       append_json_string(out, p.note);
     }
-    if (p.overlay) out += ", \"overlay\": true";
-    out += "}";
+    if (p.overlay) out += ", \"overlay\": true"sv;
+    out += "}"sv;
   }
-  out += "]}";
-  return out;
+  out += "]}"sv;
 }
 
 std::string render_result(const Result& r, const OutputOptions& opt) {

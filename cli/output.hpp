@@ -25,6 +25,8 @@ struct OutputOptions {
 
 /// A result as one JSON object (schema_version 1), without a trailing newline.
 [[nodiscard]] std::string result_json(const Result& r);
+/// Appends result_json(r) to `out` (batch mode writes records into one buffer).
+void append_result_json(std::string& out, const Result& r);
 /// A result in the chosen format, ending in a newline.
 [[nodiscard]] std::string render_result(const Result& r, const OutputOptions& opt);
 /// One cell for human output.

@@ -35,5 +35,7 @@ struct FormatOptions {
 
 /// A double for machine output (JSON, CSV): shortest text that reads back to the same value.
 [[nodiscard]] std::string format_machine(double v);
+/// Appends format_machine(v) to `out` without a temporary string (the JSON writers' hot path).
+void append_machine(std::string& out, double v);
 
 }  // namespace infracalc

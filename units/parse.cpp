@@ -1,5 +1,7 @@
 #include "units/parse.hpp"
 
+#include <algorithm>
+#include <array>
 #include <charconv>
 #include <cstdio>
 #include <cmath>
@@ -241,10 +243,18 @@ std::string known_unit_symbols() {
 Expected<Unit> parse_unit(std::string_view text) {
   text = trim(text);
   if (text.empty()) return Error{"empty unit", "write a unit such as GB, TB/s or W"};
+  // A stream of records repeats a handful of units ("tok/s", "$/h"): remember the last few parses.
+  thread_local std::array<Unit, 32> memo;
+  thread_local std::size_t memo_used = 0, memo_next = 0;
+  for (std::size_t i = 0; i < memo_used; ++i)
+    if (memo[i].text == text) return memo[i];
   auto u = UnitParser(text).parse();
   if (!u) return u;
   Unit out = std::move(u).value();
   out.text = std::string(text);
+  memo[memo_next] = out;
+  memo_next = (memo_next + 1) % memo.size();
+  memo_used = std::max(memo_used, memo_next == 0 ? memo.size() : memo_next);
   return out;
 }
 
@@ -404,8 +414,7 @@ Error dimension_error(std::string_view input_name, const Expectation& want, std:
 Expected<Quantity> parse_input(std::string_view text, const Expectation& want, std::string_view input_name) {
   bool had_unit = false;
   auto q = parse_quantity_impl(text, had_unit);
-  const std::string name = input_name.empty() ? std::string("value") : std::string(input_name);
-  if (!q) return Error{name + ": " + q.error().message, q.error().hint};
+  if (!q) return Error{(input_name.empty() ? std::string("value") : std::string(input_name)) + ": " + q.error().message, q.error().hint};
   Quantity v = q.value();
   // A bare number is a count of whatever the input counts (tokens, FLOP, or a plain number).
   if (!had_unit && is_count_like(want.dim) && !want.point) v.dim = want.dim;

@@ -1,6 +1,7 @@
 #include "units/unit_table.hpp"
 
 #include <array>
+#include <unordered_map>
 
 namespace infracalc {
 
@@ -91,9 +92,15 @@ std::span<const UnitSymbol> unit_symbols() { return kSymbols; }
 std::span<const Prefix> unit_prefixes() { return kPrefixes; }
 
 const UnitSymbol* find_symbol(std::string_view text) {
-  for (const auto& s : kSymbols)
-    if (s.symbol == text) return &s;
-  return nullptr;
+  // The unit parser and every formatted number look symbols up; a hash map built on first use (not at
+  // start-up) replaces a scan of the whole table.
+  static const std::unordered_map<std::string_view, const UnitSymbol*> index = [] {
+    std::unordered_map<std::string_view, const UnitSymbol*> m;
+    for (const auto& s : kSymbols) m.emplace(s.symbol, &s);  // the first of a repeated symbol wins, as the scan did
+    return m;
+  }();
+  const auto it = index.find(text);
+  return it == index.end() ? nullptr : it->second;
 }
 
 bool prefix_allowed(const Prefix& prefix, PrefixClass cls) {

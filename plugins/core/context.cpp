@@ -42,8 +42,10 @@ bool within(Bound b, double v) {
   return false;
 }
 
-// Parses one input's text; `label` names it in errors ("--layers" or "llama-3-70b.layers").
-Cell parse_value(const Input& in, const std::string& text, const std::string& label) {
+// Parses one input's text; `label()` names it in errors ("--layers" or "llama-3-70b.layers"). A callable,
+// so the name is only built when there is an error to report (batch mode parses millions of inputs).
+template <class Label>
+Cell parse_value(const Input& in, const std::string& text, const Label& label) {
   switch (in.kind) {
     case InputKind::choice: {
       for (auto c : in.choices)
@@ -51,27 +53,27 @@ Cell parse_value(const Input& in, const std::string& text, const std::string& la
       std::string list;
       for (auto c : in.choices) list += (list.empty() ? "" : ", ") + std::string(c);
       std::string hint = did_you_mean(text, in.choices);
-      throw UserError{{label + ": expected one of " + list + ", got \"" + text + "\"",
+      throw UserError{{label() + ": expected one of " + list + ", got \"" + text + "\"",
                        hint.empty() ? "choose one of the listed values" : hint}};
     }
     case InputKind::text:
-      if (text.empty()) throw UserError{{label + ": expected a value, got an empty string", "e.g. " + std::string(in.example)}};
+      if (text.empty()) throw UserError{{label() + ": expected a value, got an empty string", "e.g. " + std::string(in.example)}};
       return text;
     case InputKind::flag:
       if (text.empty() || text == "true" || text == "1") return std::string("true");
       if (text == "false" || text == "0") return std::string("false");
-      throw UserError{{label + ": a switch takes no value (or true/false), got \"" + text + "\"", ""}};
+      throw UserError{{label() + ": a switch takes no value (or true/false), got \"" + text + "\"", ""}};
     case InputKind::quantity:
     case InputKind::integer: {
-      auto q = parse_input(text, Expectation{in.dim, in.point}, label);
-      if (!q) throw UserError{q.error()};
+      auto q = parse_input(text, Expectation{in.dim, in.point}, "");
+      if (!q) throw UserError{parse_input(text, Expectation{in.dim, in.point}, label()).error()};
       const Quantity v = q.value();
       if (in.kind == InputKind::integer && v.value != std::floor(v.value))
-        throw UserError{{label + ": expected a whole number, got \"" + text + "\"", "counts are whole numbers"}};
+        throw UserError{{label() + ": expected a whole number, got \"" + text + "\"", "counts are whole numbers"}};
       if (in.kind == InputKind::integer && std::fabs(v.value) > 9.0e15)
-        throw UserError{{label + ": \"" + text + "\" is too large for a count", "counts must be below 9e15"}};
+        throw UserError{{label() + ": \"" + text + "\" is too large for a count", "counts must be below 9e15"}};
       if (!in.point && !within(in.bound, v.value))
-        throw UserError{{label + ": expected " + std::string(bound_words(in.bound)) + ", got \"" + text + "\"",
+        throw UserError{{label() + ": expected " + std::string(bound_words(in.bound)) + ", got \"" + text + "\"",
                          in.example.empty() ? std::string() : "e.g. " + std::string(in.example)}};
       return v;
     }
@@ -139,12 +141,12 @@ Context::Context(const Plugin& plugin, const Calculator& calc, const RawInputs& 
   std::vector<std::optional<Cell>> typed(calc.inputs.size());
   for (std::size_t i = 0; i < calc.inputs.size(); ++i)
     if (const std::string* text = raw_value(calc.inputs[i].name))
-      typed[i] = parse_value(calc.inputs[i], *text, flag_name(calc.inputs[i].name));
+      typed[i] = parse_value(calc.inputs[i], *text, [&] { return flag_name(calc.inputs[i].name); });
   for (std::size_t i = 0; i < calc.inputs.size(); ++i) {
     const Input& in = calc.inputs[i];
     ResolvedInput ri;
     ri.key = std::string(in.name);
-    const std::string label = flag_name(in.name);
+    auto label = [&] { return flag_name(in.name); };
     if (typed[i]) {
       ri.origin = Origin::flag;
       ri.raw = *raw_value(in.name);
@@ -166,10 +168,10 @@ Context::Context(const Plugin& plugin, const Calculator& calc, const RawInputs& 
             if (node.kind != Node::Kind::string && !node.is_number())
               throw UserError{{where + ": expected a quantity, got " + std::string(node.kind_name()), ""}};
             ri.raw = node.kind == Node::Kind::string ? node.str : format_machine(node.number);
-            ri.value = parse_value(in, ri.raw, where);
+            ri.value = parse_value(in, ri.raw, [&] { return where; });
           } else if (node.kind == Node::Kind::string) {
             ri.raw = node.str;
-            ri.value = parse_value(in, node.str, where);
+            ri.value = parse_value(in, node.str, [&] { return where; });
           } else if (node.kind == Node::Kind::boolean && in.kind == InputKind::flag) {
             ri.raw = node.boolean ? "true" : "false";
             ri.value = ri.raw;
@@ -187,21 +189,21 @@ Context::Context(const Plugin& plugin, const Calculator& calc, const RawInputs& 
     if (!in.default_value.empty()) {
       ri.origin = Origin::default_value;
       ri.raw = std::string(in.default_value);
-      ri.value = parse_value(in, ri.raw, label + " (default)");
+      ri.value = parse_value(in, ri.raw, [&] { return label() + " (default)"; });
       result_.inputs.push_back(std::move(ri));
       continue;
     }
     if (in.optional || in.kind == InputKind::flag) continue;
-    std::string hint = "give " + label + " " + std::string(in.example.empty() ? "VALUE" : in.example);
+    std::string hint = "give " + label() + " " + std::string(in.example.empty() ? "VALUE" : in.example);
     if (!in.catalog.empty()) {
       const std::string_view ref_name = in.catalog.substr(0, in.catalog.find('.'));
       if (const Entry* e = ref(ref_name))
-        throw UserError{{"missing " + label + " (" + std::string(in.help) + "): " + e->id() + " has no '" +
+        throw UserError{{"missing " + label() + " (" + std::string(in.help) + "): " + e->id() + " has no '" +
                              std::string(in.catalog.substr(in.catalog.find('.') + 1)) + "'",
                          hint}};
       hint += " or --" + std::string(ref_name) + " ID";
     }
-    throw UserError{{"missing " + label + " (" + std::string(in.help) + ")", hint}};
+    throw UserError{{"missing " + label() + " (" + std::string(in.help) + ")", hint}};
   }
 }
 

@@ -1,6 +1,8 @@
 #include "plugins/core/json.hpp"
 
 #include <charconv>
+#include <cstdint>
+#include <cstring>
 #include <cmath>
 #include <fmt/format.h>
 
@@ -211,6 +213,18 @@ class JsonParser {
   bool string(std::string& out) {
     ++pos_;  // opening quote
     while (pos_ < s_.size()) {
+      // A run of plain printable ASCII is appended in one piece.
+      std::size_t run = pos_;
+      while (run < s_.size()) {
+        const auto b = static_cast<unsigned char>(s_[run]);
+        if (b < 0x20 || b >= 0x80 || b == '"' || b == '\\') break;
+        ++run;
+      }
+      if (run > pos_) {
+        out.append(s_.data() + pos_, run - pos_);
+        pos_ = run;
+        if (pos_ >= s_.size()) break;
+      }
       const auto c = static_cast<unsigned char>(s_[pos_]);
       if (c == '"') {
         ++pos_;
@@ -279,6 +293,16 @@ void append_json_string(std::string& out, std::string_view s) {
   out += '"';
   // Fast path: plain printable ASCII (keys, units, ids) is copied in one piece.
   std::size_t plain = 0;
+  // Eight bytes at a time: a word is plain when none of its bytes is a control byte, non-ASCII, '"' or '\\'
+  // (the zero-byte tests of Anderson's "Bit Twiddling Hacks"; a hit only sends the word to the byte loop).
+  constexpr std::uint64_t ones = 0x0101010101010101ull, highs = 0x8080808080808080ull;
+  auto has_zero = [&](std::uint64_t v) { return (v - ones) & ~v & highs; };
+  while (plain + 8 <= s.size()) {
+    std::uint64_t w;
+    std::memcpy(&w, s.data() + plain, 8);
+    if ((w & highs) | ((w - 0x20 * ones) & ~w & highs) | has_zero(w ^ (0x22 * ones)) | has_zero(w ^ (0x5C * ones))) break;
+    plain += 8;
+  }
   while (plain < s.size()) {
     const auto c = static_cast<unsigned char>(s[plain]);
     if (c < 0x20 || c >= 0x80 || c == '"' || c == '\\') break;

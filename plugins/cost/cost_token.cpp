@@ -50,8 +50,8 @@ void run_token(Context& ctx) {
   if (in_price)
     ctx.note("input and output tokens are priced by the accelerator time each takes: prefill at --input-throughput, decode at "
              "--throughput, one after the other (no overlap of the two phases)");
-  ctx.note("--throughput is given here; the decode and serve plugins will fill it from --model --gpu --batch when they "
-           "land. Left out: networking, storage, staff, failed requests and margin");
+  ctx.note("--throughput is an input here (from `decode ceiling`, `serve capacity` or a measurement); `infracalc plan` "
+           "chains them. Left out: networking, storage, staff, failed requests and margin");
 }
 
 }  // namespace
