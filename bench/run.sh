@@ -26,6 +26,7 @@ latency() {
 }
 latency "latency: kv size --model llama-3-70b --tokens 8000 --json" kv size --model llama-3-70b --tokens 8000 --json
 latency "latency: calc '140 GB / (3.35 TB/s)'" calc '140 GB / (3.35 TB/s)'
+latency "latency: decode ceiling --model llama-3-70b --gpu h100-sxm --batch 8" decode ceiling --model llama-3-70b --gpu h100-sxm --batch 8 --tokens 8000 --json
 latency "latency: fit inference --model llama-3-70b --gpu h100-sxm" fit inference --model llama-3-70b --gpu h100-sxm --tokens 8000 --json
 latency "latency: hw show h100-sxm --json" hw show h100-sxm --json
 

@@ -118,16 +118,22 @@ ExitStatus run_batch(const std::string& path, bool fail_fast, const GlobalOption
     ++processed;
     if (const auto err = process_batch_record(text, record, ro, out)) {
       ++failed;
+      // Whole lines reach stdout before the message goes to stderr, so `2>&1` never splits a record.
+      emit(out);
+      out.clear();
+      finish_output();
       std::fprintf(stderr, "error: record %zu: %s\n", record, err->text().c_str());
       if (fail_fast) break;
     }
     if (out.size() > (1 << 16) - 4096) {
       emit(out);
       out.clear();
+      finish_output();  // a reader downstream (jq, a pipeline) sees whole records as they are done
     }
   }
   std::free(buf);
   emit(out);
+  finish_output();
   if (in != stdin) std::fclose(in);
   if (failed > 0) std::fprintf(stderr, "batch: %zu of %zu records failed\n", failed, processed);
   return failed == 0 ? ExitStatus::ok : ExitStatus::check_failed;

@@ -216,7 +216,9 @@ void ChainBuilder::cross_check(std::string key, std::string plugin, std::string 
   const int s = step(std::move(key), std::move(plugin), std::move(calculator), std::move(purpose), inputs, {}, enable);
   Step& st = p_.steps[static_cast<std::size_t>(s)];
   st.cross_check = true;
-  for (const auto& [output, line_key] : compare) {
+  for (const auto& pair : compare) {
+    const std::string& output = pair.first;  // a plain reference: clang 14 cannot capture structured bindings
+    const std::string& line_key = pair.second;
     if (st.c != nullptr && st.unavailable.empty() &&
         std::none_of(st.c->outputs.begin(), st.c->outputs.end(), [&](const Output& o) { return o.name == output; }))
       st.unavailable = st.plugin + " " + st.calculator + " has no output '" + output + "': the planner's binding is out of date";

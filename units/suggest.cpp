@@ -42,7 +42,10 @@ std::vector<std::pair<std::size_t, std::string>> near_matches(std::string_view t
   for (auto c : candidates) {
     const std::string lc = lower(c);
     if (lc == t) return {{0, std::string(c)}};
-    std::size_t d = edit_distance(t, lc);
+    // The edit distance is at least the difference in length: skip the quadratic count when that alone
+    // is over the limit (a long list of candidates is scanned for every unknown word).
+    const std::size_t gap = t.size() > lc.size() ? t.size() - lc.size() : lc.size() - t.size();
+    std::size_t d = gap > limit ? gap : edit_distance(t, lc);
     // A typed prefix or fragment of a long id ("h100" for "h100-sxm") is a strong signal.
     if (t.size() >= 3 && (lc.find(t) != std::string::npos || t.find(lc) != std::string::npos)) d = std::min<std::size_t>(d, 1);
     if (d <= limit) out.emplace_back(d, std::string(c));

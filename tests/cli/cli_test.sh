@@ -130,6 +130,24 @@ status=${PIPESTATUS[0]}
 if [ "$status" -eq 0 ]; then ok; else bad "broken pipe gave exit $status"; fi
 err_empty
 
+# batch with stderr on the same pipe: every line is a whole record or a whole message (stdout is flushed at
+# record boundaries before an error is written), and the exit status says a record failed.
+for i in $(seq 1 60); do
+  if [ $((i % 7)) -eq 0 ]; then echo '{"plugin":"kv","calculator":"size","inputs":{"model":"llama-3-70b","tokens":"70B"}}'
+  else echo '{"plugin":"kv","calculator":"size","inputs":{"model":"llama-3-70b","tokens":"'"$((i * 1000))"'"}}'; fi
+done >"$tmp/mixed.jsonl"
+"$bin" batch "$tmp/mixed.jsonl" >"$tmp/merged" 2>&1
+status=$?
+if [ "$status" -eq 1 ]; then ok; else bad "batch with failed records gave exit $status (want 1)"; fi
+torn=0
+while IFS= read -r line; do
+  case $line in
+    "error: record "* | "batch: "*) ;;
+    *) printf '%s' "$line" | "$json_check" >/dev/null 2>&1 || torn=$((torn + 1)) ;;
+  esac
+done <"$tmp/merged"
+if [ "$torn" -eq 0 ] && [ "$(wc -l <"$tmp/merged")" -eq 69 ]; then ok; else bad "batch 2>&1: $torn torn lines, $(wc -l <"$tmp/merged") lines (want 60 records + 8 errors + 1 summary)"; fi
+
 # Help lists every input with dimension, default and example, and every output with its unit.
 expect_status 0 -- "$bin" kv size --help
 out_has "--tokens"; out_has "default fp16"; out_has "kv_total"; out_has "e.g. 128k"
