@@ -130,6 +130,14 @@ status=${PIPESTATUS[0]}
 if [ "$status" -eq 0 ]; then ok; else bad "broken pipe gave exit $status"; fi
 err_empty
 
+# The binary cannot reach the network or run programs: it imports no socket, resolver, exec, fork, spawn,
+# system or popen symbol (dlopen is there for OpenBLAS, opened by its build-time path in the peak probe).
+if command -v nm >/dev/null 2>&1; then
+  if nm -D --undefined-only "$bin" | grep -wqE 'socket|connect|getaddrinfo|gethostbyname|execv|execve|execvp|execl|execlp|system|popen|fork|vfork|posix_spawn|posix_spawnp'; then
+    bad "the binary imports a network or process-spawning function: $(nm -D --undefined-only "$bin" | grep -wE 'socket|connect|getaddrinfo|execv|execve|execvp|system|popen|fork|posix_spawn' | tr -s ' ' | tr '\n' ' ')"
+  else ok; fi
+fi
+
 # batch with stderr on the same pipe: every line is a whole record or a whole message (stdout is flushed at
 # record boundaries before an error is written), and the exit status says a record failed.
 for i in $(seq 1 60); do

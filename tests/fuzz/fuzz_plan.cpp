@@ -1,6 +1,8 @@
 // libFuzzer target: a plan file through the TOML reader, the plan loader and validator, the chain builder
-// (with the file's [[line]] expressions), the sweep and report parser and, when the plan is valid, one
-// evaluation of the chain.
+// (with the file's [[line]] expressions), the input set and the sweep and report parser. The chain is not
+// evaluated here: a valid serving plan runs the serve simulator (tens of milliseconds), which would hold the
+// fuzzer to a few executions a second; the calculators behind each step get arbitrary inputs from
+// fuzz_batch, and tests/plan runs every example plan end to end.
 #include <cstddef>
 #include <cstdint>
 #include <string>
@@ -22,9 +24,8 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   Evaluator ev(program, {});
   const InputSet in = ev.inputs(spec, problems);
   const SweepPlan sweep = make_sweep(spec, program, {}, "", "", problems);
+  (void)sweep;
+  (void)in;
   (void)problems.text();
-  if (!problems.empty() || !sweep.axes.empty()) return 0;
-  const Sheet sheet = ev.evaluate(in);
-  (void)sheet;
   return 0;
 }
