@@ -231,6 +231,11 @@ void ChainBuilder::quiet(const std::string& step_key) {
     if (s.key == step_key) s.quiet = true;
 }
 
+void ChainBuilder::nominal_notes(const std::string& step_key, std::vector<std::string> prefixes) {
+  for (auto& s : p_.steps)
+    if (s.key == step_key) s.nominal_notes = prefixes;
+}
+
 void ChainBuilder::check(std::string key, std::string label, const std::vector<std::string>& deps,
                          std::function<std::optional<std::pair<bool, std::string>>(RuleContext&)> fn) {
   CheckDef c;

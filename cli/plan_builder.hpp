@@ -63,6 +63,9 @@ class ChainBuilder {
   void uses_step(const std::string& rule_key, const std::string& step_key, const std::string& except);
   /// Marks a step as a helper run whose notes are not repeated in the report.
   void quiet(const std::string& step_key);
+  /// Leaves out of the report the step's notes that begin with one of `prefixes`: they describe an input the
+  /// planner passes only nominally, not the plan's values.
+  void nominal_notes(const std::string& step_key, std::vector<std::string> prefixes);
   /// A note that holds for every evaluation.
   void note(std::string text) { p_.notes.push_back(std::move(text)); }
   /// True when this build has the plugin and calculator.

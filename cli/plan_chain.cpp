@@ -10,6 +10,7 @@
 
 #include "cli/plan_builder.hpp"
 #include "cli/plan_eval.hpp"
+#include "plugins/core/counts.hpp"
 #include "units/format.hpp"
 
 namespace infracalc::plan {
@@ -511,6 +512,8 @@ void serve_chain(ChainBuilder& b) {
              "req/s"},
             {"replica_ttft_p95", "ttft_p95", "p95 time to first token of a replica at that rate"},
             {"replica_tpot_p95", "tpot_p95", "p95 time per output token of a replica at that rate"}});
+    // Its replica count is for the nominal 1/s; the fleet sheet sizes the plan's rate at @max_load.
+    b.nominal_notes("serve", {"replicas = "});
     b.choice("requests_per_second", {"requests_per_second_sim", "requests_per_second_static"}, "",
              "requests per second one replica serves (simulated within the targets; else the static model)", "req/s", true);
     b.choice("ttft", {"ttft_p95", "ttft_static"}, "", "time to first token (simulated p95; else the static floor)", "", true);
@@ -629,10 +632,19 @@ void gpus_for_deadline(ChainBuilder& b, const std::string& need) {
         const auto pp = c.q("pp");
         const auto unit = c.q("gpus_per_node");
         if (!tp || !pp || !unit) return std::nullopt;
+        if (tp->value * pp->value < 1 || unit->value < 1) return std::nullopt;
+        if (tp->value * pp->value > kMaxCount || unit->value > kMaxCount) {
+          c.error(fmt::format("gpus_granule: tp x pp = {:g} or {:g} accelerators per node is more than 9e15", tp->value * pp->value, unit->value));
+          return std::nullopt;
+        }
         const auto a = static_cast<long long>(tp->value * pp->value);
         const auto u = static_cast<long long>(unit->value);
-        if (a < 1 || u < 1) return std::nullopt;
-        return number_cell(static_cast<double>(std::lcm(a, u)));
+        const double lcm = static_cast<double>(a / std::gcd(a, u)) * static_cast<double>(u);
+        if (lcm > kMaxCount) {
+          c.error(fmt::format("gpus_granule: lcm(tp x pp = {}, {} accelerators per node) is more than 9e15", a, u));
+          return std::nullopt;
+        }
+        return number_cell(lcm);
       },
       "accelerators per step of the fleet");
   b.expr("gpus_deadline", "ceil(" + need + " / @gpus_granule) * @gpus_granule",

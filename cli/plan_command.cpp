@@ -11,6 +11,7 @@
 #include "cli/plan_sweep.hpp"
 #include "cli/plan_xlsx.hpp"
 #include "plugins/core/atomic_file.hpp"
+#include "plugins/core/words.hpp"
 
 namespace infracalc::cli {
 
@@ -104,8 +105,8 @@ ExitStatus run_plan(const PlanOptions& o, const GlobalOptions& g) {
     if (!sheet.errors.empty()) {
       // A plan with a failed step is not a result: the errors go to stderr and nothing to stdout (exit 2).
       for (std::size_t k = 0; k + 1 < sheet.errors.size(); ++k) std::fprintf(stderr, "error: %s\n", sheet.errors[k].c_str());
-      throw UserError{{sheet.errors.back() + "\nerror: plan " + o.file + ": " + std::to_string(sheet.errors.size()) +
-                           " step(s) or line(s) failed; no worksheet and no files written",
+      throw UserError{{sheet.errors.back() + "\nerror: plan " + o.file + ": " + plural(static_cast<std::int64_t>(sheet.errors.size()), "step or line", "steps or lines") +
+                           " failed; no worksheet and no files written",
                        "fix the inputs named above (`infracalc PLUGIN CALC --help` documents each step's inputs)"}};
     }
     emit(plan::render_plan(w, g.out));

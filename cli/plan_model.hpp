@@ -111,6 +111,9 @@ struct Step {
   int enable_line = -1;
   /// A helper run (a probe the planner uses to choose something): its notes are not repeated in the report.
   bool quiet = false;
+  /// Beginnings of notes about an input the planner passes only nominally (a placeholder rate, not the plan's):
+  /// such notes describe numbers the plan does not use and are not repeated in the report.
+  std::vector<std::string> nominal_notes;
   /// A cross-check: its outputs are compared with lines computed another way instead of becoming lines.
   /// Sweeps skip cross-checks.
   bool cross_check = false;

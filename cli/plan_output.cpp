@@ -124,6 +124,8 @@ std::vector<std::string> all_notes(const Worksheet& w) {
     if (!run || !run->result || step.cross_check || step.quiet) continue;
     for (const auto& n : run->result->notes) {
       if (std::find(seen.begin(), seen.end(), n) != seen.end()) continue;
+      if (std::any_of(step.nominal_notes.begin(), step.nominal_notes.end(), [&](const std::string& p) { return n.starts_with(p); }))
+        continue;
       seen.push_back(n);
       out.push_back(step.key + " (" + step.plugin + " " + step.calculator + "): " + n);
     }

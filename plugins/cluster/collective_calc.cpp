@@ -4,6 +4,7 @@
 
 #include "plugins/cluster/cluster_calcs.hpp"
 #include "plugins/cluster/collectives.hpp"
+#include "plugins/core/words.hpp"
 
 namespace infracalc::cluster {
 
@@ -34,9 +35,12 @@ void run_collective(Context& ctx) {
     link.alpha = *ctx.catalog<Seconds>(*l, "latency");
   } else {
     link.alpha = default_step_latency(type);
-    ctx.note(fmt::format("latency per step {:.3g} us: NCCL's tuning model for a {} hop (src/graph/tuning.cc, ring, Simple protocol); "
+    ctx.note(fmt::format("latency per step {:.3g} us: NCCL's tuning model for {} hop (src/graph/tuning.cc, ring, Simple protocol); "
                          "give --latency to override",
-                         link.alpha.value() * 1e6, type == "pcie" || type == "cxl" ? "PCIe" : type == "infiniband" || type == "ethernet" ? "network" : "NVLink-class"));
+                         link.alpha.value() * 1e6,
+                         with_article(type == "pcie" || type == "cxl"                 ? "PCIe"
+                                      : type == "infiniband" || type == "ethernet" ? "network"
+                                                                                   : "NVLink-class")));
   }
   ctx.set("bandwidth", link.beta);
   ctx.set("latency", link.alpha);

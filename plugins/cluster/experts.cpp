@@ -5,11 +5,13 @@
 #include <numeric>
 #include <random>
 
+#include "plugins/core/counts.hpp"
+
 namespace infracalc::cluster {
 
 std::int64_t expert_capacity(std::int64_t tokens, int experts, int k, double capacity_factor) {
   const double slots = capacity_factor * static_cast<double>(tokens) * k / experts;
-  return static_cast<std::int64_t>(std::ceil(slots - 1e-9 * std::max(1.0, slots)));
+  return whole_count(slots, Rounding::up, {"--capacity-factor", "slots per expert", "a capacity factor near 1 (1.0 to 2.0 is usual)"});
 }
 
 double expected_drop_rate_uniform(std::int64_t tokens, int experts, int k, std::int64_t capacity) {

@@ -9,6 +9,8 @@
 #include "plugins/cluster/cluster_hw.hpp"
 #include "plugins/cluster/collectives.hpp"
 #include "plugins/cluster/experts.hpp"
+#include "plugins/core/counts.hpp"
+#include "plugins/core/words.hpp"
 #include "plugins/fit/fit_math.hpp"
 #include "plugins/fit/fit_model.hpp"
 
@@ -25,15 +27,21 @@ void run_experts(Context& ctx) {
     throw UserError{{fmt::format("{} has no routed experts", a.id == "flags" ? std::string("the model") : a.id),
                      "give an MoE model (e.g. --model mixtral-8x7b, deepseek-v3) or --experts N --experts-per-token K"}};
   const MoeDims& d = *a.moe;
-  const int ep = static_cast<int>(ctx.integer("ep"));
-  if (ep > d.experts)
-    throw UserError{{fmt::format("--ep {} exceeds the {} routed experts", ep, d.experts), "expert parallelism spreads whole experts: ep <= experts"}};
-  const int per_device = (d.experts + ep - 1) / ep;
+  const std::int64_t ep_given = ctx.integer("ep");
+  if (ep_given > d.experts)
+    throw UserError{{fmt::format("--ep {} exceeds the {} routed experts", ep_given, d.experts), "expert parallelism spreads whole experts: ep <= experts"}};
+  const int ep = static_cast<int>(ep_given);
   if (d.experts % ep != 0)
-    ctx.note(fmt::format("{} experts do not divide over {} devices: some hold {} experts, others {}; the busiest sets the pace",
-                         d.experts, ep, per_device, d.experts / ep));
+    throw UserError{{fmt::format("--ep {} does not divide the {} routed experts: every device holds the same number of whole experts", ep,
+                                 d.experts),
+                     "give --ep from " + divisors_text(d.experts)}};
+  const int per_device = d.experts / ep;
   const double tokens_per_device = ctx.get<Tokens>("batch").value();
   if (tokens_per_device != std::floor(tokens_per_device)) throw UserError{{"--batch: expected a whole number of tokens", ""}};
+  if (tokens_per_device * ep * d.experts_per_token > 2e7)
+    throw UserError{{fmt::format("--batch x --ep = {:g} tokens x {} experts each is too many to simulate in a calculation", tokens_per_device * ep,
+                                 d.experts_per_token),
+                     "simulate one micro-batch per device: fewer tokens in --batch"}};
   const auto tokens = static_cast<std::int64_t>(tokens_per_device) * ep;
   const double cf = ctx.number("capacity_factor");
 
@@ -66,18 +74,13 @@ void run_experts(Context& ctx) {
   rs.capacity = capacity;
   rs.skew = ctx.number("skew");
   rs.seed = static_cast<std::uint64_t>(ctx.integer("seed"));
-  rs.trials = static_cast<int>(ctx.integer("trials"));
-  // Keep a calculation quick: about a million expert draws, at least one whole step.
+  const std::int64_t trials = ctx.integer("trials");
+  // Keep a calculation quick: about a million expert draws, at least one whole step (at most 2e7, checked above).
   const double per_trial = static_cast<double>(tokens) * d.experts_per_token;
-  if (per_trial > 2e7)
-    throw UserError{{fmt::format("--batch x --ep = {} tokens x {} experts each is too many to simulate in a calculation", tokens,
-                                 d.experts_per_token),
-                     "simulate one micro-batch per device: fewer tokens in --batch"}};
-  const int affordable = std::max(1, static_cast<int>(1e6 / per_trial));
-  if (affordable < rs.trials) {
-    ctx.note(fmt::format("trials lowered from {} to {} to keep the simulation near a million draws", rs.trials, affordable));
-    rs.trials = affordable;
-  }
+  const int affordable = std::max(1, static_cast<int>(1e6 / std::max(1.0, per_trial)));
+  rs.trials = static_cast<int>(std::min<std::int64_t>(trials, affordable));
+  if (affordable < trials)
+    ctx.note(fmt::format("trials lowered from {} to {} to keep the simulation near a million draws", trials, affordable));
   const RoutingStats st = simulate_routing(rs);
   ctx.set_number("drop_rate", st.drop_rate);
   ctx.set("tokens_dropped", from_base<Tokens>(st.dropped));
@@ -90,10 +93,10 @@ void run_experts(Context& ctx) {
     ctx.note("drop_rate_uniform: each expert's load is Binomial(tokens, k/E) when every token picks k distinct experts uniformly; "
              "the simulation must agree within its sampling error");
   }
-  ctx.note(fmt::format("routing simulated {} time(s) with seed {}: {} tokens ({} per device x {} devices), each to {} distinct experts{}; "
+  ctx.note(fmt::format("routing simulated {} with seed {}: {} tokens ({} per device x {}), each to {} distinct experts{}; "
                        "capacity = ceil({:g} x {} x {} / {}) = {} slots per expert; assignments beyond it are dropped (the token "
                        "skips that expert through the residual)",
-                       rs.trials, rs.seed, tokens, static_cast<std::int64_t>(tokens_per_device), ep, d.experts_per_token,
+                       plural(rs.trials, "time"), rs.seed, tokens, static_cast<std::int64_t>(tokens_per_device), plural(ep, "device"), d.experts_per_token,
                        rs.skew > 0 ? fmt::format(", expert of popularity rank r weighted r^-{:g}", rs.skew) : std::string(" uniformly"),
                        cf, tokens, d.experts_per_token, d.experts, capacity));
 
@@ -115,8 +118,7 @@ void run_experts(Context& ctx) {
                        dtype_bytes(ctx.text("dispatch_dtype")), ep, ep, moe_layers));
 
   const Hardware hw = resolve_hardware(ctx);
-  const int tp = static_cast<int>(ctx.integer("tp"));
-  const bool inside = hw.domain > 0 && ep * tp <= hw.domain;
+  const bool inside = hw.domain > 0 && static_cast<double>(ep) * static_cast<double>(ctx.integer("tp")) <= hw.domain;
   const std::optional<BytesPerSecond> bw = inside ? hw.scaleup : hw.scaleout;
   if (bw && ep > 1) {
     const LinkModel link{inside ? default_step_latency(hw.scaleup_type) : default_step_latency("ethernet"), *bw};
@@ -149,7 +151,7 @@ Calculator experts_calculator() {
   c.name = "experts";
   c.summary = "expert parallelism: experts per device, dispatch/combine all-to-all bytes, drops under a capacity factor (simulated)";
   c.description =
-      "experts per device = ceil(E / ep). Capacity = ceil(cf x T x k / E) slots per expert for T tokens routed in the "
+      "experts per device = E / ep (--ep must divide E). Capacity = ceil(cf x T x k / E) slots per expert for T tokens routed in the "
       "expert-parallel group (GShard; Switch Transformer). Routing is simulated with a seeded RNG: each token picks k distinct "
       "experts, uniformly or with popularity skew r^-s; assignments beyond an expert's capacity are dropped. For uniform "
       "routing the expected drop share has a closed form (each load is Binomial(T, k/E)). All-to-all: each device sends "
@@ -158,7 +160,7 @@ Calculator experts_calculator() {
   c.refs = {{"model", {"model"}, "MoE model id: experts, top-k, hidden size, layers"}};
   for (auto& r : hardware_refs()) c.refs.push_back(r);
   c.inputs = fit::model_inputs();
-  c.inputs.push_back({.name = "ep", .kind = InputKind::integer, .help = "expert-parallel devices the routed experts spread over", .example = "64"});
+  c.inputs.push_back({.name = "ep", .kind = InputKind::integer, .help = "expert-parallel devices the routed experts spread over (a divisor of the experts)", .example = "64"});
   c.inputs.push_back({.name = "batch", .kind = InputKind::quantity, .dim = dims::token,
                       .help = "tokens each device routes per step (micro-batch sequences x sequence length)", .example = "8192"});
   c.inputs.push_back({.name = "capacity_factor", .kind = InputKind::quantity, .dim = dims::none,

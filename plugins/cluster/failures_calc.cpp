@@ -7,6 +7,7 @@
 
 #include "plugins/cluster/cluster_calcs.hpp"
 #include "plugins/cluster/reliability.hpp"
+#include "plugins/core/words.hpp"
 
 namespace infracalc::cluster {
 
@@ -158,8 +159,8 @@ void run_failures(Context& ctx) {
     const double replicas = std::floor(gpus / replica);
     ctx.set_number("replicas", replicas);
     ctx.set_number("in_flight_lost_share", 1.0 / replicas);
-    ctx.note(fmt::format("serving: a fault takes one of {:g} replicas, so {:.4g}% of the requests in flight fail with it", replicas,
-                         100.0 / replicas));
+    ctx.note(fmt::format("serving: a fault takes {} of {}, so {:.4g}% of the requests in flight fail with it",
+                         replicas > 1 ? "one" : "the only", plural(static_cast<std::int64_t>(replicas), "replica"), 100.0 / replicas));
   }
   if (ctx.has("validated_fraction")) {
     const double f = ctx.number("validated_fraction");

@@ -9,6 +9,8 @@
 #include "plugins/cluster/cluster_calcs.hpp"
 #include "plugins/cluster/cluster_hw.hpp"
 #include "plugins/cluster/layout.hpp"
+#include "plugins/core/counts.hpp"
+#include "plugins/core/words.hpp"
 #include "plugins/fit/fit_model.hpp"
 
 namespace infracalc::cluster {
@@ -17,7 +19,10 @@ namespace {
 
 std::string gb(Bytes x) { return fmt::format("{:.4g} GB", x.value() / 1e9); }
 
-int opt_int(Context& ctx, std::string_view key) { return ctx.has(key) ? static_cast<int>(ctx.integer(key)) : 0; }
+// A parallel degree or per-device count (0 when not given), bounded so it fits the int the search holds it in.
+int opt_int(Context& ctx, std::string_view key, std::int64_t most) {
+  return ctx.has(key) ? static_cast<int>(whole_input(ctx, key, 1, std::min<std::int64_t>(most, 1 << 30))) : 0;
+}
 
 std::string verdict_of(const Layout& l, const Layout& chosen, std::int64_t chosen_mp, bool by_waste) {
   if (&l == &chosen) return chosen.feasible ? "chosen" : "closest (least memory), rejected: " + chosen.reason;
@@ -46,12 +51,13 @@ void run_layout(Context& ctx) {
   if (!hw.scaleup && p.peak.value() > 0) ctx.note("no scale-up bandwidth known: the time estimate assumes 450 GB/s per direction (NVLink 4)");
   if (!hw.scaleout && p.peak.value() > 0) ctx.note("no scale-out bandwidth known: the time estimate assumes 50 GB/s per accelerator (400 Gb/s)");
   p.seq = ctx.get<Tokens>("seq");
-  p.micro_batch = static_cast<int>(ctx.integer("micro_batch"));
+  p.micro_batch = opt_int(ctx, "micro_batch", 1'000'000);
   if (ctx.has("global_batch") && ctx.has("batch_sequences"))
     throw UserError{{"--global-batch and --batch-sequences both give the batch", "give one of them"}};
   if (ctx.has("batch_sequences")) p.global_batch = ctx.integer("batch_sequences");
   if (ctx.has("global_batch")) {
     const double seqs = ctx.get<Tokens>("global_batch").value() / p.seq.value();
+    (void)whole_count(seqs, Rounding::down, {"--global-batch", "sequences", "give a global batch in tokens, e.g. 16M"});
     p.global_batch = static_cast<std::int64_t>(std::llround(seqs));
     if (p.global_batch < 1 || std::fabs(seqs - static_cast<double>(p.global_batch)) > 1e-6 * seqs)
       throw UserError{{fmt::format("--global-batch is {:g} sequences of --seq {:g}: not a whole number", seqs, p.seq.value()),
@@ -59,22 +65,39 @@ void run_layout(Context& ctx) {
   }
   p.zero = static_cast<int>(ctx.integer("zero"));
   if (p.zero > 3) throw UserError{{fmt::format("--zero {}: ZeRO stages are 0, 1, 2 and 3", p.zero), "give --zero 0..3"}};
-  p.chunks = ctx.text("schedule") == "interleaved" ? static_cast<int>(ctx.integer("chunks")) : 1;
+  p.chunks = ctx.text("schedule") == "interleaved" ? opt_int(ctx, "chunks", 1'000'000) : 1;
   p.reserve = ctx.get<Bytes>("framework_reserve");
   const std::string& rc = ctx.text("recompute");
   if (rc == "auto") p.recompute = {fit::Recompute::none, fit::Recompute::selective, fit::Recompute::full};
   else if (rc == "none") p.recompute = {fit::Recompute::none};
   else if (rc == "full") p.recompute = {fit::Recompute::full};
   else p.recompute = {fit::Recompute::selective};
-  p.tp = opt_int(ctx, "tp");
-  p.cp = opt_int(ctx, "cp");
-  p.pp = opt_int(ctx, "pp");
-  p.ep = opt_int(ctx, "ep");
-  p.max_tp = opt_int(ctx, "max_tp");
-  if (ctx.has("dp")) {
-    const std::int64_t dp = ctx.integer("dp");
-    if (p.gpus % dp != 0) throw UserError{{fmt::format("--dp {} does not divide --gpus {}", dp, p.gpus), "dp x tp x cp x pp = gpus"}};
+  // No degree exceeds the accelerators.
+  p.tp = opt_int(ctx, "tp", p.gpus);
+  p.cp = opt_int(ctx, "cp", p.gpus);
+  p.pp = opt_int(ctx, "pp", p.gpus);
+  p.ep = opt_int(ctx, "ep", p.gpus);
+  p.max_tp = opt_int(ctx, "max_tp", p.gpus);
+  // Degrees the user fixed must split the accelerators exactly, as --dp must: tp x cp x pp x dp = gpus.
+  std::string forced_text;
+  std::int64_t forced = 1;
+  for (const auto& [key, v] : {std::pair<const char*, std::int64_t>{"tp", p.tp}, {"cp", p.cp}, {"pp", p.pp},
+                               {"dp", ctx.has("dp") ? ctx.integer("dp") : 0}}) {
+    if (v <= 0) continue;
+    forced_text += fmt::format("{}--{} {}", forced_text.empty() ? "" : " x ", key, v);
+    forced = v > p.gpus || forced > p.gpus / v ? p.gpus + 1 : forced * v;
   }
+  if (forced > 1 && p.gpus % forced != 0)
+    throw UserError{{fmt::format("{} does not divide --gpus {}: tp x cp x pp x dp must equal the accelerators", forced_text, p.gpus),
+                     fmt::format("pick degrees whose product divides {} ({})", p.gpus, divisors_text(p.gpus))}};
+  const bool has_experts = p.arch.moe && p.arch.moe->experts > 1;
+  if (p.ep > 1 && !has_experts)
+    throw UserError{{fmt::format("--ep {}: {} is dense and has no experts to spread", p.ep, p.arch.id == "flags" ? "the model" : p.arch.id),
+                     "drop --ep, or give a mixture-of-experts model"}};
+  if (p.ep > 0 && has_experts && p.arch.moe->experts % p.ep != 0)
+    throw UserError{{fmt::format("--ep {} does not divide the {} routed experts: every device holds the same number of whole experts", p.ep,
+                                 p.arch.moe->experts),
+                     fmt::format("give --ep from {}", divisors_text(p.arch.moe->experts))}};
 
   std::vector<Layout> all = search_layouts(p);
   const bool by_waste = ctx.text("objective") == "waste";
@@ -194,9 +217,10 @@ void run_layout(Context& ctx) {
     why.rows.push_back({std::string("pipeline (PP)"), Quantity::number(best.pp), t});
   }
   why.rows.push_back({std::string("data (DP)"), Quantity::number(static_cast<double>(best.dp)),
-                      fmt::format("the rest: {} replicas across the scale-out fabric, {} micro-batch(es) each per step; gradients "
-                                  "reduce while the last backward runs{}",
-                                  best.dp, best.microbatches, p.zero > 0 ? fmt::format(", ZeRO-{} shards over dp x cp", p.zero) : std::string())});
+                      fmt::format("the rest: {} across the scale-out fabric, {} each per step; gradients reduce while the last "
+                                  "backward runs{}",
+                                  plural(best.dp, "replica"), plural(best.microbatches, "micro-batch", "micro-batches"),
+                                  p.zero > 0 ? fmt::format(", ZeRO-{} shards over dp x cp", p.zero) : std::string())});
   if (p.arch.moe && p.arch.moe->experts > 1) {
     std::string t = fmt::format("{} of {} routed experts per device, dispatched and combined with all-to-alls inside the data-parallel group",
                                 (p.arch.moe->experts + best.ep - 1) / best.ep, p.arch.moe->experts);

@@ -6,7 +6,9 @@
 #include "plugins/cluster/cluster_calcs.hpp"
 #include "plugins/cluster/cluster_hw.hpp"
 #include "plugins/cluster/train_math.hpp"
+#include "plugins/core/counts.hpp"
 #include "plugins/fit/fit_model.hpp"
+#include "units/format.hpp"
 
 namespace infracalc::cluster {
 
@@ -93,15 +95,20 @@ void run_train(Context& ctx) {
     }
   } else {
     const double exact = devices_for(work, *deadline, peak, mfu);
-    gpus = std::ceil(exact - 1e-9 * exact);
+    gpus = static_cast<double>(whole_count(exact, Rounding::up,
+                                           {ctx.has("days") ? "--days" : "--duration", "accelerators",
+                                            "a later deadline, or less work (--tokens, --training-flops)"}));
     duration = run_time(work, gpus, peak, mfu);
-    ctx.set_number("gpus_exact", exact);
-    ctx.note(fmt::format("{:.6g} accelerators finish exactly on the deadline; rounded up to {:g}, the run takes {:.4g} days",
-                         exact, gpus, duration.value() / 86400.0));
+    ctx.set_number("gpus_unrounded", exact);
+    ctx.note(fmt::format("{} accelerators would finish exactly on the deadline (gpus_unrounded); rounded up to whole accelerators, {} "
+                         "take {:.4g} days",
+                         format_number(exact, 7), format_count(gpus, 4), duration.value() / 86400.0));
   }
   ctx.set_number("gpus", gpus);
   ctx.set("duration", duration);
-  ctx.set("gpu_time", work / (peak * mfu));
+  const Seconds gpu_time = work / (peak * mfu);
+  ctx.set("gpu_time", gpu_time);
+  ctx.note(fmt::format("gpu_time is {} accelerator-hours", format_count(std::round(gpu_time.value() / 3600.0), 4)));
   ctx.set("sustained_rate", gpus * peak * mfu);
   if (ctx.has("tokens")) ctx.set("token_rate", ctx.get<Tokens>("tokens") / duration);
 
@@ -124,12 +131,14 @@ void run_train(Context& ctx) {
   for (const auto& ref : utilisation_references()) {
     const std::string published = ref.mfu_low == ref.mfu_high ? fmt::format("{:.1f}%", 100 * ref.mfu_low)
                                                               : fmt::format("{:.0f}-{:.0f}%", 100 * ref.mfu_low, 100 * ref.mfu_high);
-    t.rows.push_back({std::string(ref.run), std::string(ref.hardware), Quantity::number(ref.mfu_high), published,
-                      Quantity::number(ref.hfu), std::string(ref.source)});
+    // A run that published no HFU shows "-", never a 0 that reads as a measurement.
+    const Cell hfu = ref.hfu > 0 ? Cell{Quantity::number(ref.hfu)} : Cell{std::string("-")};
+    t.rows.push_back({std::string(ref.run), std::string(ref.hardware), Quantity::number(ref.mfu_high), published, hfu,
+                      std::string(ref.source)});
   }
   t.rows.push_back({std::string("this run"), std::string(gpu ? gpu->id() : "--peak"), Quantity::number(mfu),
                     std::string("--mfu"), Quantity::number(mfu * hw_ratio), std::string("--recompute " + ctx.text("recompute"))});
-  ctx.note("utilisation table: hfu 0 where the run published none");
+  ctx.note("utilisation table: hfu \"-\" where the run published none");
   ctx.add_table(std::move(t));
 }
 
@@ -184,10 +193,10 @@ Calculator train_calculator() {
       {"flops_per_token", dims::flop_per_token, "model FLOPs per training token"},
       {"peak", dims::flop_rate, "dense peak of one accelerator"},
       {"mfu_required", dims::none, "MFU the given count needs to meet the deadline"},
-      {"gpus_exact", dims::none, "accelerators that finish exactly on the deadline"},
+      {"gpus_unrounded", dims::none, "accelerators that finish exactly on the deadline, before rounding up to whole ones (fractional)"},
       {"gpus", dims::none, "accelerators (rounded up for a deadline)"},
       {"duration", dims::time, "wall time of the run"},
-      {"gpu_time", dims::time, "accelerator-hours: FLOPs / (peak x MFU), independent of the count", "h"},
+      {"gpu_time", dims::time, "accelerator time: FLOPs / (peak x MFU), independent of the count (a note gives it in accelerator-hours)"},
       {"sustained_rate", dims::flop_rate, "model FLOP/s the whole cluster sustains"},
       {"token_rate", dims::token_rate, "training tokens per second"},
       {"mfu", dims::none, "model FLOPs utilisation"},

@@ -6,6 +6,7 @@
 #include "plugins/decode/decode_calculators.hpp"
 #include "plugins/decode/decode_inputs.hpp"
 #include "plugins/decode/decode_step_common.hpp"
+#include "plugins/kv/kv_arch.hpp"
 #include "units/bridge.hpp"
 #include "units/format.hpp"
 
@@ -40,8 +41,7 @@ void run(Context& ctx) {
     if (auto rb = ridge_batch(w, roof, tokens, tp)) ctx.set_number("ridge_batch", *rb);
     else ctx.note("no batch makes this step compute-bound at this context: its KV reads grow as fast as its arithmetic");
     ctx.verdict("memory_bound", t.memory_bound,
-                fmt::format("{}: memory {} against compute {}", bound_word(t.memory_bound), format_human(to_quantity(t.memory)),
-                            format_human(to_quantity(t.compute))));
+                fmt::format("memory {} against compute {}", format_human(to_quantity(t.memory)), format_human(to_quantity(t.compute))));
   }
   fit_note(ctx, w, batch, tokens, tp);
   ceiling_notes(ctx, w, roof, tokens, tp, comm.value() > 0);
@@ -111,6 +111,7 @@ void run_prefill(Context& ctx) {
   const double batch = batch_of(ctx);
   const Tokens prompt = ctx.get<Tokens>("tokens");
   if (prompt.value() < 1) throw UserError{{"--tokens: a prefill needs a prompt of at least one token", "e.g. --tokens 8k"}};
+  if (w.arch) kv::note_context_limit(ctx, *w.arch, prompt);
   const bool causal = ctx.flag("causal");
   const int tp = tp_degree(ctx, w);
   const StepDetail d = prefill_step(w, batch, prompt, causal, tp);
@@ -133,8 +134,8 @@ void run_prefill(Context& ctx) {
   if (auto rb = ridge_batch(w, roof, prompt, tp)) ctx.set_number("decode_ridge_batch", *rb);
   else ctx.note("decode at this context never becomes compute-bound: its KV reads grow as fast as its arithmetic");
   ctx.verdict("compute_bound", !t.memory_bound,
-              fmt::format("the prefill is {}: compute {} against memory {}", bound_word(t.memory_bound),
-                          format_human(to_quantity(t.compute)), format_human(to_quantity(t.memory))));
+              fmt::format("the prefill's compute {} against its memory {}", format_human(to_quantity(t.compute)),
+                          format_human(to_quantity(t.memory))));
   ctx.note("TTFT = prefill time: ignores queueing, tokenisation, network, sampling and chunked-prefill interleaving with decode");
   ctx.note(causal ? "attention counts only the causal half (query-key pairs at or before each query)"
                   : "attention counted as 4 N^2 d per layer (every query against every key); --causal counts the half a causal mask keeps");

@@ -4,6 +4,7 @@
 #include <fmt/format.h>
 
 #include "plugins/core/context.hpp"
+#include "plugins/core/counts.hpp"
 #include "plugins/decode/decode_calculators.hpp"
 #include "plugins/decode/decode_inputs.hpp"
 #include "units/bridge.hpp"
@@ -13,11 +14,7 @@ namespace infracalc::decode {
 
 namespace {
 
-int count(Context& ctx, std::string_view key) {
-  const auto v = ctx.integer(key);
-  if (v < 1) throw UserError{{Context::flag_name(key) + ": expected at least 1", ""}};
-  return static_cast<int>(v);
-}
+int count(Context& ctx, std::string_view key) { return static_cast<int>(whole_input(ctx, key, 1, 1'000'000'000)); }
 
 void run(Context& ctx) {
   std::optional<Workload> w;
@@ -37,6 +34,10 @@ void run(Context& ctx) {
   }
   const double batch = batch_of(ctx);
   const int ep = count(ctx, "ep");
+  if (ep > experts) throw UserError{{fmt::format("--ep {} exceeds the {} experts", ep, experts), "expert parallelism places at least one expert per device"}};
+  if (experts % ep != 0)
+    throw UserError{{fmt::format("--ep {} does not divide the {} experts: every device holds the same number of whole experts", ep, experts),
+                     "give --ep from " + divisors_text(experts)}};
   const double touched = expected_experts_touched(experts, k, batch);
   ctx.set_number("experts_touched", touched);
   ctx.set_number("experts_touched_fraction", touched / experts);
@@ -63,13 +64,12 @@ void run(Context& ctx) {
       ctx.note("per device: the shared weights are replicated on every expert-parallel device (data-parallel attention), the "
                "routed experts spread evenly and read where the batch touched them");
   }
-  if (ep > experts) throw UserError{{fmt::format("--ep {} exceeds the {} experts", ep, experts), "expert parallelism places at least one expert per device"}};
   const int layers = w ? w->moe_layers : (ctx.has("layers") ? count(ctx, "layers") : 0);
   const int hidden = w ? w->arch->hidden_size : (ctx.has("hidden_size") ? count(ctx, "hidden_size") : 0);
   if (layers > 0 && hidden > 0) {
     const auto link = ep > 1 ? resolve_link(ctx) : std::nullopt;
     const AllToAll a = expert_all_to_all(layers, hidden, k, batch, activation_bytes(ctx), ep, link ? &*link : nullptr);
-    ctx.set_number("experts_per_device", static_cast<double>(experts) / ep);
+    ctx.set_number("experts_per_device", experts / ep);
     ctx.set("all_to_all_per_token", a.per_token);
     ctx.set("all_to_all_per_device_per_step", a.per_device_per_step);
     if (link && ep > 1) ctx.set("all_to_all_time", a.time);
@@ -136,7 +136,7 @@ Calculator moe_calculator() {
                                 .example = "8", .catalog = "model.moe.experts_per_token", .optional = true},
                                {.name = "batch", .kind = InputKind::integer, .help = "tokens per step (sequences decoded together)",
                                 .default_value = "1", .example = "64"},
-                               {.name = "ep", .kind = InputKind::integer, .help = "expert-parallel devices the experts are spread over",
+                               {.name = "ep", .kind = InputKind::integer, .help = "expert-parallel devices the experts are spread over (a divisor of the experts)",
                                 .default_value = "1", .example = "8"},
                            },
                            model),

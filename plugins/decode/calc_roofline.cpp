@@ -4,6 +4,7 @@
 #include "plugins/core/context.hpp"
 #include "plugins/decode/decode_calculators.hpp"
 #include "plugins/decode/decode_inputs.hpp"
+#include "plugins/kv/kv_arch.hpp"
 #include "units/bridge.hpp"
 #include "units/format.hpp"
 
@@ -46,11 +47,13 @@ void run(Context& ctx) {
     ctx.set("attainable", attainable(peak, roof.bandwidth, i));
     const bool mem = i < ridge;
     ctx.verdict("memory_bound", mem,
-                fmt::format("{} at {} (ridge point {})", bound_word(mem), format_human(to_quantity(i)), format_human(to_quantity(ridge))));
+                fmt::format("intensity {} is {} the ridge point {}", format_human(to_quantity(i)), mem ? "below" : "at or above",
+                            format_human(to_quantity(ridge))));
   }
   if (w) {
     const double batch = batch_of(ctx);
     const Tokens tokens = ctx.get<Tokens>("tokens");
+    if (w->arch) kv::note_context_limit(ctx, *w->arch, tokens);
     const StepCost dec = decode_step(*w, batch, tokens).cost();
     const FlopsPerByte di = intensity(dec);
     ctx.set("decode_flops", dec.flops);
@@ -59,9 +62,8 @@ void run(Context& ctx) {
     ctx.set("decode_attainable", attainable(peak, roof.bandwidth, di));
     const bool dmem = di < ridge;
     ctx.verdict("decode_memory_bound", dmem,
-                fmt::format("decode at batch {} with {} of context is {} ({} against a ridge of {})", batch,
-                            format_human(to_quantity(tokens)), bound_word(dmem), format_human(to_quantity(di)),
-                            format_human(to_quantity(ridge))));
+                fmt::format("decode at batch {} with {} of context: intensity {} against a ridge of {}", batch,
+                            format_human(to_quantity(tokens)), format_human(to_quantity(di)), format_human(to_quantity(ridge))));
     if (auto rb = ridge_batch(*w, roof, tokens)) ctx.set_number("ridge_batch", *rb);
     else ctx.note("the decode step never reaches the ridge at this context: its KV reads grow as fast as its arithmetic");
     if (tokens.value() >= 1) {
@@ -73,8 +75,8 @@ void run(Context& ctx) {
       ctx.set("prefill_attainable", attainable(peak, roof.bandwidth, pi));
       const bool pmem = pi < ridge;
       ctx.verdict("prefill_memory_bound", pmem,
-                  fmt::format("a prefill of {} x {} is {} ({} against a ridge of {})", batch, format_human(to_quantity(tokens)),
-                              bound_word(pmem), format_human(to_quantity(pi)), format_human(to_quantity(ridge))));
+                  fmt::format("a prefill of {} x {}: intensity {} against a ridge of {}", batch, format_human(to_quantity(tokens)),
+                              format_human(to_quantity(pi)), format_human(to_quantity(ridge))));
     } else {
       ctx.note("--tokens 0: no context, so no KV reads in the decode step and no prefill figures (give --tokens)");
     }

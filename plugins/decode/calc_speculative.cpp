@@ -6,6 +6,7 @@
 #include "plugins/decode/decode_calculators.hpp"
 #include "plugins/decode/decode_inputs.hpp"
 #include "plugins/decode/decode_speculative.hpp"
+#include "plugins/kv/kv_arch.hpp"
 #include "units/bridge.hpp"
 #include "units/format.hpp"
 
@@ -50,6 +51,7 @@ void run(Context& ctx) {
   const Roof roof = resolve_roof(ctx, true);
   const double batch = batch_of(ctx);
   const Tokens tokens = ctx.get<Tokens>("tokens");
+  if (w->arch) kv::note_context_limit(ctx, *w->arch, tokens);
   const SpeculativePoint p = speculative_at(*w, roof, tokens, batch, k, tau, draft_cost, verify_tokens);
   ctx.set("plain_step_time", p.plain_step);
   ctx.set("verify_step_time", p.verify_step);

@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include "plugins/decode/decode_inputs.hpp"
+#include "plugins/kv/kv_arch.hpp"
 #include "plugins/kv/kv_layout.hpp"
 #include "units/bridge.hpp"
 #include "units/format.hpp"
@@ -73,6 +74,7 @@ void ceiling_notes(Context& ctx, const Workload& w, const Roof& roof, Tokens tok
   if (tp > 1 && !communication)
     ctx.note("tensor-parallel all-reduces not counted (give --link-bandwidth or --link, or use `decode tp`)");
   if (w.arch && tokens.value() == 0) ctx.note("--tokens 0: no KV-cache reads counted (give --tokens for the context)");
+  if (w.arch) kv::note_context_limit(ctx, *w.arch, tokens);
   if (w.moe_layers > 0)
     ctx.note("experts touched per layer assume uniform, independent routing: E(1 - (1 - k/E)^tokens); real routers are skewed");
 }

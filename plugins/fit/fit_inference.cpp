@@ -2,9 +2,11 @@
 #include <cmath>
 #include <fmt/format.h>
 
+#include "plugins/core/counts.hpp"
 #include "plugins/fit/fit_calcs.hpp"
 #include "plugins/fit/fit_model.hpp"
 #include "plugins/fit/fit_serving.hpp"
+#include "plugins/kv/kv_arch.hpp"
 #include "plugins/kv/kv_layout.hpp"
 
 namespace infracalc::fit {
@@ -26,8 +28,8 @@ void run_inference(Context& ctx) {
   s.comm = ctx.get<Bytes>("comm_buffers");
   if (ctx.has("activations")) s.activations = ctx.get<Bytes>("activations");
   s.step_tokens = ctx.get<Tokens>("step_tokens");
-  const int tp = static_cast<int>(ctx.integer("tp"));
-  const int pp = static_cast<int>(ctx.integer("pp"));
+  const int tp = static_cast<int>(whole_input(ctx, "tp", 1, 1 << 20));
+  const int pp = static_cast<int>(whole_input(ctx, "pp", 1, 1 << 20));
   if (s.arch.attention_heads % tp != 0)
     throw UserError{{fmt::format("--tp {} does not divide the {} attention heads", tp, s.arch.attention_heads), "use a divisor of the head count"}};
   if (pp > s.arch.layers) throw UserError{{fmt::format("--pp {} exceeds the {} layers", pp, s.arch.layers), "use at most one stage per layer"}};
@@ -104,8 +106,7 @@ void run_inference(Context& ctx) {
            "with --framework-reserve, --comm-buffers and --memory-utilization");
   if (s.arch.max_context > 0 && best_ctx > static_cast<double>(s.arch.max_context))
     ctx.note(fmt::format("max_context {:g} tokens is what memory allows; the model is trained for {} tokens", best_ctx, s.arch.max_context));
-  if (s.arch.max_context > 0 && context.value() > static_cast<double>(s.arch.max_context))
-    ctx.note(fmt::format("--tokens {:g} exceeds the model's trained context of {} tokens", context.value(), s.arch.max_context));
+  kv::note_context_limit(ctx, s.arch, context);
 }
 
 }  // namespace

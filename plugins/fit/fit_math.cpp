@@ -3,17 +3,18 @@
 #include <algorithm>
 #include <cmath>
 
+#include "plugins/core/counts.hpp"
+
 namespace infracalc::fit {
 
 namespace {
 Bytes bytes(double b) { return from_base<Bytes>(b); }
 }  // namespace
 
-int min_devices(Bytes need, Bytes per_device) {
-  const double r = need.value() / per_device.value();
-  // A ratio within 1e-9 of a whole number is that number (1.12 TB / 80 GB is 14, not 14.000000000000002).
-  const double n = std::ceil(r - 1e-9 * std::max(1.0, r));
-  return static_cast<int>(std::max(1.0, n));
+std::int64_t min_devices(Bytes need, Bytes per_device, std::string_view driver) {
+  // whole_count takes a ratio within 1e-9 of a whole number as that number (1.12 TB / 80 GB is 14, not 15).
+  return std::max<std::int64_t>(1, whole_count(need.value() / per_device.value(), Rounding::up,
+                                               {driver, "devices", "give a device with more memory, or a smaller model or format"}));
 }
 
 double routed_expert_params(const ModelArch& m) {

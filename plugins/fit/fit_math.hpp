@@ -4,6 +4,7 @@
 
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "plugins/catalog/model_arch.hpp"
@@ -12,8 +13,9 @@
 
 namespace infracalc::fit {
 
-/// Devices needed to hold `need` when each holds `per_device` (ceil; perfect sharding).
-[[nodiscard]] int min_devices(Bytes need, Bytes per_device);
+/// Devices needed to hold `need` when each holds `per_device` (ceil; perfect sharding), at least one; throws
+/// UserError naming `driver` when the count passes 9e15.
+[[nodiscard]] std::int64_t min_devices(Bytes need, Bytes per_device, std::string_view driver = "--memory");
 
 /// Parameters of one model split into what a pipeline stage and a tensor-parallel rank hold.
 struct ParamSplit {

@@ -3,6 +3,7 @@
 #include <cmath>
 #include <fmt/format.h>
 
+#include "plugins/core/counts.hpp"
 #include "plugins/fit/fit_math.hpp"
 
 namespace infracalc::fit {
@@ -30,11 +31,7 @@ std::vector<Input> model_inputs() {
 
 namespace {
 
-int flag_int(Context& ctx, std::string_view key) {
-  const auto v = ctx.integer(key);
-  if (v <= 0 || v > 2'000'000'000) throw UserError{{Context::flag_name(key) + ": expected a positive count", ""}};
-  return static_cast<int>(v);
-}
+int flag_int(Context& ctx, std::string_view key) { return static_cast<int>(whole_input(ctx, key, 1, 2'000'000'000)); }
 
 // Architecture from flags alone: enough to count parameters and size KV and activations.
 std::optional<ModelArch> arch_from_flags(Context& ctx) {

@@ -75,7 +75,7 @@ void run_rlhf(Context& ctx) {
   const Bytes all = total + rollout;
   ctx.set("total_with_rollout", all);
   if (const auto mem = device_memory(ctx)) {
-    ctx.set_number("min_devices", min_devices(all, *mem));
+    ctx.set_number("min_devices", static_cast<double>(min_devices(all, *mem)));
     ctx.note("min_devices assumes every network's state is sharded evenly (ZeRO-3 style) with nothing else resident");
   }
   ctx.note(fmt::format("trained networks: {:g} B/param (BF16 weights and gradients, FP32 master and moments); frozen: {} ({:g} B/param)",

@@ -2,6 +2,7 @@
 #include <cmath>
 #include <fmt/format.h>
 
+#include "plugins/core/counts.hpp"
 #include "plugins/fit/fit_calcs.hpp"
 #include "plugins/fit/fit_math.hpp"
 #include "plugins/fit/fit_model.hpp"
@@ -41,16 +42,17 @@ void run_train(Context& ctx) {
   const StatePerParam per = state_per_param(opt, dtype_bytes(wd), dtype_bytes(ctx.text("grads_dtype")), master, hidden);
   const int zero = static_cast<int>(ctx.integer("zero"));
   if (zero > 3) throw UserError{{fmt::format("--zero {}: ZeRO stages are 0, 1, 2 and 3", zero), "give --zero 0..3"}};
-  const int tp = static_cast<int>(ctx.integer("tp"));
-  const int pp = static_cast<int>(ctx.integer("pp"));
-  int dp = static_cast<int>(ctx.integer("dp"));
+  const int tp = static_cast<int>(whole_input(ctx, "tp", 1, 1 << 20));
+  const int pp = static_cast<int>(whole_input(ctx, "pp", 1, 1 << 20));
+  int dp = static_cast<int>(whole_input(ctx, "dp", 1, 1 << 30));
   if (ctx.has("devices")) {
     const auto devices = ctx.integer("devices");
-    if (devices % (tp * pp) != 0)
+    if (devices % (static_cast<std::int64_t>(tp) * pp) != 0)
       throw UserError{{fmt::format("--devices {} is not a multiple of tp x pp = {}", devices, tp * pp), "devices = dp x tp x pp"}};
-    if (ctx.origin("dp") == Origin::flag && dp * tp * pp != devices)
+    if (ctx.origin("dp") == Origin::flag && static_cast<std::int64_t>(dp) * tp * pp != devices)
       throw UserError{{fmt::format("--devices {} contradicts --dp {} x --tp {} x --pp {}", devices, dp, tp, pp), "give one of --devices and --dp"}};
-    dp = static_cast<int>(devices / (tp * pp));
+    dp = whole_int(static_cast<double>(devices / (static_cast<std::int64_t>(tp) * pp)), Rounding::down,
+                   {"--devices", "data-parallel ranks", "give fewer --devices or a larger --tp / --pp"}, 1 << 30);
   }
   if (m.arch && m.arch->attention_heads % tp != 0)
     throw UserError{{fmt::format("--tp {} does not divide the {} attention heads", tp, m.arch->attention_heads), "use a divisor of the head count"}};
@@ -113,7 +115,7 @@ void run_train(Context& ctx) {
   if (const auto mem = device_memory(ctx)) {
     ctx.set("memory", *mem);
     ctx.set("headroom", *mem - total);
-    ctx.set_number("min_devices_state", min_devices(state_total, *mem));
+    ctx.set_number("min_devices_state", static_cast<double>(min_devices(state_total, *mem)));
     ctx.note(fmt::format("min_devices_state = ceil({:.4g} GB / {:.4g} GB): the state alone, sharded perfectly, nothing else resident",
                          state_total.value() / 1e9, mem->value() / 1e9));
     // Fewest devices with this layout: grow dp until the sharded state plus activations fit (only ZeRO shards with dp).

@@ -41,7 +41,7 @@ void run_weights(Context& ctx) {
     ctx.set("memory", *mem);
     ctx.set("capacity", capacity);
     ctx.set("headroom", capacity - weights);
-    ctx.set_number("min_devices", min_devices(weights, *mem));
+    ctx.set_number("min_devices", static_cast<double>(min_devices(weights, *mem)));
     const bool fits = weights <= capacity;
     ctx.verdict("fits", fits,
                 fmt::format("weights {} {:.4g} GB of {:.4g} GB{}; KV cache, activations and runtime overhead come on top (fit inference)",

@@ -3,13 +3,17 @@
 #include <algorithm>
 #include <fmt/format.h>
 
+#include "plugins/core/counts.hpp"
+#include "units/format.hpp"
+
 namespace infracalc::kv {
 
 namespace {
 
 bool from_flag(const Context& ctx, std::string_view key) { return ctx.has(key) && ctx.origin(key) == Origin::flag; }
 
-int count_input(const Context& ctx, std::string_view key) { return static_cast<int>(ctx.integer(key)); }
+// A count of layers, heads or widths: integer inputs reach 9e15, the architecture holds ints.
+int count_input(const Context& ctx, std::string_view key) { return static_cast<int>(whole_input(ctx, key, 0, 1'000'000'000)); }
 
 // "5:1" is five sliding layers then one full layer, repeated; a comma list spells the cycle out
 // ("sliding,full" or "s,f"); "full" makes every layer full attention.
@@ -305,6 +309,14 @@ std::string describe(const ModelArch& m) {
   if (sliding > 0) s += fmt::format("; {} sliding-window layers (window {} tok)", sliding, m.sliding_window);
   if (m.kv_shared_layers > 0) s += fmt::format("; {} layers share an earlier layer's cache", m.kv_shared_layers);
   return s;
+}
+
+void note_context_limit(Context& ctx, const ModelArch& m, Tokens tokens, std::string_view flag) {
+  if (m.max_context <= 0 || tokens.value() <= static_cast<double>(m.max_context)) return;
+  ctx.note(fmt::format("{} {} exceeds the {}-token context {} was trained for (max_context in its catalog file): the figures "
+                       "extrapolate past what the model serves",
+                       flag, format_count(tokens.value(), 6), format_count(static_cast<double>(m.max_context), 6),
+                       m.id.empty() || m.id == "flags" ? std::string("the model") : m.id));
 }
 
 }  // namespace infracalc::kv

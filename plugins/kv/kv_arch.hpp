@@ -58,4 +58,8 @@ namespace infracalc::kv {
 /// One line describing the layout: "80 layers, GQA: 8 KV heads of 64 x 128, ...".
 [[nodiscard]] std::string describe(const ModelArch& m);
 
+/// Notes (not an error: long-context variants and RoPE scaling exist) when `tokens`, given as `flag`, exceed
+/// the context the model was trained for (max_context in its catalog file).
+void note_context_limit(Context& ctx, const ModelArch& m, Tokens tokens, std::string_view flag = "--tokens");
+
 }  // namespace infracalc::kv

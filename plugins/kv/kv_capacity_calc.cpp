@@ -3,6 +3,7 @@
 #include <cmath>
 #include <fmt/format.h>
 
+#include "plugins/core/words.hpp"
 #include "plugins/kv/kv_arch.hpp"
 #include "plugins/kv/kv_calculators.hpp"
 #include "units/format.hpp"
@@ -98,6 +99,7 @@ void run_capacity(Context& ctx) {
   ctx.set("max_tokens", from_base<Tokens>(floor_count(positive_budget / per_token_dev)));
 
   const Tokens context = ctx.get<Tokens>("context");
+  note_context_limit(ctx, m, context, "--context");
   const Bytes seq_dev = per_device(context, one);
   ctx.set_number("max_batch", floor_count(positive_budget / seq_dev));
   const auto batch = Number::from_value(static_cast<double>(ctx.integer("batch")));
@@ -116,6 +118,7 @@ void run_capacity(Context& ctx) {
 
   if (ctx.has("tokens")) {
     const Tokens tokens = ctx.get<Tokens>("tokens");
+    note_context_limit(ctx, m, tokens);
     const CacheSize need = cache_size(m, prec, tokens, batch, par);
     const Bytes need_dev = per_device(tokens, batch);
     const bool fits = weights_fit && need_dev <= budget;
@@ -126,7 +129,7 @@ void run_capacity(Context& ctx) {
     ctx.set_number("devices_for_kv", std::ceil(need.total / usable - 1e-12));
     ctx.set_number("devices_needed", std::ceil((need.total + weights) / usable - 1e-12));
     ctx.verdict("fits", fits,
-                fits ? fmt::format("weights and a {} cache fit in {} x {}", show(to_quantity(need.total)), n, show(to_quantity(*memory)))
+                fits ? fmt::format("weights and {} cache fit in {} x {}", with_article(show(to_quantity(need.total))), n, show(to_quantity(*memory)))
                      : fmt::format("weights + cache need {} per device; {} is usable",
                                    show(to_quantity(weights_dev + need_dev)), show(to_quantity(usable))));
     if (!fits && ctx.flag("require_fit")) ctx.fail_check();
@@ -137,8 +140,8 @@ void run_capacity(Context& ctx) {
   }
 
   ctx.note("layout: " + describe(m));
-  ctx.note("weights: " + weights_from + (pooled ? fmt::format(", one copy spread over {} devices", n)
-                                                 : fmt::format(", split evenly over tp x pp = {} devices", replica)));
+  ctx.note("weights: " + weights_from + (pooled ? ", one copy spread over " + plural(static_cast<std::int64_t>(n), "device")
+                                                 : ", split evenly over tp x pp = " + plural(replica, "device")));
   if (pooled)
     ctx.note("pooled: the cache is spread evenly over every device (as ring/context parallelism does), not split by KV heads");
   ctx.note(fmt::format("usable memory per device = {} x {:g} - {} reserved = {}; activations, CUDA graphs and allocator slack belong "

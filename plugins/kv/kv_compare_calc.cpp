@@ -23,6 +23,7 @@ void run_compare(Context& ctx) {
   const KvPrecision prec = resolve_precision(ctx);
   const Parallelism par = resolve_parallel(ctx, m);
   const Tokens tokens = ctx.get<Tokens>("tokens");
+  note_context_limit(ctx, m, tokens);
   const Number batch = Number::from_value(static_cast<double>(ctx.integer("batch")));
 
   int gqa = m.layout == AttentionLayout::gqa && !m.mla ? m.kv_heads : default_gqa_heads(m.attention_heads);

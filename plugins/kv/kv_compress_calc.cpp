@@ -3,6 +3,7 @@
 #include <cmath>
 #include <fmt/format.h>
 
+#include "plugins/core/counts.hpp"
 #include "plugins/kv/kv_arch.hpp"
 #include "plugins/kv/kv_calculators.hpp"
 #include "plugins/kv/kv_compress.hpp"
@@ -24,14 +25,16 @@ void run_compress(Context& ctx) {
   s.int4 = given;
   s.int4.format = find_storage_format("int4");
   s.h2o_ratio = ctx.number("h2o_ratio");
-  s.snapkv_budget = static_cast<std::int64_t>(ctx.get<Tokens>("snapkv_budget").value());
-  s.sinks = static_cast<std::int64_t>(ctx.get<Tokens>("sinks").value());
-  s.window = static_cast<std::int64_t>(ctx.get<Tokens>("window").value());
+  s.snapkv_budget = whole_tokens(ctx, "snapkv_budget", 0, kMaxTokens);
+  s.sinks = whole_tokens(ctx, "sinks", 0, kMaxTokens);
+  s.window = whole_tokens(ctx, "window", 0, kMaxTokens);
   s.cachegen_ratio = ctx.number("cachegen_ratio");
   if (s.cachegen_ratio < 1.0) throw UserError{{"--cachegen-ratio must be at least 1 (it divides the cache)", "e.g. --cachegen-ratio 4"}};
-  const auto prompt = static_cast<std::int64_t>(ctx.get<Tokens>("prompt").value());
-  const auto generate = static_cast<std::int64_t>(ctx.get<Tokens>("generate").value());
-  if (ctx.has("snapkv_ratio")) s.snapkv_budget = static_cast<std::int64_t>(std::ceil(ctx.number("snapkv_ratio") * static_cast<double>(prompt)));
+  const std::int64_t prompt = whole_tokens(ctx, "prompt", 0, kMaxTokens);
+  const std::int64_t generate = whole_tokens(ctx, "generate", 0, kMaxTokens);
+  if (ctx.has("snapkv_ratio"))
+    s.snapkv_budget = whole_count(ctx.number("snapkv_ratio") * static_cast<double>(prompt), Rounding::up,
+                                  {"--snapkv-ratio", "tokens kept", "a ratio of at most 1"});
   const auto batch = Number::from_value(static_cast<double>(ctx.integer("batch")));
 
   const Bytes full = compressed_bytes(m, Method::full, s, prompt, generate, batch);

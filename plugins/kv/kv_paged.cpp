@@ -8,6 +8,7 @@
 #include <random>
 #include <sstream>
 
+#include "plugins/core/counts.hpp"
 #include "units/expected.hpp"
 
 namespace infracalc::kv {
@@ -303,7 +304,7 @@ std::vector<PagedRequest> random_requests(std::int64_t count, std::uint64_t seed
     r.prompt = std::min(draw_length(g, prompt_mean, dist), max_len - 1);
     r.output = std::min(draw_length(g, output_mean, dist), max_len - r.prompt);
     if (rate > 0) t += -std::log1p(-unit_uniform(g)) / rate;
-    r.arrival = static_cast<std::int64_t>(std::floor(t));
+    r.arrival = whole_count(t, Rounding::down, {"--arrival-rate", "steps before the last arrival", "a higher --arrival-rate"});
     out.push_back(r);
   }
   return out;

@@ -5,6 +5,7 @@
 #include <fstream>
 #include <sstream>
 
+#include "plugins/core/counts.hpp"
 #include "plugins/kv/kv_arch.hpp"
 #include "plugins/kv/kv_calculators.hpp"
 #include "plugins/kv/kv_paged.hpp"
@@ -32,8 +33,8 @@ std::vector<PagedRequest> requests_from(Context& ctx, std::int64_t max_len) {
   const auto dist = d == "fixed" ? LengthDistribution::fixed : d == "uniform" ? LengthDistribution::uniform : LengthDistribution::exponential;
   const auto count = ctx.integer("count");
   if (count > 1'000'000) throw UserError{{"--count: at most 1,000,000 requests", "simulate a smaller sample"}};
-  const auto prompt = static_cast<std::int64_t>(ctx.get<Tokens>("prompt_mean").value());
-  const auto output = static_cast<std::int64_t>(ctx.get<Tokens>("output_mean").value());
+  const std::int64_t prompt = whole_tokens(ctx, "prompt_mean", 1, kMaxTokens);
+  const std::int64_t output = whole_tokens(ctx, "output_mean", 1, kMaxTokens);
   if (prompt + 1 > max_len) throw UserError{{"--prompt-mean leaves no room for output within --max-len", "raise --max-len"}};
   return random_requests(count, static_cast<std::uint64_t>(ctx.integer("seed")), prompt, output, dist, ctx.number("arrival_rate"),
                          max_len);
@@ -42,7 +43,7 @@ std::vector<PagedRequest> requests_from(Context& ctx, std::int64_t max_len) {
 void run_paged(Context& ctx) {
   const auto arch = resolve_arch(ctx, false);
   const auto block = ctx.integer("block_size");
-  const auto max_len = static_cast<std::int64_t>(ctx.get<Tokens>("max_len").value());
+  const std::int64_t max_len = whole_tokens(ctx, "max_len", 1, kMaxTokens);
   std::optional<Bytes> block_bytes;
   std::optional<Bytes> token_bytes;
   if (arch) {
@@ -60,7 +61,8 @@ void run_paged(Context& ctx) {
     cfg.blocks = ctx.integer("blocks");
   } else if (ctx.has("memory")) {
     if (!block_bytes) throw UserError{{"--memory needs the model's layout to size a block", "give --model ID (or --layers ...), or --blocks N"}};
-    cfg.blocks = static_cast<std::int64_t>(ctx.get<Bytes>("memory") / *block_bytes);
+    cfg.blocks = whole_count(ctx.get<Bytes>("memory") / *block_bytes, Rounding::down,
+                             {"--memory", "KV blocks", "use a larger --block-size or less --memory"});
     if (cfg.blocks < 1) throw UserError{{"--memory holds less than one block", "give more --memory or a smaller --block-size"}};
   } else {
     throw UserError{{"kv paged needs the pool size", "give --blocks N, or --memory 40GB with a model"}};
@@ -106,7 +108,7 @@ void run_paged(Context& ctx) {
   ctx.set_number("internal_fragmentation", slots_sum > 0 ? 1.0 - tokens_sum / slots_sum : 0.0);
   ctx.set_number("final_block_waste", 1.0 - static_cast<double>(used) / static_cast<double>(paged_slots_final));
   ctx.set_number("reservation_waste", 1.0 - static_cast<double>(used) / (n * static_cast<double>(max_len)));
-  ctx.set_number("reservation_concurrency", std::floor(static_cast<double>(cfg.blocks * block) / static_cast<double>(max_len)));
+  ctx.set_number("reservation_concurrency", std::floor(static_cast<double>(cfg.blocks) * static_cast<double>(block) / static_cast<double>(max_len)));
   ctx.set_number("mean_running", running_sum / steps);
   ctx.set_number("peak_running", static_cast<double>(peak_running));
   ctx.set_number("preemptions", static_cast<double>(r.preemptions));

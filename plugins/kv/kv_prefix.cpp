@@ -2,6 +2,7 @@
 
 #include <cmath>
 
+#include "plugins/core/counts.hpp"
 #include "plugins/kv/kv_blocks.hpp"
 
 namespace infracalc::kv {
@@ -35,9 +36,10 @@ double break_even_hit_rate(const CachePricing& p) {
 
 std::int64_t break_even_requests(const CachePricing& p) {
   if (p.write <= 1.0) return 1;
-  // write + (n - 1)·read <= n  <=>  n >= (write - read) / (1 - read); the small slack absorbs rounding in
+  // write + (n - 1)·read <= n  <=>  n >= (write - read) / (1 - read); whole_count's slack absorbs rounding in
   // multipliers typed as decimals (1.25, 0.1).
-  return static_cast<std::int64_t>(std::ceil((p.write - p.read) / (1.0 - p.read) - 1e-12));
+  return whole_count((p.write - p.read) / (1.0 - p.read), Rounding::up,
+                     {"--cache-write", "requests per cache write to break even", "a write multiplier near the provider's (1.25 to 2)"});
 }
 
 double cost_multiplier(const CachePricing& p, double hit_rate) { return hit_rate * p.read + (1.0 - hit_rate) * p.write; }

@@ -65,6 +65,7 @@ void run_size(Context& ctx) {
   ctx.add_table(std::move(t));
 
   ctx.note("layout: " + describe(m));
+  note_context_limit(ctx, m, tokens);
   if (m.mla)
     ctx.note(fmt::format("bytes per token = {} cached layers x ({} latent + {} RoPE key) x {:g} B ({}); one latent per layer serves "
                          "every head, so tensor parallelism replicates it",

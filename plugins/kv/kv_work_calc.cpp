@@ -2,6 +2,7 @@
 // step reads.
 #include <fmt/format.h>
 
+#include "plugins/core/counts.hpp"
 #include "plugins/kv/kv_arch.hpp"
 #include "plugins/kv/kv_calculators.hpp"
 #include "plugins/kv/kv_work.hpp"
@@ -11,8 +12,8 @@ namespace infracalc::kv {
 namespace {
 
 void run_work(Context& ctx) {
-  const auto n = static_cast<std::int64_t>(ctx.get<Tokens>("tokens").value());
-  const auto prompt = static_cast<std::int64_t>(ctx.get<Tokens>("prompt").value());
+  const std::int64_t n = whole_tokens(ctx, "tokens", 1, kMaxTokens);
+  const std::int64_t prompt = whole_tokens(ctx, "prompt", 0, kMaxTokens);
   const std::int64_t step = ctx.has("step") ? ctx.integer("step") : n;
   if (step > n) throw UserError{{fmt::format("--step ({}) is past the last step ({})", step, n), "steps run from 1 to --tokens"}};
   const ProjectionWork w = projection_work(prompt, n);

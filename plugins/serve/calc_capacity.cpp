@@ -4,6 +4,8 @@
 #include <cmath>
 #include <fmt/format.h>
 
+#include "plugins/core/counts.hpp"
+#include "plugins/core/words.hpp"
 #include "plugins/serve/serve_calculators.hpp"
 #include "plugins/serve/serve_math.hpp"
 #include "plugins/serve/serve_setup.hpp"
@@ -19,9 +21,7 @@ namespace {
 
 // The stream one replica is sized with: --count requests of the prompt length and the answer length.
 std::vector<Request> sizing_requests(Context& ctx, std::int64_t count, std::int64_t answer, const Replica& rep) {
-  const auto prompt = static_cast<std::int64_t>(ctx.get<Tokens>("prompt_tokens").value());
-  if (prompt < 1 || static_cast<double>(prompt) != ctx.get<Tokens>("prompt_tokens").value())
-    throw UserError{{"--prompt-tokens: expected a whole number of tokens of at least 1", "e.g. 1000"}};
+  const std::int64_t prompt = whole_tokens(ctx, "prompt_tokens", 1, 1'000'000'000);
   const std::int64_t max_len = rep.max_context > 0 ? rep.max_context : (std::int64_t{1} << 40);
   if (prompt + answer > max_len)
     throw UserError{{fmt::format("--prompt-tokens {} + {} answer tokens exceed the model's {}-token context", prompt, answer, max_len),
@@ -73,26 +73,43 @@ void run_capacity(Context& ctx) {
   const bool simulate_replica = ctx.has("step_time") || ctx.ref("model") != nullptr || ctx.has("params") || ctx.has("weights_bytes");
   std::optional<Replica> rep;
   if (simulate_replica) rep = resolve_replica(ctx);
+  // A pod's rate is its accelerators x the rate per accelerator: that holds only when the pod is whole replicas.
+  if (rep && have_gpus) {
+    const auto pod = static_cast<std::int64_t>(gpus);
+    const bool from_system = sys != nullptr && ctx.origin("gpus") == Origin::catalog;
+    const std::string pod_text = from_system ? fmt::format("{}'s {}", sys->id(), plural(pod, "accelerator")) : fmt::format("--gpus {}", pod);
+    if (rep->tp > pod)
+      throw UserError{{fmt::format("--tp {}: a replica of {} does not fit in {}", rep->tp, plural(rep->tp, "device"), pod_text),
+                       fmt::format("lower --tp to at most {}{}", pod, from_system ? "" : ", or give more --gpus")}};
+    if (pod % rep->tp != 0)
+      throw UserError{{fmt::format("{} {} not a multiple of the replica size, {} (--tp {}): the pod rate assumes every accelerator "
+                                   "serves in a whole replica",
+                                   pod_text, from_system ? "are" : "is", plural(rep->tp, "device"), rep->tp),
+                       from_system ? fmt::format("give a --tp that divides {}", pod)
+                                   : fmt::format("give --gpus a multiple of {} (e.g. {}), or a --tp that divides {}", rep->tp,
+                                                 (pod / rep->tp + 1) * rep->tp, pod)}};
+  }
   TokensPerSecond per_gpu{};
   TokensPerSecond replica_rate{};
   std::int64_t sim_answer = 0;
   if (rep) {
-    if (have_answer && answer.value() != std::floor(answer.value()))
-      throw UserError{{"--tokens-per-answer: a simulated answer is a whole number of tokens", "e.g. 300"}};
-    sim_answer = have_answer ? static_cast<std::int64_t>(answer.value()) : 256;
+    sim_answer = have_answer ? whole_tokens(ctx, "tokens_per_answer", 1, 1'000'000'000) : 256;
   }
   if (ctx.has("tokens_per_second_per_gpu")) {
     per_gpu = ctx.get<TokensPerSecond>("tokens_per_second_per_gpu");
   }
   if (rep) {
     if (!have_answer) ctx.note("no --tokens-per-answer: the replica is simulated with 256-token answers");
-    const auto prompt = static_cast<std::int64_t>(ctx.get<Tokens>("prompt_tokens").value());
+    const std::int64_t prompt = whole_tokens(ctx, "prompt_tokens", 1, 1'000'000'000);
     std::int64_t full = rep->engine.max_batch;
     if (rep->engine.kv_blocks > 0)
       full = std::min<std::int64_t>(full, rep->engine.kv_blocks / kv::blocks_for(prompt + sim_answer, rep->engine.block_size));
     if (full < 1) throw UserError{{"the KV pool cannot hold one sequence of this prompt and answer", "give more memory or raise --tp"}};
     // Offline: enough requests for several full batches, all queued at once.
     const std::int64_t count = std::max<std::int64_t>(ctx.integer("count"), 4 * full);
+    const std::string why = count > ctx.integer("count")
+                                ? fmt::format("--count {} raised to 4 full batches of {} so the batch stays full", ctx.integer("count"), full)
+                                : std::string("--count");
     SimInput in;
     in.requests = sizing_requests(ctx, count, sim_answer, *rep);
     const SimResult r = simulate(in, rep->engine, *rep->model);
@@ -100,9 +117,10 @@ void run_capacity(Context& ctx) {
     ctx.set("replica_tokens_per_second", s.output_rate);
     replica_rate = s.output_rate;
     if (!ctx.has("tokens_per_second_per_gpu")) per_gpu = s.output_rate / static_cast<double>(rep->tp);
-    ctx.note(fmt::format("replica simulated at saturation: {} requests of {} prompt + {} output tokens queued at once on one replica of {} "
-                         "device(s), {} batching, mean batch {:.4g}: {} per replica",
-                         count, prompt, sim_answer, rep->tp, batching_name(rep->engine.batching), s.mean_running_busy, human(s.output_rate)));
+    ctx.note(fmt::format("replica simulated at saturation: {} ({}) of {} prompt + {} output tokens queued at once on one replica of {}, "
+                         "{} batching, mean batch {:.4g}: {} per replica",
+                         plural(count, "request"), why, prompt, sim_answer, plural(rep->tp, "device"), batching_name(rep->engine.batching),
+                         s.mean_running_busy, human(s.output_rate)));
   } else if (!ctx.has("tokens_per_second_per_gpu") && !ctx.has("baseline_tokens_per_second_per_gpu")) {
     throw UserError{{"no throughput: give --tokens-per-second-per-gpu, or a replica to simulate (--model ID --gpu ID)",
                      "e.g. --tokens-per-second-per-gpu 3000"}};
@@ -117,7 +135,14 @@ void run_capacity(Context& ctx) {
       if (const Node* n = sys->root().find("accelerators_per_rack"); n != nullptr && n->is_number()) {
         const auto per_rack = ctx.catalog<Number>(*sys, "accelerators_per_rack");
         if (per_rack) {
-          const TokensPerSecond rack = pod_throughput(per_rack->value(), per_gpu);
+          // Only whole replicas serve: a rack of 72 at --tp 16 runs 4 replicas on 64 accelerators.
+          const int size = rep ? rep->tp : 1;
+          const double serving = std::floor(per_rack->value() / size) * size;
+          if (serving < per_rack->value())
+            ctx.note(fmt::format("a rack of {} holds {} of --tp {}: {:g} accelerators idle",
+                                 plural(static_cast<std::int64_t>(per_rack->value()), "accelerator"),
+                                 plural(static_cast<std::int64_t>(serving / size), "replica"), size, per_rack->value() - serving));
+          const TokensPerSecond rack = pod_throughput(serving, per_gpu);
           ctx.set("rack_tokens_per_second", rack);
           if (have_answer) ctx.set("rack_requests_per_second", answers_per_second(rack, answer));
         }
@@ -161,6 +186,7 @@ void run_capacity(Context& ctx) {
     const bool targets = ttft.value() > 0 || tpot.value() > 0;
     const int devices = rep ? rep->tp : 1;
     PerSecond per_replica{};
+    bool at_saturation = false;
     if (rep && targets) {
       // The largest Poisson rate whose p95s meet the targets, by bisection between zero and the saturated rate.
       const auto reqs = sizing_requests(ctx, ctx.integer("count"), sim_answer, *rep);
@@ -176,9 +202,11 @@ void run_capacity(Context& ctx) {
         const Trial top = trial(*rep, reqs, hi, seed, ttft, tpot);
         if (top.ok) {
           best = top;
-          ctx.note(fmt::format("the targets held even at the saturated rate over {} requests; a longer run at that rate queues without "
-                               "bound, so the replica count has no headroom (lower the rate per replica, or raise --count to test longer)",
-                               reqs.size()));
+          at_saturation = true;
+          ctx.note(fmt::format("the targets held even at the saturated rate over a run of {} (--count, seed {}), so no bisection was "
+                               "needed; a longer run at that rate queues without bound, so the rate has no headroom unless a maximum "
+                               "load is applied (--max-load), or raise --count to test longer",
+                               plural(static_cast<std::int64_t>(reqs.size()), "request"), seed));
         } else {
           for (int i = 0; i < 16 && hi - lo > 1e-4 * hi; ++i) {
             const Trial mid = trial(*rep, reqs, 0.5 * (lo + hi), seed, ttft, tpot);
@@ -189,6 +217,9 @@ void run_capacity(Context& ctx) {
               hi = mid.rate;
             }
           }
+          ctx.note(fmt::format("replica rate under the targets: bisection over Poisson arrival rates, {} per trial (--count, seed {}), "
+                               "capped at the saturated rate",
+                               plural(static_cast<std::int64_t>(reqs.size()), "request"), seed));
         }
         per_replica = from_base<PerSecond>(best.rate);
         ctx.set("replica_max_rate", per_replica);
@@ -197,26 +228,44 @@ void run_capacity(Context& ctx) {
         ctx.verdict("targets_reachable", true,
                     fmt::format("one replica meets the targets up to {} (p95 TTFT {}, p95 TPOT {})", human(per_replica),
                                 human(best.summary.ttft.p95), human(best.summary.tpot.p95)));
-        ctx.note(fmt::format("replica rate under the targets: bisection over Poisson arrival rates, {} requests per trial (seed {}), "
-                             "capped at the saturated rate",
-                             reqs.size(), seed));
       }
     } else if (rep) {
       per_replica = from_base<PerSecond>(replica_rate.value() / static_cast<double>(sim_answer));
       ctx.set("replica_max_rate", per_replica);
-      ctx.note("no --ttft-target or --tpot-target: replicas are sized at the saturated rate (no latency headroom)");
+      at_saturation = true;
     } else if (have_answer && per_gpu.value() > 0) {
       per_replica = answers_per_second(per_gpu, answer);
+      at_saturation = true;
       ctx.note("replicas of one accelerator at --tokens-per-second-per-gpu; latency targets need a simulated replica (--model, --gpu)");
     } else {
       throw UserError{{"--target-rate needs a per-replica rate", "give --tokens-per-answer with --tokens-per-second-per-gpu, or a replica to simulate"}};
     }
     if (per_replica.value() > 0) {
-      const std::int64_t replicas = replicas_for(target, per_replica);
+      // Headroom: latency targets size below saturation by themselves; --max-load plans each replica at a share
+      // of what it sustains; with neither, the replicas run flat out.
+      const bool load_given = ctx.has("max_load");
+      const double load = load_given ? ctx.number("max_load") : 1.0;
+      const PerSecond planned = per_replica * load;
+      ctx.set("replica_planned_rate", planned);
+      if (at_saturation && !load_given)
+        ctx.verdict("headroom", false,
+                    "replicas sized at the saturated rate: every replica runs flat out and queues grow without bound; give "
+                    "--ttft-target/--tpot-target (simulated replica) or --max-load 80%");
+      else
+        ctx.verdict("headroom", true,
+                    load_given ? fmt::format("each replica planned at {:g}% of {}{}", 100 * load, human(per_replica),
+                                             at_saturation ? ", its saturated rate" : ", its rate within the latency targets")
+                               : std::string("sized at the rate whose p95 latencies meet the targets"));
+      const std::int64_t replicas = replicas_for(target, planned);
+      const std::int64_t needed = count_product(replicas, devices, {"--target-rate", "accelerators", "lower --target-rate"});
       ctx.set_number("replicas", static_cast<double>(replicas));
-      ctx.set_number("gpus_needed", static_cast<double>(replicas * devices));
-      if (have_gpus) ctx.set_number("pods_needed", std::ceil(static_cast<double>(replicas * devices) / gpus - 1e-12));
-      ctx.note(fmt::format("replicas = ceil({} / {}) = {} (rounded up to whole replicas)", human(target), human(per_replica), replicas));
+      ctx.set_number("gpus_needed", static_cast<double>(needed));
+      if (have_gpus)
+        ctx.set_number("pods_needed", static_cast<double>(whole_count(static_cast<double>(needed) / gpus, Rounding::up,
+                                                                      {"--target-rate", "pods", "lower --target-rate"})));
+      ctx.note(fmt::format("replicas = ceil({} / {}) = {}, rounded up to whole replicas; accelerators = replicas x {}{}",
+                           human(target), human(planned), replicas, plural(devices, "device"),
+                           have_gpus ? fmt::format(", pods = ceil({} / {}) rounded up to whole pods", needed, gpus) : std::string()));
     }
   }
   ctx.note("steady-state decode only: requests per second = accelerators x tokens per second per accelerator / tokens per answer");
@@ -234,7 +283,8 @@ Calculator capacity_calculator() {
       "or simulated: one replica (--model, --gpu, --tp) serving --count requests of --prompt-tokens and --tokens-per-answer queued at "
       "once. --system takes the accelerator count (and the rack's) from the catalog. With --target-rate, the replicas needed: the "
       "largest Poisson rate one simulated replica sustains with p95 TTFT and p95 TPOT within --ttft-target and --tpot-target "
-      "(bisection), then ceil(target / that rate).";
+      "(bisection), then ceil(target / (that rate x --max-load)), rounded up to whole replicas. Without targets that rate is the "
+      "saturated one (no headroom: the verdict says so; give --max-load 80%).";
   c.refs = replica_refs();
   c.refs.push_back({"system", {"system"}, "system from the catalog (a node, rack or pod): sets --gpus"});
   std::vector<Input> own = {
@@ -256,6 +306,10 @@ Calculator capacity_calculator() {
        .example = "2s", .optional = true},
       {.name = "tpot_target", .kind = InputKind::quantity, .dim = dims::time, .help = "p95 time-per-output-token target per replica",
        .example = "50ms", .optional = true},
+      {.name = "max_load", .kind = InputKind::quantity, .dim = dims::none,
+       .help = "share of a replica's sustained rate to plan for, leaving headroom for bursts (default 100%: the targets' rate, or "
+               "saturation without targets)",
+       .example = "80%", .bound = Bound::fraction, .optional = true},
       {.name = "prompt_tokens", .kind = InputKind::quantity, .dim = dims::token, .help = "prompt length of the simulated requests",
        .default_value = "512", .example = "1000"},
       {.name = "count", .kind = InputKind::integer, .help = "requests per simulation run", .default_value = "200", .example = "500"},
@@ -279,6 +333,7 @@ Calculator capacity_calculator() {
       {"replica_max_rate", dims::frequency, "largest request rate one replica sustains within the targets (shown in Hz)"},
       {"replica_ttft_p95", dims::time, "p95 TTFT of a replica at that rate"},
       {"replica_tpot_p95", dims::time, "p95 TPOT of a replica at that rate"},
+      {"replica_planned_rate", dims::frequency, "replica_max_rate x --max-load: the rate each replica is sized at (shown in Hz)"},
       {"replicas", dims::none, "replicas for --target-rate (rounded up)"},
       {"gpus_needed", dims::none, "replicas x devices per replica"},
       {"pods_needed", dims::none, "pods of --gpus accelerators (rounded up)"},

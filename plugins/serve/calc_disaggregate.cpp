@@ -5,6 +5,8 @@
 #include <cmath>
 #include <fmt/format.h>
 
+#include "plugins/core/counts.hpp"
+#include "plugins/core/words.hpp"
 #include "plugins/kv/kv_layout.hpp"
 #include "plugins/serve/serve_calculators.hpp"
 #include "plugins/serve/serve_math.hpp"
@@ -18,21 +20,14 @@ namespace infracalc::serve {
 namespace {
 
 
-std::int64_t whole_tokens(Context& ctx, std::string_view key) {
-  const double v = ctx.get<Tokens>(key).value();
-  if (v != std::floor(v) || v < 1 || v > 1e9) throw UserError{{Context::flag_name(key) + ": expected a whole number of tokens of at least 1", ""}};
-  return static_cast<std::int64_t>(v);
-}
-
 void run_disaggregate(Context& ctx) {
   const Replica rep = resolve_replica(ctx);
-  const std::int64_t prompt = whole_tokens(ctx, "prompt_tokens");
-  const std::int64_t output = whole_tokens(ctx, "output_tokens");
+  const std::int64_t prompt = whole_tokens(ctx, "prompt_tokens", 1, 1'000'000'000);
+  const std::int64_t output = whole_tokens(ctx, "output_tokens", 1, 1'000'000'000);
   if (rep.max_context > 0 && prompt + output > rep.max_context)
     throw UserError{{fmt::format("{} + {} tokens exceed the model's {}-token context", prompt, output, rep.max_context), "shorten the requests"}};
   const int decode_tp = rep.tp;
-  const int prefill_tp = ctx.has("prefill_tp") ? static_cast<int>(ctx.integer("prefill_tp")) : decode_tp;
-  if (prefill_tp < 1 || prefill_tp > 1 << 20) throw UserError{{"--prefill-tp: expected at least 1 device", "e.g. --prefill-tp 4"}};
+  const int prefill_tp = ctx.has("prefill_tp") ? static_cast<int>(whole_input(ctx, "prefill_tp", 1, 1 << 20)) : decode_tp;
 
   // The prefill pool may split the model differently.
   std::unique_ptr<RooflineStepModel> prefill_own;
@@ -82,13 +77,12 @@ void run_disaggregate(Context& ctx) {
     ctx.set("kv_transfer_bytes", kv_bytes);
     if (ctx.has("transfer_bandwidth")) {
       const BytesPerSecond bw = ctx.get<BytesPerSecond>("transfer_bandwidth");
-      const int links = ctx.has("transfer_links") ? static_cast<int>(ctx.integer("transfer_links")) : std::min(prefill_tp, decode_tp);
-      if (links < 1 || links > 1 << 20) throw UserError{{"--transfer-links: expected at least 1 link", ""}};
+      const int links = ctx.has("transfer_links") ? static_cast<int>(whole_input(ctx, "transfer_links", 1, 1 << 20)) : std::min(prefill_tp, decode_tp);
       const Seconds latency = ctx.has("transfer_latency") ? ctx.get<Seconds>("transfer_latency") : Seconds{};
       transfer = transfer_time(kv_bytes, bw, links, latency);
       ctx.set("kv_transfer_time", transfer);
-      ctx.note(fmt::format("KV transfer: {} over {} link(s) of {} each (one per device of the smaller group){}", human(kv_bytes), links,
-                           human(bw), ctx.has("transfer_latency") ? "" : "; link latency not counted (give --transfer-latency)"));
+      ctx.note(fmt::format("KV transfer: {} over {} of {} each (one per device of the smaller group){}", human(kv_bytes),
+                           plural(links, "link"), human(bw), ctx.has("transfer_latency") ? "" : "; link latency not counted (give --transfer-latency)"));
     } else {
       ctx.note("give --fabric ID or --transfer-bandwidth for the KV transfer time");
     }
@@ -101,25 +95,27 @@ void run_disaggregate(Context& ctx) {
     const PerSecond rate = ctx.get<PerSecond>("target_rate");
     const double p_dev = pool_devices(rate, prefill_device_time);
     const double d_dev = pool_devices(rate, decode_device_time);
-    const auto p_rep = static_cast<std::int64_t>(std::ceil(p_dev / prefill_tp - 1e-12));
-    const auto d_rep = static_cast<std::int64_t>(std::ceil(d_dev / decode_tp - 1e-12));
-    ctx.set_number("prefill_gpus", static_cast<double>(std::max<std::int64_t>(1, p_rep) * prefill_tp));
-    ctx.set_number("decode_gpus", static_cast<double>(std::max<std::int64_t>(1, d_rep) * decode_tp));
+    const CountOf pool{"--target-rate", "accelerators", "lower --target-rate"};
+    const std::int64_t p_rep = std::max<std::int64_t>(1, whole_count(p_dev / prefill_tp, Rounding::up, pool));
+    const std::int64_t d_rep = std::max<std::int64_t>(1, whole_count(d_dev / decode_tp, Rounding::up, pool));
+    ctx.set_number("prefill_gpus", static_cast<double>(count_product(p_rep, prefill_tp, pool)));
+    ctx.set_number("decode_gpus", static_cast<double>(count_product(d_rep, decode_tp, pool)));
     if (kv_bytes.value() > 0) {
       const BytesPerSecond needed = rate * kv_bytes;
       ctx.set("transfer_bandwidth_needed", needed);
       if (ctx.has("transfer_bandwidth")) {
-        const double links = static_cast<double>(std::max<std::int64_t>(1, p_rep) * prefill_tp);
+        const double links = static_cast<double>(p_rep) * prefill_tp;
         ctx.set_number("transfer_utilization", needed / (links * ctx.get<BytesPerSecond>("transfer_bandwidth")));
       }
     }
     ctx.note(fmt::format("pools for {}: {:.4g} prefill and {:.4g} decode accelerators at full utilisation, rounded up to whole replicas "
-                         "(no headroom for queueing)",
-                         human(rate), p_dev, d_dev));
+                         "of {} and {} (at least one each; no headroom for queueing)",
+                         human(rate), p_dev, d_dev, plural(prefill_tp, "device"), plural(decode_tp, "device")));
   }
-  ctx.note(fmt::format("prefill: {} prompt(s) of {} tokens per step (the --step-tokens budget) on {} device(s); decode: batch {} for {} "
-                       "steps on {} device(s), contexts {} to {}",
-                       per_step, prompt, prefill_tp, batch, std::max<std::int64_t>(0, output - 1), decode_tp, prompt, prompt + output - 1));
+  ctx.note(fmt::format("prefill: {} of {} tokens per step (the --step-tokens budget) on {}; decode: batch {} for {} on {}, contexts {} "
+                       "to {}",
+                       plural(per_step, "prompt"), prompt, plural(prefill_tp, "device"), batch,
+                       plural(std::max<std::int64_t>(0, output - 1), "step"), plural(decode_tp, "device"), prompt, prompt + output - 1));
   ctx.note("the prefill yields the first token; the decode pool generates the rest. Splitting does not change accelerator-seconds per "
            "request in this model: it keeps prefill steps from stalling decodes (TPOT) and lets each pool pick its own parallelism");
 }

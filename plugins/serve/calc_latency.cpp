@@ -3,6 +3,7 @@
 #include <cmath>
 #include <fmt/format.h>
 
+#include "plugins/core/counts.hpp"
 #include "plugins/serve/serve_calculators.hpp"
 #include "plugins/serve/serve_math.hpp"
 #include "plugins/serve/serve_setup.hpp"
@@ -23,12 +24,7 @@ struct Stage {
 constexpr std::string_view kRetrieval[] = {"embed", "vector_search", "keyword_search", "rerank"};
 constexpr std::string_view kBefore[] = {"network", "queue", "tokenizer"};
 
-std::int64_t tokens_of(Context& ctx, std::string_view key) {
-  if (!ctx.has(key)) return 0;
-  const double v = ctx.get<Tokens>(key).value();
-  if (v != std::floor(v) || v > 1e9) throw UserError{{Context::flag_name(key) + ": expected a whole number of tokens", "e.g. 1000"}};
-  return static_cast<std::int64_t>(v);
-}
+std::int64_t tokens_of(Context& ctx, std::string_view key) { return ctx.has(key) ? whole_tokens(ctx, key, 0, 1'000'000'000) : 0; }
 
 void run_latency(Context& ctx) {
   const std::int64_t prompt = tokens_of(ctx, "prompt_tokens");
@@ -53,8 +49,7 @@ void run_latency(Context& ctx) {
   if (need_model && !can_model)
     throw UserError{{"nothing prices the prefill or decode stages", "give --tpot and --prefill-time (or --prefill-rate), or --model ID --gpu ID"}};
   const Replica rep = can_model && need_model ? resolve_step_model(ctx, true) : Replica{};
-  const int batch = static_cast<int>(ctx.integer("batch"));
-  if (batch < 1 || batch > 1'000'000) throw UserError{{"--batch: expected 1 to 1,000,000 sequences", ""}};
+  const int batch = static_cast<int>(whole_input(ctx, "batch", 1, 1'000'000));
 
   // Prefill: measured, at a rate, or modelled (only the uncached suffix is computed).
   Seconds prefill{}, prefill_uncached{};

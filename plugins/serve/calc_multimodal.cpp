@@ -2,6 +2,7 @@
 #include <cmath>
 #include <fmt/format.h>
 
+#include "plugins/core/counts.hpp"
 #include "plugins/kv/kv_layout.hpp"
 #include "plugins/serve/serve_calculators.hpp"
 #include "plugins/serve/serve_math.hpp"
@@ -27,7 +28,7 @@ void run_multimodal(Context& ctx) {
   const std::int64_t height = count_of(ctx, "image_height", 1);
   const std::int64_t patches_per_image = image_tokens(width, height, patch, 1);
   const std::int64_t per_image = ctx.has("tokens_per_image") ? count_of(ctx, "tokens_per_image", 1) : image_tokens(width, height, patch, merge);
-  const std::int64_t image_total = images * per_image;
+  const std::int64_t image_total = count_product(images, per_image, {"--images", "image tokens", "fewer or smaller images"});
 
   std::int64_t frames = 0, per_frame = 0, video_total = 0, frame_patches = 0;
   if (ctx.has("video_duration")) {
@@ -36,11 +37,13 @@ void run_multimodal(Context& ctx) {
     const std::int64_t fh = ctx.has("frame_height") ? count_of(ctx, "frame_height", 1) : height;
     frame_patches = image_tokens(fw, fh, patch, 1);
     per_frame = ctx.has("tokens_per_frame") ? count_of(ctx, "tokens_per_frame", 1) : image_tokens(fw, fh, patch, merge);
-    video_total = video_tokens(frames, per_frame, count_of(ctx, "temporal_merge", 1));
+    const std::int64_t temporal = count_of(ctx, "temporal_merge", 1);
+    (void)count_product((frames + temporal - 1) / temporal, per_frame, {"--video-duration", "video tokens", "a shorter or smaller clip"});
+    video_total = video_tokens(frames, per_frame, temporal);
   }
-  const double text = ctx.get<Tokens>("text_tokens").value();
-  if (text != std::floor(text)) throw UserError{{"--text-tokens: expected a whole number of tokens", "e.g. 200"}};
-  const auto prompt = static_cast<std::int64_t>(text) + image_total + video_total;
+  const std::int64_t text = whole_tokens(ctx, "text_tokens", 0, 1'000'000'000);
+  const std::int64_t prompt = text + image_total + video_total;
+  (void)whole_count(static_cast<double>(prompt), Rounding::down, {"the prompt", "tokens", "fewer images, a shorter clip or less text"});
   if (prompt < 1) throw UserError{{"the prompt is empty", "give --images, --video-duration or --text-tokens"}};
 
   ctx.set_number("patches_per_image", static_cast<double>(patches_per_image));
@@ -68,11 +71,12 @@ void run_multimodal(Context& ctx) {
   };
   const Seconds llm = prefill(prompt);
   Seconds encoder{};
-  const std::int64_t patches = images * patches_per_image + frames * frame_patches;
+  const double patches = static_cast<double>(images) * static_cast<double>(patches_per_image) +
+                         static_cast<double>(frames) * static_cast<double>(frame_patches);
   if (ctx.has("encoder_params")) {
     // A vision transformer does about 2 operations per parameter per patch (its attention over a few
     // hundred patches is small beside that).
-    const Flops ops = from_base<Flops>(2.0 * ctx.number("encoder_params") * static_cast<double>(patches));
+    const Flops ops = from_base<Flops>(2.0 * ctx.number("encoder_params") * patches);
     const auto peak = rep.roofline && rep.roofline->roof().peak ? rep.roofline->roof().peak : std::nullopt;
     if (!peak) throw UserError{{"--encoder-params needs a peak rate", "give --gpu ID or --peak"}};
     encoder = ops / (*peak * static_cast<double>(rep.tp));
@@ -80,7 +84,7 @@ void run_multimodal(Context& ctx) {
   } else {
     ctx.note("vision encoder not timed (give --encoder-params for 2 operations per parameter per patch at the device's peak)");
   }
-  const Seconds text_only = prefill(static_cast<std::int64_t>(text));
+  const Seconds text_only = prefill(text);
   ctx.set("prefill_time", llm);
   ctx.set("ttft", llm + encoder);
   if (text > 0) {

@@ -5,6 +5,7 @@
 #include <fmt/format.h>
 #include <vector>
 
+#include "plugins/core/counts.hpp"
 #include "units/expected.hpp"
 
 namespace infracalc::serve {
@@ -73,8 +74,8 @@ TokensPerSecond pod_throughput(double gpus, TokensPerSecond per_gpu) { return gp
 PerSecond answers_per_second(TokensPerSecond throughput, Tokens per_answer) { return throughput / per_answer; }
 
 std::int64_t replicas_for(PerSecond target, PerSecond per_replica) {
-  // A hair of tolerance so 21.6 / 21.6 is one replica, not two after rounding noise.
-  return static_cast<std::int64_t>(std::ceil((target / per_replica).value() * (1 - 1e-12)));
+  return whole_count((target / per_replica).value(), Rounding::up,
+                     {"--target-rate", "replicas", "lower --target-rate, or serve more per replica (a larger --tp or batch)"});
 }
 
 Seconds prefill_time(const StepModel& model, std::int64_t prompt, std::int64_t cached) {
@@ -100,7 +101,8 @@ std::int64_t image_tokens(std::int64_t width, std::int64_t height, std::int64_t 
 }
 
 std::int64_t video_frames(Seconds duration, PerSecond fps) {
-  return std::max<std::int64_t>(1, static_cast<std::int64_t>(std::floor((duration * fps).value() + 1e-9)));
+  return std::max<std::int64_t>(1, whole_count((duration * fps).value(), Rounding::down,
+                                               {"--video-duration", "frames", "a shorter clip or a lower frame rate"}));
 }
 
 std::int64_t video_tokens(std::int64_t frames, std::int64_t per_frame, std::int64_t temporal) {

@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include "plugins/core/catalog_input.hpp"
+#include "plugins/core/words.hpp"
 #include "plugins/serve/serve_text.hpp"
 #include "units/bridge.hpp"
 #include "units/format.hpp"
@@ -66,7 +67,7 @@ void report_slo_and_cost(Context& ctx, const SimResult& r, const Summary& s, int
     const UsdPerHour per_hour = static_cast<double>(devices) * ctx.get<UsdPerHour>("gpu_hour");
     ctx.set("cost_per_hour", per_hour);
     if (s.output_rate.value() > 0) ctx.set("cost_per_output_token", per_hour / s.output_rate);
-    ctx.note(fmt::format("cost: {} device(s) x {} for the whole makespan, idle time included", devices,
+    ctx.note(fmt::format("cost: {} x {} for the whole makespan, idle time included", plural(devices, "device"),
                          human(to_quantity(ctx.get<UsdPerHour>("gpu_hour")))));
   }
 }

@@ -5,6 +5,8 @@
 #include <fstream>
 #include <sstream>
 
+#include "plugins/core/counts.hpp"
+#include "plugins/core/words.hpp"
 #include "plugins/decode/decode_inputs.hpp"
 #include "plugins/decode/decode_step_common.hpp"
 #include "plugins/fit/fit_math.hpp"
@@ -17,22 +19,6 @@
 namespace infracalc::serve {
 
 namespace {
-
-
-std::int64_t whole(Context& ctx, std::string_view key, std::int64_t least, std::int64_t most) {
-  const auto v = ctx.integer(key);
-  if (v < least || v > most)
-    throw UserError{{fmt::format("{}: expected a whole number from {} to {}, got {}", Context::flag_name(key), least, most, v), ""}};
-  return v;
-}
-
-std::int64_t whole_tokens(Context& ctx, std::string_view key, std::int64_t least, std::int64_t most) {
-  const double v = ctx.get<Tokens>(key).value();
-  if (v != std::floor(v) || v < static_cast<double>(least) || v > static_cast<double>(most))
-    throw UserError{{fmt::format("{}: expected a whole number of tokens from {} to {}, got {:g}", Context::flag_name(key), least, most, v),
-                     ""}};
-  return static_cast<std::int64_t>(v);
-}
 
 std::string read_file(const std::string& path) {
   std::ifstream in(path);
@@ -70,9 +56,9 @@ Bytes fit_budget(Context& ctx, const decode::Workload& w, int tp, const EngineCo
                                  human(weights), human(wf.activations), human(wf.framework), human(wf.comm), human(usable), util * 100,
                                  human(memory)),
                      "raise --tp, use a smaller --dtype, or lower --max-batch / --step-tokens"}};
-  ctx.note(fmt::format("KV budget per device {} = {:g}% of {} - weights {} - activations {} (a {}-token step, {} sequences) - framework "
+  ctx.note(fmt::format("KV budget per device {} = {:g}% of {} - weights {} - activations {} ({} step, {}) - framework "
                        "reserve {} - communication buffers {} (fit plugin's waterfall)",
-                       human(budget), util * 100, human(memory), human(weights), human(wf.activations), e.step_tokens, e.max_batch,
+                       human(budget), util * 100, human(memory), human(weights), human(wf.activations), with_article(fmt::format("{}-token", e.step_tokens)), plural(e.max_batch, "sequence"),
                        human(wf.framework), human(wf.comm)));
   return budget;
 }
@@ -202,7 +188,7 @@ Replica resolve_step_model(Context& ctx, bool required) {
   if (rep.workload) {
     rep.tp = decode::tp_degree(ctx, *rep.workload);
   } else {
-    rep.tp = static_cast<int>(whole(ctx, "tp", 1, 1 << 20));
+    rep.tp = static_cast<int>(whole_input(ctx, "tp", 1, 1 << 20));
   }
   if (ctx.has("step_time")) {
     const Seconds base = ctx.get<Seconds>("step_time");
@@ -251,10 +237,10 @@ Replica resolve_replica(Context& ctx, bool need_step_model) {
   Replica rep = resolve_step_model(ctx, need_step_model);
   EngineConfig& e = rep.engine;
   e.batching = ctx.text("batching") == "static" ? Batching::static_batch : Batching::continuous;
-  e.max_batch = static_cast<int>(whole(ctx, "max_batch", 1, 1'000'000));
+  e.max_batch = static_cast<int>(whole_input(ctx, "max_batch", 1, 1'000'000));
   e.step_tokens = whole_tokens(ctx, "step_tokens", 1, 1'000'000'000);
   e.chunked_prefill = ctx.flag("chunked_prefill");
-  e.block_size = whole(ctx, "block_size", 1, 1'000'000);
+  e.block_size = whole_input(ctx, "block_size", 1, 1'000'000);
   e.preemption = ctx.text("preemption") == "swap" ? kv::Preemption::swap : kv::Preemption::recompute;
   if (e.batching == Batching::static_batch && e.chunked_prefill)
     ctx.note("--chunked-prefill does not apply to static batching (a batch prefills once, then decodes in lockstep)");
@@ -266,7 +252,7 @@ Replica resolve_replica(Context& ctx, bool need_step_model) {
   const bool arch = rep.kv_per_token.value() > 0;
   const Bytes block_bytes = static_cast<double>(e.block_size) * rep.kv_per_token;
   if (ctx.has("kv_blocks")) {
-    e.kv_blocks = whole(ctx, "kv_blocks", 1, 100'000'000);
+    e.kv_blocks = whole_input(ctx, "kv_blocks", 1, 100'000'000);
   } else if (ctx.has("kv_tokens")) {
     e.kv_blocks = whole_tokens(ctx, "kv_tokens", 1, 100'000'000'000LL) / e.block_size;
     if (e.kv_blocks < 1) throw UserError{{"--kv-tokens holds less than one block", "give more --kv-tokens or a smaller --block-size"}};
@@ -313,7 +299,7 @@ SimInput resolve_stream(Context& ctx, const Replica& rep) {
   } else if (ctx.has("requests_file")) {
     in.requests = parse_request_file(read_file(ctx.text("requests_file")), "--requests-file", trace);
   } else {
-    const std::int64_t count = whole(ctx, "count", 1, 1'000'000);
+    const std::int64_t count = whole_input(ctx, "count", 1, 1'000'000);
     const std::int64_t prompt = whole_tokens(ctx, "prompt_tokens", 1, 1'000'000'000);
     const std::int64_t output = whole_tokens(ctx, "output_tokens", 1, 1'000'000'000);
     const LengthDist dist = length_dist(ctx.text("length_dist"));
@@ -345,7 +331,7 @@ SimInput resolve_stream(Context& ctx, const Replica& rep) {
     poisson_arrivals(in.requests, ctx.get<PerSecond>("rate"), in.seed);
   } else if (users) {
     ClosedLoop c;
-    c.users = static_cast<int>(whole(ctx, "users", 1, 1'000'000));
+    c.users = static_cast<int>(whole_input(ctx, "users", 1, 1'000'000));
     c.think = ctx.get<Seconds>("think_time");
     c.exponential = ctx.text("think_dist") == "exponential";
     in.closed = c;

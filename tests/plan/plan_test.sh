@@ -52,6 +52,12 @@ out_lines 5
 out_has "variant,site.grid,gpus,racks,it_power (W)"
 out_has "liquid,us-virginia,"
 
+# The serve step runs at a nominal 1/s target (memoized across rates): its replica note describes that
+# nominal rate, not the plan's, and is left out of the plan's notes.
+expect_status 0 -- "$bin" plan "$ex/llama3-70b-h100.toml"
+out_has "serve (serve capacity): replica simulated at saturation"
+if grep -qF "ceil(1 Hz" "$tmp/out"; then bad "plan notes describe the serve step's nominal 1/s target"; else ok; fi
+
 # --set overrides, and the worksheet says where each input came from.
 expect_status 0 -- "$bin" plan "$ex/llama3-70b-h100.toml" --set workload.rate=50/s
 out_has "rate                  50 req/s"

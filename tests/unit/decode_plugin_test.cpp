@@ -100,3 +100,23 @@ TEST_CASE("sweep and list parsing", "[decode][plugin]") {
   CHECK_THROWS_AS(decode::parse_sweep("batch=1.5", {"batch"}, "--sweep"), UserError);
   CHECK_THROWS_AS(decode::parse_sweep("batch", {"batch"}, "--sweep"), UserError);
 }
+
+TEST_CASE("decode ceiling notes a context past the model's trained one", "[decode][plugin]") {
+  const Result r = run("ceiling", {{"model", "llama-3-70b"}, {"gpu", "h100-sxm"}, {"tokens", "1M"}});
+  bool said = false;
+  for (const auto& n : r.notes) said = said || n.find("--tokens 1,000,000 exceeds the 8,192-token context") != std::string::npos;
+  CHECK(said);
+}
+
+TEST_CASE("the memory_bound verdict does not repeat its key", "[decode][plugin]") {
+  const Result r = run("ceiling", {{"model", "llama-3-70b"}, {"gpu", "h100-sxm"}, {"tokens", "8k"}});
+  REQUIRE(!r.verdicts.empty());
+  CHECK(r.verdicts.front().key == "memory_bound");
+  CHECK(r.verdicts.front().text.rfind("memory ", 0) == 0);
+  CHECK(r.verdicts.front().text.find("memory-bound") == std::string::npos);
+}
+
+TEST_CASE("decode moe: --ep divides the experts", "[decode][plugin]") {
+  CHECK(value(run("moe", {{"model", "deepseek-v3"}, {"ep", "8"}}), "experts_per_device") == 32);
+  CHECK_THROWS_AS(run("moe", {{"model", "deepseek-v3"}, {"ep", "7"}}), UserError);
+}

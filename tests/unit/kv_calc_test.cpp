@@ -236,3 +236,14 @@ TEST_CASE("prompt-cache multipliers come from a price entry, dated or plain", "[
   flagged.push_back({"cache_read", "10%"});
   CHECK(value(run_calculator(p, *p.find("prefix"), flagged), "break_even_hit_rate") == Approx(0.25 / 1.15));
 }
+
+TEST_CASE("a context past the model's trained one is a note, not an error", "[kv][calc]") {
+  auto said = [](const Result& r) {
+    for (const auto& n : r.notes)
+      if (n.find("exceeds the 8,192-token context llama-3-70b was trained for") != std::string::npos) return true;
+    return false;
+  };
+  CHECK(said(run("size", {{"model", "llama-3-70b"}, {"tokens", "1M"}})));
+  CHECK_FALSE(said(run("size", {{"model", "llama-3-70b"}, {"tokens", "8192"}})));
+  CHECK(said(run("capacity", {{"model", "llama-3-70b"}, {"memory", "80GB"}, {"devices", "8"}, {"context", "32k"}})));
+}

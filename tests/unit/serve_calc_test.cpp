@@ -239,3 +239,26 @@ TEST_CASE("swap preemption takes its copy time from the GPU's host link", "[serv
   CHECK(value(r, "swapped_blocks") > 0);
   CHECK(has_note(r, "host link pcie-5"));
 }
+
+TEST_CASE("serve capacity: the notes agree on the request counts and say counts round up", "[serve][calc]") {
+  const Result r = serve("capacity", {{"model", "llama-3-8b"}, {"gpu", "h100-sxm"}, {"gpus", "8"}, {"target_rate", "20/s"},
+                                      {"tokens_per_answer", "300"}});
+  // 256 sequences fit the pool, so the saturation run is raised from --count 200 to 4 full batches, and says so.
+  CHECK(has_note(r, "replica simulated at saturation: 1,024 requests (--count 200 raised to 4 full batches of 256"));
+  CHECK(has_note(r, "rounded up to whole replicas"));
+  CHECK(has_note(r, "rounded up to whole pods"));
+  CHECK_FALSE(has_note(r, "device(s)"));
+  REQUIRE(!r.verdicts.empty());
+  CHECK(r.verdicts.back().key == "headroom");
+  CHECK_FALSE(r.verdicts.back().ok);
+  CHECK(has_note(r, "(an 8192-token step, 256 sequences)"));
+}
+
+TEST_CASE("serve capacity: a pod is whole replicas", "[serve][calc]") {
+  CHECK(error_of("capacity", {{"model", "llama-3-8b"}, {"gpu", "h100-sxm"}, {"gpus", "8"}, {"tp", "16"}})
+            .find("does not fit in --gpus 8") != std::string::npos);
+  CHECK(error_of("capacity", {{"model", "llama-3-8b"}, {"gpu", "h100-sxm"}, {"gpus", "12"}, {"tp", "8"}})
+            .find("not a multiple of the replica size") != std::string::npos);
+  CHECK(error_of("capacity", {{"tokens_per_second_per_gpu", "3000tok/s"}, {"tokens_per_answer", "300"}, {"target_rate", "1e300/s"}}) ==
+        "--target-rate: needs more than 9e15 replicas; hint: lower --target-rate, or serve more per replica (a larger --tp or batch)");
+}
