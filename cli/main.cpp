@@ -52,8 +52,7 @@ void check_flags(const CLI::App& app, int argc, char** argv) {
     a = a.substr(2, a.find('=') == std::string::npos ? std::string::npos : a.find('=') - 2);
     if (std::find(names.begin(), names.end(), a) != names.end()) continue;
     std::vector<std::string_view> views(names.begin(), names.end());
-    std::string hint = did_you_mean(a, views);
-    if (!hint.empty()) hint = "did you mean '--" + hint.substr(hint.find('\'') + 1);
+    std::string hint = did_you_mean(a, views, "--");
     throw UserError{{std::string(app.get_name()) + ": unknown option '--" + a + "'",
                      hint.empty() ? "see `infracalc " + app.get_name() + " --help`" : hint}};
   }

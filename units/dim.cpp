@@ -3,6 +3,8 @@
 #include <array>
 #include <string_view>
 
+#include "units/dim_check.hpp"
+
 namespace infracalc {
 
 namespace {
@@ -107,6 +109,19 @@ std::string dim_words(const Dim& d) {
 std::string dim_formula(const Dim& d) {
   if (d.dimensionless()) return "no dimension";
   return render(d, kBaseWords, "*");
+}
+
+Error dim_range_error(const Dim& a, int na, const Dim& b, int nb, std::string_view what) {
+  std::string exps;
+  for (std::size_t i = 0; i < kBaseCount; ++i) {
+    const int x = a.e[i] * na + b.e[i] * nb;
+    if (x >= -kMaxExponent && x <= kMaxExponent) continue;
+    exps += (exps.empty() ? "" : ", ") + std::string(kBaseWords[i]) + "^" + std::to_string(x);
+  }
+  const std::string range = std::to_string(kMaxExponent);
+  return {"dimension exponent out of range in " + std::string(what) + ": " + exps,
+          "the exponents of a unit must lie within -" + range + " to " + range +
+              "; no real unit comes close, so check the expression"};
 }
 
 std::string dim_example(const Dim& d) {

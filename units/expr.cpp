@@ -5,6 +5,8 @@
 #include <string>
 #include <vector>
 
+#include "units/printable.hpp"
+
 namespace infracalc {
 
 namespace {
@@ -93,7 +95,7 @@ Expected<std::vector<Token>> tokenize(std::string_view s) {
       out.push_back({Tok::symbol, std::string(s.substr(start, i - start)), start});
       continue;
     }
-    return Error{"unexpected character '" + std::string(1, c) + "' at position " + std::to_string(i + 1),
+    return Error{"unexpected character '" + printable(s.substr(i, 1)) + "' at position " + std::to_string(i + 1),
                  "expressions use numbers with units, + - * / ^, parentheses, @references and min max ceil floor sqrt abs"};
   }
   out.push_back({Tok::end, "", s.size()});
@@ -108,20 +110,11 @@ bool is_function(std::string_view name) {
   return false;
 }
 
-ExprNode leaf(Quantity q) {
-  ExprNode n;
-  n.kind = ExprNode::Kind::number;
-  n.value = q;
-  return n;
-}
-
-ExprNode binary(ExprNode::Kind k, ExprNode a, ExprNode b) {
-  ExprNode n;
-  n.kind = k;
-  n.args.push_back(std::move(a));
-  n.args.push_back(std::move(b));
-  return n;
-}
+// The parser recurses once per parenthesis, function call, sign and '^'; evaluation, spreadsheet translation
+// and destruction recurse once per tree level. Both are bounded so that hostile input is an error, not a stack
+// overflow: nesting by kMaxNesting, the tree (whose height is at most its size) by kMaxNodes.
+constexpr int kMaxNesting = 256;
+constexpr int kMaxNodes = 4096;
 
 // Recursive-descent parser producing an ExprNode tree. Throws UserError.
 class Parser {
@@ -150,6 +143,44 @@ class Parser {
   }
 
  private:
+  ExprNode node(ExprNode::Kind k) {
+    if (++nodes_ > kMaxNodes)
+      throw UserError{{"the expression is too long: more than " + std::to_string(kMaxNodes) + " values and operations",
+                       "split it into several steps"}};
+    ExprNode n;
+    n.kind = k;
+    return n;
+  }
+  ExprNode leaf(Quantity q) {
+    ExprNode n = node(ExprNode::Kind::number);
+    n.value = q;
+    return n;
+  }
+  ExprNode binary(ExprNode::Kind k, ExprNode a, ExprNode b) {
+    ExprNode n = node(k);
+    n.args.reserve(2);
+    n.args.push_back(std::move(a));
+    n.args.push_back(std::move(b));
+    return n;
+  }
+
+  // Counts one level of nesting for as long as it lives.
+  class Nest {
+   public:
+    explicit Nest(int& depth) : depth_(depth) {
+      if (++depth_ > kMaxNesting)
+        throw UserError{{"nesting deeper than " + std::to_string(kMaxNesting) + " levels",
+                         "an expression may nest parentheses, function calls and signs at most " +
+                             std::to_string(kMaxNesting) + " deep"}};
+    }
+    ~Nest() { --depth_; }
+    Nest(const Nest&) = delete;
+    Nest& operator=(const Nest&) = delete;
+
+   private:
+    int& depth_;
+  };
+
   const Token& peek(std::size_t k = 0) const { return t_[std::min(i_ + k, t_.size() - 1)]; }
   bool is_op(std::string_view op, std::size_t k = 0) const { return peek(k).kind == Tok::op && peek(k).text == op; }
   bool is_function_call(std::size_t k) const {
@@ -176,11 +207,12 @@ class Parser {
     return acc;
   }
 
+  // Every cycle of the grammar (parentheses, calls, signs, '^') passes through here.
   ExprNode unary() {
+    const Nest nest(depth_);
     if (is_op("-")) {
       ++i_;
-      ExprNode n;
-      n.kind = ExprNode::Kind::neg;
+      ExprNode n = node(ExprNode::Kind::neg);
       n.args.push_back(unary());
       return n;
     }
@@ -259,8 +291,7 @@ class Parser {
     const Token& t = peek();
     if (t.kind == Tok::number) return with_unit(number_token());
     if (t.kind == Tok::ref) {
-      ExprNode n;
-      n.kind = ExprNode::Kind::ref;
+      ExprNode n = node(ExprNode::Kind::ref);
       n.name = t.text;
       if (std::find(refs_.begin(), refs_.end(), t.text) == refs_.end()) refs_.push_back(t.text);
       ++i_;
@@ -303,8 +334,7 @@ class Parser {
   }
 
   ExprNode call() {
-    ExprNode n;
-    n.kind = ExprNode::Kind::call;
+    ExprNode n = node(ExprNode::Kind::call);
     n.name = peek().text;
     i_ += 2;  // name and '('
     if (peek().kind != Tok::rparen) {
@@ -326,6 +356,8 @@ class Parser {
   std::string_view src_;
   std::size_t i_ = 0;
   bool binary_ = false;
+  int depth_ = 0;
+  int nodes_ = 0;
   std::vector<std::string> refs_;
 };
 

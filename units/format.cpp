@@ -91,15 +91,36 @@ std::string round_fixed(double v, int decimals) {
   return r.ec == std::errc() ? std::string(buf, r.ptr) : fmt::format("{:.{}f}", v, decimals);
 }
 
-// Rounds to `digits` significant digits; returns the text and the rounded value.
+// Numbers in [kFixedLow, kFixedHigh) print in fixed notation; outside it, a fixed number would be a long run of
+// digits or zeros (1e30 s is 31688087814028950241280 yr), so they print in scientific notation.
+constexpr double kFixedLow = 1e-6;
+constexpr double kFixedHigh = 1e15;
+
+// `v` in scientific notation with `digits` significant digits and no trailing zeros: 3.169e22, 1.2e-7.
+std::string scientific(double v, int digits) {
+  std::string s = fmt::format("{:.{}e}", v, std::max(0, digits - 1));
+  const auto e = s.find('e');
+  std::string mant = trim_zeros(s.substr(0, e));
+  const int exp = std::stoi(s.substr(e + 1));
+  return mant + "e" + std::to_string(exp);
+}
+
+// Rounds to `digits` significant digits; returns the text and the rounded value. Fixed notation within
+// [kFixedLow, kFixedHigh) after rounding, scientific outside.
 std::pair<std::string, double> round_sig(double v, int digits) {
   if (v == 0.0) return {"0", 0.0};
-  const int mag = static_cast<int>(std::floor(std::log10(std::fabs(v))));
-  const int decimals = std::max(0, digits - 1 - mag);
-  std::string s = round_fixed(v, decimals);
+  const double a = std::fabs(v);
   double back = 0.0;
+  if (a >= kFixedLow && a < kFixedHigh) {
+    const int mag = static_cast<int>(std::floor(std::log10(a)));
+    const int decimals = std::max(0, digits - 1 - mag);
+    std::string s = round_fixed(v, decimals);
+    std::from_chars(s.data(), s.data() + s.size(), back);
+    if (std::fabs(back) < kFixedHigh) return {trim_zeros(std::move(s)), back};  // 999999999999999.9 rounds up
+  }
+  std::string s = scientific(v, digits);
   std::from_chars(s.data(), s.data() + s.size(), back);
-  return {trim_zeros(std::move(s)), back};
+  return {std::move(s), back};
 }
 
 // Picks the prefix that puts |v| in [1, 1000) (or [1, 1024) for binary), re-prefixing after rounding.
@@ -152,7 +173,8 @@ std::string format_money(double usd, int digits, std::string_view den) {
     return sign + "$" + s.substr(0, sp) + s.substr(sp + 1) + std::string(den);
   }
   if (a >= 1.0 && digits <= 4) return sign + "$" + round_fixed(a, 2) + std::string(den);
-  std::string s = format_number(a, digits);
+  // Fixed notation down to a millionth of a dollar: $0.0006772 per request, not $6.772e-4.
+  std::string s = round_sig(a, digits).first;
   // Cents stay visible below a dollar: $0.30/h, not $0.3/h.
   if (a >= 0.01 && a < 1.0 && s.find('e') == std::string::npos) {
     const auto dot = s.find('.');
@@ -197,15 +219,8 @@ std::string format_number(double v, int digits) {
   if (v == 0.0) return "0";
   if (!std::isfinite(v)) return std::isnan(v) ? "nan" : (v > 0 ? "inf" : "-inf");
   const double a = std::fabs(v);
-  if (a >= 1e-3 && a < 1e15) {
-    auto [t, r] = round_sig(v, digits);
-    return t;
-  }
-  std::string s = fmt::format("{:.{}e}", v, std::max(0, digits - 1));
-  const auto e = s.find('e');
-  std::string mant = trim_zeros(s.substr(0, e));
-  int exp = std::stoi(s.substr(e + 1));
-  return mant + "e" + std::to_string(exp);
+  if (a >= 1e-3) return round_sig(v, digits).first;
+  return scientific(v, digits);
 }
 
 std::string format_count(double v, int digits) {

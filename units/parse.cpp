@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "units/dim_check.hpp"
 #include "units/suggest.hpp"
 #include "units/unit_table.hpp"
 
@@ -118,6 +119,9 @@ Expected<Unit> resolve_symbol(std::string_view sym) {
   return unknown_symbol(sym);
 }
 
+// Parentheses a unit may nest (the parser recurses once per level; deeper input is an error, not a crash).
+constexpr int kMaxUnitNesting = 256;
+
 // Recursive-descent parser over a unit expression: term (('*'|'·'|'/') term)*.
 class UnitParser {
  public:
@@ -128,12 +132,21 @@ class UnitParser {
     if (!u) return u;
     skip_ws();
     if (pos_ != s_.size())
-      return Error{"unexpected '" + std::string(s_.substr(pos_)) + "' in unit '" + std::string(s_) + "'",
+      return Error{"unexpected '" + std::string(s_.substr(pos_)) + "' in " + quoted(),
                    "units combine with * and /, e.g. J/(kg*K)"};
     return u;
   }
 
  private:
+  // "unit 'TEXT'", the text cut short when it is long (errors quote it, and it may be thousands of bytes).
+  std::string quoted() const {
+    constexpr std::size_t kShown = 48;
+    if (s_.size() <= kShown) return "unit '" + std::string(s_) + "'";
+    std::size_t cut = kShown;
+    while (cut > 0 && (static_cast<unsigned char>(s_[cut]) & 0xC0) == 0x80) --cut;  // not inside a UTF-8 sequence
+    return "unit '" + std::string(s_.substr(0, cut)) + "...'";
+  }
+
   void skip_ws() {
     while (pos_ < s_.size() && (s_[pos_] == ' ' || s_[pos_] == '\t')) ++pos_;
   }
@@ -164,6 +177,7 @@ class UnitParser {
       if (acc.point || r.point)
         return Error{"degC is a temperature point and cannot be part of a compound unit",
                      "use K for temperature differences, e.g. J/(kg*K)"};
+      if (!dims_fit(acc.dim, 1, r.dim, div ? -1 : 1)) return dim_range_error(acc.dim, 1, r.dim, div ? -1 : 1, quoted());
       acc.factor = div ? acc.factor / r.factor : acc.factor * r.factor;
       acc.dim = div ? acc.dim / r.dim : acc.dim * r.dim;
       acc.binary = acc.binary || r.binary;
@@ -175,20 +189,24 @@ class UnitParser {
     skip_ws();
     Unit u;
     if (eat("(")) {
+      if (++depth_ > kMaxUnitNesting)
+        return Error{"nesting deeper than " + std::to_string(kMaxUnitNesting) + " levels in " + quoted(),
+                     "a unit needs a parenthesis or two, e.g. J/(kg*K)"};
       auto inner = expr();
+      --depth_;
       if (!inner) return inner;
-      if (!eat(")")) return Error{"missing ')' in unit '" + std::string(s_) + "'", "close every parenthesis"};
+      if (!eat(")")) return Error{"missing ')' in " + quoted(), "close every parenthesis"};
       u = std::move(inner).value();
     } else if (pos_ < s_.size() && s_[pos_] == '1' && (pos_ + 1 == s_.size() || !is_symbol_byte(s_[pos_ + 1]))) {
       ++pos_;  // "1/s"
     } else {
       const std::size_t start = pos_;
       if (pos_ < s_.size() && is_digit(s_[pos_]))
-        return Error{"unexpected number in unit '" + std::string(s_) + "'", "write the number before the unit"};
+        return Error{"unexpected number in " + quoted(), "write the number before the unit"};
       while (pos_ < s_.size() && is_symbol_byte(s_[pos_])) ++pos_;
       if (pos_ == start) {
-        if (pos_ >= s_.size()) return Error{"missing unit after an operator in '" + std::string(s_) + "'", ""};
-        return Error{"unexpected '" + std::string(1, s_[pos_]) + "' in unit '" + std::string(s_) + "'",
+        if (pos_ >= s_.size()) return Error{"missing unit after an operator in " + quoted(), ""};
+        return Error{"unexpected '" + std::string(1, s_[pos_]) + "' in " + quoted(),
                      "units combine with * and /"};
       }
       auto r = resolve_symbol(s_.substr(start, pos_ - start));
@@ -205,9 +223,10 @@ class UnitParser {
       const std::size_t start = pos_;
       while (pos_ < s_.size() && is_digit(s_[pos_])) ++pos_;
       if (pos_ == start || pos_ - start > 1)
-        return Error{"bad exponent in unit '" + std::string(s_) + "'", "exponents are whole numbers from -9 to 9"};
+        return Error{"bad exponent in " + quoted(), "exponents are whole numbers from -9 to 9"};
       if (u.point) return Error{"degC cannot be raised to a power", "use K for temperature differences"};
       const int n = sign * (s_[pos_ - 1] - '0');
+      if (!dims_fit(u.dim, n, Dim{}, 0)) return dim_range_error(u.dim, n, Dim{}, 0, quoted());
       u.factor = std::pow(u.factor, n);
       u.dim = u.dim.pow(n);
     }
@@ -216,6 +235,7 @@ class UnitParser {
 
   std::string_view s_;
   std::size_t pos_ = 0;
+  int depth_ = 0;
 };
 
 // Count suffixes accepted right after a number: 128k, 1.5M, 8Ki.
@@ -259,22 +279,29 @@ Expected<Unit> parse_unit(std::string_view text) {
 }
 
 namespace {
-// The parse proper; `had_unit` reports whether a unit (or $) followed the number.
-Expected<Quantity> parse_quantity_impl(std::string_view text, bool& had_unit) {
+// The parse proper; `had_unit` reports whether a unit (or $) followed the number. `example` is a value of the
+// expected kind, for the hints of text that is no number at all.
+Expected<Quantity> parse_quantity_impl(std::string_view text, bool& had_unit, std::string_view example) {
   had_unit = false;
   const std::string_view original = text;
   text = trim(text);
-  if (text.empty()) return Error{"empty value", "write a number with a unit, e.g. 80 GB"};
+  if (text.empty()) return Error{"empty value", "write a value, e.g. " + std::string(example)};
   std::size_t pos = 0;
   bool negative = false;
-  if (text[pos] == '-' || text[pos] == '+') {
-    negative = text[pos] == '-';
-    ++pos;
-  }
+  auto sign = [&] {
+    if (pos < text.size() && (text[pos] == '-' || text[pos] == '+')) {
+      negative = text[pos] == '-';
+      ++pos;
+      return true;
+    }
+    return false;
+  };
+  const bool signed_before = sign();
   bool money = false;
   if (pos < text.size() && text[pos] == '$') {
     money = true;
     ++pos;
+    if (!signed_before) sign();  // "$-0.08/kWh" reads like "-$0.08/kWh"
   }
   // Collect the number, dropping '_' digit separators (only between digits).
   std::string digits;
@@ -302,7 +329,7 @@ Expected<Quantity> parse_quantity_impl(std::string_view text, bool& had_unit) {
   if (!seen_digit) {
     if (pos < text.size() && std::string_view("nNiI").find(text[pos]) != std::string_view::npos)
       return Error{"'" + std::string(original) + "' is not a finite number", "write a finite number such as 1.5e9"};
-    return Error{"'" + std::string(original) + "' does not start with a number", "write a number first, e.g. 80 GB"};
+    return Error{"'" + std::string(original) + "' does not start with a number", "write a number first, e.g. " + std::string(example)};
   }
   if (pos < text.size() && text[pos] == ',' && pos + 1 < text.size() && is_digit(text[pos + 1]))
     return Error{"'" + std::string(original) + "' uses ',' inside a number",
@@ -338,6 +365,7 @@ Expected<Quantity> parse_quantity_impl(std::string_view text, bool& had_unit) {
     auto u = parse_unit(rest.substr(1));
     if (!u) return u.error();
     if (u->point) return Error{"a price per degC makes no sense", "use K"};
+    if (!dims_fit(dims::currency, 1, u->dim, -1)) return dim_range_error(dims::currency, 1, u->dim, -1, "'" + std::string(original) + "'");
     q.value /= u->factor;
     q.dim = dims::currency / u->dim;
     if (!std::isfinite(q.value)) return Error{"'" + std::string(original) + "' is out of range", ""};
@@ -357,7 +385,7 @@ Expected<Quantity> parse_quantity_impl(std::string_view text, bool& had_unit) {
 
 Expected<Quantity> parse_quantity(std::string_view text) {
   bool had_unit = false;
-  return parse_quantity_impl(text, had_unit);
+  return parse_quantity_impl(text, had_unit, "80 GB");
 }
 
 Error dimension_error(std::string_view input_name, const Expectation& want, std::string_view got_text,
@@ -411,9 +439,21 @@ Error dimension_error(std::string_view input_name, const Expectation& want, std:
   return Error{name + ": expected " + expected + ", got \"" + shown + "\" (" + got_words + ")", hint};
 }
 
+namespace {
+// A value of the expected kind for hints: the dimension's stock example ("$0.08/kWh" for a tariff).
+std::string example_of(const Expectation& want) {
+  if (want.point) return "30 degC";
+  if (want.dim == dims::none) return "8 or 0.5";
+  const std::string ex = dim_example(want.dim);
+  return ex.empty() ? "1 " + base_unit_string(want.dim) : ex;
+}
+}  // namespace
+
 Expected<Quantity> parse_input(std::string_view text, const Expectation& want, std::string_view input_name) {
   bool had_unit = false;
-  auto q = parse_quantity_impl(text, had_unit);
+  // Only a failed parse needs the example; the common path builds no string for it.
+  auto q = parse_quantity_impl(text, had_unit, {});
+  if (!q) q = parse_quantity_impl(text, had_unit, example_of(want));
   if (!q) return Error{(input_name.empty() ? std::string("value") : std::string(input_name)) + ": " + q.error().message, q.error().hint};
   Quantity v = q.value();
   // A bare number is a count of whatever the input counts (tokens, FLOP, or a plain number).

@@ -2,6 +2,7 @@
 
 #include <cmath>
 
+#include "units/dim_check.hpp"
 #include "units/expected.hpp"
 
 namespace infracalc {
@@ -16,6 +17,13 @@ void no_points(const Quantity& a, const char* op) {
   if (a.point)
     throw UserError{{std::string("cannot ") + op + " a temperature point (degC)",
                      "subtract two temperatures to get a difference in K first"}};
+}
+// a.dim^na · b.dim^nb, with the exponents checked; `op` names the operation in the error.
+Dim combined(const Quantity& a, int na, const Quantity& b, int nb, const char* op) {
+  if (dims_fit(a.dim, na, b.dim, nb)) return a.dim.pow(na) * b.dim.pow(nb);
+  const std::string what = nb == 0 ? "(" + dim_formula(a.dim) + ")^" + std::to_string(na)
+                                   : std::string("the ") + op + " of " + dim_formula(a.dim) + " and " + dim_formula(b.dim);
+  throw UserError{dim_range_error(a.dim, na, b.dim, nb, what)};
 }
 Quantity checked(Quantity q) {
   if (!std::isfinite(q.value))
@@ -42,14 +50,14 @@ Quantity subtract(const Quantity& a, const Quantity& b) {
 Quantity multiply(const Quantity& a, const Quantity& b) {
   no_points(a, "multiply");
   no_points(b, "multiply");
-  return checked({a.value * b.value, a.dim * b.dim, false});
+  return checked({a.value * b.value, combined(a, 1, b, 1, "product"), false});
 }
 
 Quantity divide(const Quantity& a, const Quantity& b) {
   no_points(a, "divide");
   no_points(b, "divide");
   if (b.value == 0.0) throw UserError{{"division by zero", "the divisor evaluates to 0"}};
-  return checked({a.value / b.value, a.dim / b.dim, false});
+  return checked({a.value / b.value, combined(a, 1, b, -1, "quotient"), false});
 }
 
 Quantity power(const Quantity& a, double n) {
@@ -58,7 +66,7 @@ Quantity power(const Quantity& a, double n) {
     if (n != std::round(n) || std::fabs(n) > 8)
       throw UserError{{"a quantity with a dimension can only be raised to a small whole power",
                        "use sqrt() for square roots, or make the base dimensionless"}};
-    return checked({std::pow(a.value, n), a.dim.pow(static_cast<int>(n)), false});
+    return checked({std::pow(a.value, n), combined(a, static_cast<int>(n), Quantity{}, 0, "power"), false});
   }
   return checked({std::pow(a.value, n), a.dim, false});
 }

@@ -32,44 +32,68 @@ std::size_t edit_distance(std::string_view a, std::string_view b) {
 }
 
 namespace {
-// Candidates within typo distance of `typed`, closest first (ties keep the candidates' order).
-std::vector<std::pair<std::size_t, std::string>> near_matches(std::string_view typed, const std::vector<std::string_view>& candidates) {
+struct Match {
+  std::size_t score;     // the edit distance, or 1 for a fragment of a long name ("h100" in "h100-sxm")
+  std::size_t distance;  // the edit distance itself (or the length gap, its lower bound, when that alone is far)
+  std::string name;
+};
+
+// Candidates within typo distance of `typed`, closest first: by score, then by the edit distance itself, so that
+// "token" ranks "tokens" (one insertion) before "experts_per_token" (a fragment); remaining ties keep the
+// candidates' order.
+std::vector<Match> near_matches(std::string_view typed, const std::vector<std::string_view>& candidates) {
   const std::string t = lower(typed);
-  std::vector<std::pair<std::size_t, std::string>> out;
+  std::vector<Match> out;
   if (t.size() > 64) return out;  // nobody mistypes 64 characters; and edit distance is quadratic
   // Allow about one edit per three characters, at least one.
   const std::size_t limit = std::max<std::size_t>(1, t.size() / 3);
   for (auto c : candidates) {
     const std::string lc = lower(c);
-    if (lc == t) return {{0, std::string(c)}};
+    if (lc == t) return {{0, 0, std::string(c)}};
     // The edit distance is at least the difference in length: skip the quadratic count when that alone
     // is over the limit (a long list of candidates is scanned for every unknown word).
     const std::size_t gap = t.size() > lc.size() ? t.size() - lc.size() : lc.size() - t.size();
-    std::size_t d = gap > limit ? gap : edit_distance(t, lc);
+    const std::size_t d = gap > limit ? gap : edit_distance(t, lc);
+    std::size_t score = d;
     // A typed prefix or fragment of a long id ("h100" for "h100-sxm") is a strong signal.
-    if (t.size() >= 3 && (lc.find(t) != std::string::npos || t.find(lc) != std::string::npos)) d = std::min<std::size_t>(d, 1);
-    if (d <= limit) out.emplace_back(d, std::string(c));
+    if (t.size() >= 3 && (lc.find(t) != std::string::npos || t.find(lc) != std::string::npos)) score = std::min<std::size_t>(d, 1);
+    if (score <= limit) out.push_back({score, d, std::string(c)});
   }
-  std::stable_sort(out.begin(), out.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
+  std::stable_sort(out.begin(), out.end(), [](const Match& a, const Match& b) {
+    return a.score != b.score ? a.score < b.score : a.distance < b.distance;
+  });
+  return out;
+}
+
+// Every equally close candidate (up to three), so that "h100" lists each H100 variant: nearest edit first, then
+// by name.
+std::vector<std::string> best_matches(std::string_view typed, const std::vector<std::string_view>& candidates) {
+  const auto m = near_matches(typed, candidates);
+  std::vector<const Match*> best;
+  for (const auto& x : m)
+    if (x.score == m.front().score && best.size() < 3 &&
+        std::none_of(best.begin(), best.end(), [&](const Match* b) { return b->name == x.name; }))
+      best.push_back(&x);
+  std::sort(best.begin(), best.end(), [](const Match* a, const Match* b) {
+    return a->distance != b->distance ? a->distance < b->distance : a->name < b->name;
+  });
+  std::vector<std::string> out;
+  for (const Match* b : best) out.push_back(b->name);
   return out;
 }
 }  // namespace
 
 std::string closest_match(std::string_view typed, const std::vector<std::string_view>& candidates) {
   const auto m = near_matches(typed, candidates);
-  return m.empty() ? std::string() : m.front().second;
+  return m.empty() ? std::string() : m.front().name;
 }
 
-std::string did_you_mean(std::string_view typed, const std::vector<std::string_view>& candidates) {
-  const auto m = near_matches(typed, candidates);
-  if (m.empty()) return {};
-  // Offer every equally close candidate (up to three), sorted, so that "h100" lists each H100 variant.
-  std::vector<std::string> best;
-  for (const auto& [d, name] : m)
-    if (d == m.front().first && best.size() < 3 && std::find(best.begin(), best.end(), name) == best.end()) best.push_back(name);
-  std::sort(best.begin(), best.end());
-  std::string out = "did you mean '" + best[0] + "'";
-  for (std::size_t i = 1; i < best.size(); ++i) out += (i + 1 == best.size() ? " or '" : ", '") + best[i] + "'";
+std::string did_you_mean(std::string_view typed, const std::vector<std::string_view>& candidates, std::string_view prefix) {
+  const auto best = best_matches(typed, candidates);
+  if (best.empty()) return {};
+  std::string out = "did you mean '" + std::string(prefix) + best[0] + "'";
+  for (std::size_t i = 1; i < best.size(); ++i)
+    out += (i + 1 == best.size() ? " or '" : ", '") + std::string(prefix) + best[i] + "'";
   return out + "?";
 }
 

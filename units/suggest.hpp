@@ -14,7 +14,10 @@ namespace infracalc {
 /// Comparison ignores case; a candidate that contains `typed` (or is contained) also counts.
 [[nodiscard]] std::string closest_match(std::string_view typed, const std::vector<std::string_view>& candidates);
 
-/// "; did you mean 'x'?"-style fragment: "did you mean 'x'?" or "" when nothing is close.
-[[nodiscard]] std::string did_you_mean(std::string_view typed, const std::vector<std::string_view>& candidates);
+/// "; did you mean 'x'?"-style fragment: "did you mean 'x'?" or "" when nothing is close. Equally close
+/// candidates (up to three) are all offered, the nearest edit first; each is shown after `shown_prefix`
+/// ("did you mean '--tokens'?" for flags).
+[[nodiscard]] std::string did_you_mean(std::string_view typed, const std::vector<std::string_view>& candidates,
+                                       std::string_view shown_prefix = {});
 
 }  // namespace infracalc

@@ -66,15 +66,25 @@ Cell parse_value(const Input& in, const std::string& text, const Label& label) {
     case InputKind::quantity:
     case InputKind::integer: {
       auto q = parse_input(text, Expectation{in.dim, in.point}, "");
-      if (!q) throw UserError{parse_input(text, Expectation{in.dim, in.point}, label()).error()};
+      if (!q) {
+        Error e = parse_input(text, Expectation{in.dim, in.point}, label()).error();
+        // Text with no digit at all ("abc", "") is best answered with this input's own example.
+        if (!in.example.empty() && std::none_of(text.begin(), text.end(), [](char c) { return c >= '0' && c <= '9'; }))
+          e.hint = "e.g. " + std::string(in.example);
+        throw UserError{std::move(e)};
+      }
       const Quantity v = q.value();
       if (in.kind == InputKind::integer && v.value != std::floor(v.value))
         throw UserError{{label() + ": expected a whole number, got \"" + text + "\"", "counts are whole numbers"}};
       if (in.kind == InputKind::integer && std::fabs(v.value) > 9.0e15)
         throw UserError{{label() + ": \"" + text + "\" is too large for a count", "counts must be below 9e15"}};
-      if (!in.point && !within(in.bound, v.value))
-        throw UserError{{label() + ": expected " + std::string(bound_words(in.bound)) + ", got \"" + text + "\"",
-                         in.example.empty() ? std::string() : "e.g. " + std::string(in.example)}};
+      if (!in.point && !within(in.bound, v.value)) {
+        std::string hint = in.example.empty() ? std::string() : "e.g. " + std::string(in.example);
+        if (v.value < 0 && in.dim[Base::currency] > 0 && (in.bound == Bound::positive || in.bound == Bound::non_negative))
+          hint = (in.bound == Bound::positive ? "a price must be positive" : "a price cannot be negative") +
+                 (hint.empty() ? "" : ", " + hint);
+        throw UserError{{label() + ": expected " + std::string(bound_words(in.bound)) + ", got \"" + text + "\"", hint}};
+      }
       return v;
     }
   }
@@ -114,12 +124,13 @@ Context::Context(const Plugin& plugin, const Calculator& calc, const RawInputs& 
   };
   for (const auto& key : keys) {
     if (declared(key)) continue;
-    std::vector<std::string_view> known;
-    for (const auto& in : calc.inputs) known.push_back(in.name);
-    for (const auto& r : calc.refs) known.push_back(r.name);
-    std::string hint = did_you_mean(key, known);
+    // Suggestions read as flags, like every other input error: did you mean '--tokens'?
+    std::vector<std::string> known;
+    for (const auto& in : calc.inputs) known.push_back(kebab(in.name));
+    for (const auto& r : calc.refs) known.push_back(kebab(r.name));
+    std::string hint = did_you_mean(kebab(key), std::vector<std::string_view>(known.begin(), known.end()), "--");
     if (hint.empty()) hint = "see `infracalc " + std::string(plugin.name) + " " + std::string(calc.name) + " --help`";
-    throw UserError{{std::string(plugin.name) + " " + std::string(calc.name) + ": unknown input '" + kebab(key) + "'",
+    throw UserError{{std::string(plugin.name) + " " + std::string(calc.name) + ": unknown input '" + flag_name(key) + "'",
                      hint}};
   }
   auto raw_value = [&](std::string_view key) -> const std::string* {

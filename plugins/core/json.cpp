@@ -6,6 +6,8 @@
 #include <cmath>
 #include <fmt/format.h>
 
+#include "units/printable.hpp"
+
 namespace infracalc {
 
 namespace {
@@ -16,6 +18,8 @@ class JsonParser {
 
   Expected<Node> parse() {
     Node n;
+    // A UTF-8 byte-order mark (editors on Windows write one) is not part of the document.
+    if (s_.substr(0, 3) == "\xEF\xBB\xBF") pos_ = line_start_ = 3;
     skip_ws();
     if (!value(n, 0)) return err_;
     skip_ws();
@@ -32,6 +36,13 @@ class JsonParser {
     fail(what);
     return false;
   }
+  // The document stopped inside `where` ("an object", "a string"): a truncated file, not a syntax slip.
+  bool truncated(std::string_view where) {
+    fail(fmt::format("the input ends before the JSON value is complete (inside {})", where));
+    err_.hint = "the text looks cut short: check that the file or line was written completely";
+    return false;
+  }
+  bool at_end() const { return pos_ >= s_.size(); }
   void skip_ws() {
     while (pos_ < s_.size()) {
       const char c = s_[pos_];
@@ -57,7 +68,7 @@ class JsonParser {
   bool value(Node& n, int depth) {
     if (depth > 64) return bad("nesting deeper than 64 levels");
     mark(n);
-    if (pos_ >= s_.size()) return bad("unexpected end of input");
+    if (at_end()) return bad("unexpected end of input");  // an empty document (objects and arrays check first)
     const char c = s_[pos_];
     if (c == '{') return object(n, depth);
     if (c == '[') return array(n, depth);
@@ -79,28 +90,34 @@ class JsonParser {
       return true;
     }
     if (c == '-' || (c >= '0' && c <= '9')) return number(n);
-    return bad(fmt::format("unexpected character '{}'", c));
+    for (std::string_view word : {"true", "false", "null"})
+      if (word.substr(0, s_.size() - pos_) == s_.substr(pos_)) return truncated("a literal");  // "tr" at the end
+    return bad("unexpected character '" + printable(s_.substr(pos_, std::max<std::size_t>(1, utf8_sequence_length(s_.substr(pos_))))) + "'");
   }
 
   bool object(Node& n, int depth) {
     n.kind = Node::Kind::table;
     ++pos_;
     skip_ws();
+    if (at_end()) return truncated("an object");
     if (pos_ < s_.size() && s_[pos_] == '}') {
       ++pos_;
       return true;
     }
     for (;;) {
       skip_ws();
-      if (pos_ >= s_.size() || s_[pos_] != '"') return bad("expected a string key");
+      if (at_end()) return truncated("an object");
+      if (s_[pos_] != '"') return bad("expected a string key");
       std::string key;
       if (!string(key)) return false;
       for (const auto& m : n.members)
-        if (m.first == key) return bad("duplicate key \"" + key + "\"");
+        if (m.first == key) return bad("duplicate key \"" + printable(key) + "\"");
       skip_ws();
-      if (pos_ >= s_.size() || s_[pos_] != ':') return bad("expected ':' after a key");
+      if (at_end()) return truncated("an object");
+      if (s_[pos_] != ':') return bad("expected ':' after a key");
       ++pos_;
       skip_ws();
+      if (at_end()) return truncated("an object");
       n.members.push_back({std::move(key), Node{}});
       if (!value(n.members.back().second, depth + 1)) return false;
       skip_ws();
@@ -112,7 +129,7 @@ class JsonParser {
         ++pos_;
         return true;
       }
-      return bad("expected ',' or '}' in an object");
+      return at_end() ? truncated("an object") : bad("expected ',' or '}' in an object");
     }
   }
 
@@ -120,12 +137,14 @@ class JsonParser {
     n.kind = Node::Kind::array;
     ++pos_;
     skip_ws();
+    if (at_end()) return truncated("an array");
     if (pos_ < s_.size() && s_[pos_] == ']') {
       ++pos_;
       return true;
     }
     for (;;) {
       skip_ws();
+      if (at_end()) return truncated("an array");
       n.items.emplace_back();
       if (!value(n.items.back(), depth + 1)) return false;
       skip_ws();
@@ -137,7 +156,7 @@ class JsonParser {
         ++pos_;
         return true;
       }
-      return bad("expected ',' or ']' in an array");
+      return at_end() ? truncated("an array") : bad("expected ',' or ']' in an array");
     }
   }
 
@@ -150,19 +169,19 @@ class JsonParser {
       return pos_ - d;
     };
     const std::size_t int_start = pos_;
-    if (digits() == 0) return bad("expected digits");
+    if (digits() == 0) return at_end() ? truncated("a number") : bad("expected digits");
     if (s_[int_start] == '0' && pos_ - int_start > 1) return bad("leading zeros are not allowed");
     bool integral = true;
     if (pos_ < s_.size() && s_[pos_] == '.') {
       ++pos_;
       integral = false;
-      if (digits() == 0) return bad("expected digits after '.'");
+      if (digits() == 0) return at_end() ? truncated("a number") : bad("expected digits after '.'");
     }
     if (pos_ < s_.size() && (s_[pos_] == 'e' || s_[pos_] == 'E')) {
       ++pos_;
       integral = false;
       if (pos_ < s_.size() && (s_[pos_] == '+' || s_[pos_] == '-')) ++pos_;
-      if (digits() == 0) return bad("expected digits in the exponent");
+      if (digits() == 0) return at_end() ? truncated("a number") : bad("expected digits in the exponent");
     }
     const std::string_view text = s_.substr(start, pos_ - start);
     double v = 0.0;
@@ -197,7 +216,7 @@ class JsonParser {
   }
 
   bool hex4(std::uint32_t& cp) {
-    if (pos_ + 4 > s_.size()) return bad("truncated \\u escape");
+    if (pos_ + 4 > s_.size()) return truncated("a string");
     cp = 0;
     for (int i = 0; i < 4; ++i) {
       const char c = s_[pos_++];
@@ -232,7 +251,7 @@ class JsonParser {
       }
       if (c < 0x20) return bad("control character inside a string");
       if (c == '\\') {
-        if (++pos_ >= s_.size()) break;
+        if (++pos_ >= s_.size()) return truncated("a string");
         const char e = s_[pos_++];
         switch (e) {
           case '"': out += '"'; break;
@@ -248,6 +267,7 @@ class JsonParser {
             if (!hex4(cp)) return false;
             if (cp >= 0xD800 && cp <= 0xDBFF) {
               std::uint32_t lo = 0;
+              if (at_end()) return truncated("a string");
               if (s_.substr(pos_, 2) != "\\u") return bad("unpaired surrogate in \\u escape");
               pos_ += 2;
               if (!hex4(lo) || lo < 0xDC00 || lo > 0xDFFF) return bad("bad low surrogate in \\u escape");
@@ -259,20 +279,17 @@ class JsonParser {
             break;
           }
           default:
-            return bad(fmt::format("unknown escape '\\{}'", e));
+            return bad("unknown escape '\\" + printable(std::string_view(&e, 1)) + "'");
         }
         continue;
       }
       // Validate UTF-8 sequences so that bad bytes never reach the output.
-      int len = c < 0x80 ? 1 : (c >> 5) == 0x6 ? 2 : (c >> 4) == 0xE ? 3 : (c >> 3) == 0x1E ? 4 : 0;
-      if (len == 0 || pos_ + static_cast<std::size_t>(len) > s_.size()) return bad("invalid UTF-8 in a string");
-      for (int k = 1; k < len; ++k)
-        if ((static_cast<unsigned char>(s_[pos_ + static_cast<std::size_t>(k)]) & 0xC0) != 0x80)
-          return bad("invalid UTF-8 in a string");
-      out.append(s_.substr(pos_, static_cast<std::size_t>(len)));
-      pos_ += static_cast<std::size_t>(len);
+      const std::size_t len = utf8_sequence_length(s_.substr(pos_));
+      if (len == 0) return bad("invalid UTF-8 in a string (byte " + printable(s_.substr(pos_, 1)) + ")");
+      out.append(s_.substr(pos_, len));
+      pos_ += len;
     }
-    return bad("unterminated string");
+    return truncated("a string");
   }
 
   std::string_view s_;
@@ -327,10 +344,8 @@ void append_json_string(std::string& out, std::string_view s) {
       out += static_cast<char>(c);
       continue;
     }
-    const std::size_t len = (c >> 5) == 0x6 ? 2 : (c >> 4) == 0xE ? 3 : (c >> 3) == 0x1E ? 4 : 0;
-    bool ok = len != 0 && i + len <= s.size();
-    for (std::size_t k = 1; ok && k < len; ++k) ok = (static_cast<unsigned char>(s[i + k]) & 0xC0) == 0x80;
-    if (!ok) {
+    const std::size_t len = utf8_sequence_length(s.substr(i));
+    if (len == 0) {
       out += "\uFFFD";
       continue;
     }

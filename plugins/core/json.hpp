@@ -9,7 +9,8 @@
 
 namespace infracalc {
 
-/// Parses one JSON document (RFC 8259). Errors read "source:line:col: what". Nesting is limited to 64.
+/// Parses one JSON document (RFC 8259); a leading UTF-8 byte-order mark is skipped. Errors read
+/// "source:line:col: what" and show non-ASCII bytes as U+XXXX or \xHH. Nesting is limited to 64.
 [[nodiscard]] Expected<Node> read_json(std::string_view text, std::string_view source_name);
 
 /// Appends `s` to `out` as a JSON string literal, quotes included, escaping control characters and

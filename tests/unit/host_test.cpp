@@ -75,7 +75,7 @@ TEST_CASE("bad inputs name the input and the fix", "[host]") {
   RawInputs unknown = base;
   unknown.push_back({"tokens", "100"});
   unknown.push_back({"tokns", "5"});
-  CHECK_THAT(error_of(unknown), Catch::Contains("did you mean 'tokens'"));
+  CHECK_THAT(error_of(unknown), Catch::Contains("did you mean '--tokens'"));
   RawInputs dtype = base;
   dtype.push_back({"tokens", "100"});
   dtype.push_back({"dtype", "fp61"});
