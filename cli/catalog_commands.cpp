@@ -252,8 +252,16 @@ ExitStatus list_kind(const std::vector<std::string_view>& kinds, const ListFilte
         if (!t || lower(*t) != lower(f.kind)) continue;
       }
       if (min_mem) {
+        // Memory per accelerator: a system qualifies by what each of its accelerators holds, not by its total.
         auto m = e->quantity("memory_capacity", {dims::information, false});
-        if (!m) m = e->quantity("accelerator_memory_total", {dims::information, false});
+        if (!m && e->kind() == "system") {
+          const Entry* acc = nullptr;
+          if (auto id = e->text("accelerator")) acc = Catalog::instance().find(*id);
+          if (acc != nullptr) m = acc->quantity("memory_capacity", {dims::information, false});
+          const auto total = e->quantity("accelerator_memory_total", {dims::information, false});
+          const auto count = e->quantity("accelerators", {dims::none, false});
+          if (!m && total && count && count->value > 0) m = Quantity{total->value / count->value, total->dim};
+        }
         if (!m || m->value < min_mem->value) continue;
       }
       rows.push_back(e);
@@ -423,8 +431,11 @@ ExitStatus run_hw_compare(const std::vector<std::string>& ids, const GlobalOptio
 
 ExitStatus run_model_import(const ImportOptions& o, const GlobalOptions& g) {
   namespace fs = std::filesystem;
+  std::error_code ec;
+  if (fs::is_directory(o.file, ec))
+    throw UserError{{"model import: '" + o.file + "' is a directory", "pass the config.json inside it: " + (fs::path(o.file) / "config.json").string()}};
   std::ifstream in(o.file, std::ios::binary);
-  if (!in) throw UserError{{"model import: cannot read " + o.file, "pass the path of a Hugging Face config.json"}};
+  if (!in) throw UserError{{"model import: cannot read '" + o.file + "'", "pass the path of a Hugging Face config.json"}};
   std::ostringstream ss;
   ss << in.rdbuf();
   auto json = read_json(ss.str(), o.file);

@@ -1,6 +1,7 @@
 #include "plugins/catalog/catalog.hpp"
 
 #include <algorithm>
+#include <array>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
@@ -37,6 +38,21 @@ std::string join(const std::vector<std::string>& v, std::string_view sep) {
 std::string with_article(std::string_view noun) {
   const bool vowel = !noun.empty() && std::string_view("aeiou").find(noun.front()) != std::string_view::npos;
   return (vowel ? "an " : "a ") + std::string(noun);
+}
+
+// The command that lists the ids of these kinds: hardware under `hw list`, models under `model list`, the
+// rest (prices, grids, facility, reliability) under `data list`.
+std::string list_command(const std::vector<std::string_view>& kinds) {
+  static constexpr std::array<std::string_view, 6> kHardware = {"accelerator", "system", "interconnect", "network", "memory", "storage"};
+  const auto hardware = [](std::string_view k) { return std::find(kHardware.begin(), kHardware.end(), k) != kHardware.end(); };
+  if (kinds.empty()) return "infracalc hw list, infracalc model list or infracalc data list";
+  if (kinds.size() == 1 && kinds.front() == "model") return "infracalc model list";
+  if (std::all_of(kinds.begin(), kinds.end(), hardware)) {
+    const bool default_list = std::all_of(kinds.begin(), kinds.end(), [](std::string_view k) { return k == "accelerator" || k == "system"; });
+    return kinds.size() == 1 && !default_list ? "infracalc hw list --kind " + std::string(kinds.front()) : std::string("infracalc hw list");
+  }
+  if (kinds.size() == 1) return "infracalc data list --kind " + std::string(kinds.front());
+  return "infracalc data list";
 }
 
 }  // namespace
@@ -251,7 +267,7 @@ const Entry& Catalog::get(std::string_view id, const std::vector<std::string_vie
                          with_article(what),
                      did_you_mean(id, views)}};
   std::string hint = did_you_mean(id, views);
-  if (hint.empty()) hint = "list the known ids with `infracalc " + std::string(what == "model" ? "model" : "hw") + " list`";
+  if (hint.empty()) hint = "list the known ids with `" + list_command(kinds) + "`";
   throw UserError{{std::string(input) + ": unknown " + what + " '" + std::string(id) + "'", hint}};
 }
 

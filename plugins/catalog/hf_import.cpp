@@ -8,8 +8,11 @@
 #include <fstream>
 #include <optional>
 
+#include <fmt/format.h>
+
 #include "plugins/catalog/catalog.hpp"
 #include "plugins/core/toml_reader.hpp"
+#include "units/format.hpp"
 
 namespace infracalc {
 
@@ -41,12 +44,20 @@ class Config {
     const char* sep = !what.empty() && what.front() == '(' ? " " : ": ";  // "num_key_value_heads (6) must ..."
     return Error{source_ + ": " + std::string(key) + sep + what, std::move(hint)};
   }
-  // A positive whole number; nullopt when absent. Errors (not a whole number, < 1) go to `err`.
+  // A positive whole number up to the model reader's limit; nullopt when absent. Errors (not a whole number, < 1,
+  // too large) go to `err`.
   std::optional<long long> count(std::string_view key, std::optional<Error>& err, bool allow_zero = false) const {
     const Node* n = find(key);
     if (n == nullptr) return std::nullopt;
-    if (!n->is_number() || n->number != std::floor(n->number) || n->number < (allow_zero ? 0 : 1) || n->number > 1e12) {
+    if (!n->is_number() || n->number != std::floor(n->number) || n->number < (allow_zero ? 0 : 1)) {
       if (!err) err = error(key, "expected a " + std::string(allow_zero ? "non-negative" : "positive") + " whole number");
+      return std::nullopt;
+    }
+    if (n->number > kMaxModelCount) {
+      if (!err)
+        err = error(key, fmt::format("({}) is above {:.0f}, the most a model file can hold",
+                                     n->number < 1e15 ? fmt::format("{:.0f}", n->number) : format_machine(n->number), kMaxModelCount),
+                    "check the config: no transformer has that many; the field may be mistyped");
       return std::nullopt;
     }
     return static_cast<long long>(n->number);

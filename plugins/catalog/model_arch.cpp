@@ -40,7 +40,7 @@ class Reader {
       if (required && !err) err = Error{e_.file() + ": model " + e_.id() + " has no '" + std::string(path) + "'", "add it to the model file"};
       return 0;
     }
-    if (*v < 0 || *v != std::floor(*v) || *v > 2e9) {
+    if (*v < 0 || *v != std::floor(*v) || *v > kMaxModelCount) {
       if (!err) err = Error{e_.file() + ": " + std::string(path) + " must be a whole number, got " + std::to_string(*v), ""};
       return 0;
     }

@@ -117,6 +117,10 @@ struct ParamCount {
   double active = 0;
 };
 
+/// The largest whole-number field (layers, widths, heads, experts, vocabulary) a model file may give: counts are
+/// held as int. `model import` applies the same limit to the config fields it converts.
+inline constexpr double kMaxModelCount = 2e9;
+
 /// Reads a model entry; errors name file:line:col and the field. `cited` collects provenance when given.
 [[nodiscard]] Expected<ModelArch> read_model_arch(const Entry& e, std::vector<Provenance>* cited = nullptr);
 

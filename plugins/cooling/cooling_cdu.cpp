@@ -6,6 +6,7 @@
 #include "plugins/cooling/coolant_input.hpp"
 #include "plugins/cooling/cooling_plugin.hpp"
 #include "plugins/cooling/heat_math.hpp"
+#include "plugins/core/wording.hpp"
 #include "units/format.hpp"
 
 namespace infracalc {
@@ -14,10 +15,29 @@ namespace {
 
 using namespace cooling;
 
+std::string power_text(const Watts& w) { return format_human(to_quantity(w), {}, "kW"); }
+
 void run_cdu(Context& ctx) {
+  if (const Entry* e = ctx.ref("cdu")) {
+    const std::string type = e->text("type").value_or("");
+    if (type != "cdu")
+      throw UserError{{"--cdu: " + e->id() + " is " + (type.empty() ? std::string("not typed") : "a " + type + " entry") +
+                           ", not a coolant distribution unit",
+                       "give a CDU (cdu-coolit-chx1000, cdu-vertiv-coolchip-1350; `infracalc data list --kind facility` lists them) "
+                       "or --capacity 1MW"}};
+  }
+  if (!ctx.has("capacity")) {
+    if (const Entry* e = ctx.ref("cdu"))
+      throw UserError{{"missing --capacity (heat the CDU moves): " + e->id() + " has no 'capacity'", "give --capacity 1MW"}};
+    throw UserError{{"missing --capacity (heat the CDU moves)", "give --capacity 1MW or --cdu ID"}};
+  }
   const Watts capacity = ctx.get<Watts>("capacity");
   const Watts rack = ctx.get<Watts>("rack_power");
   const double exact = (capacity / rack).value();
+  if (exact < 1.0 - 1e-9)
+    throw UserError{{fmt::format("--rack-power {} is more than the CDU's capacity of {}: one CDU cannot serve the rack", power_text(rack),
+                                 power_text(capacity)),
+                     "choose a larger CDU (--capacity) or split the rack's liquid loop and give the heat per loop as --rack-power"}};
   double per_cdu = std::floor(exact + 1e-9);
   ctx.set_number("racks_per_cdu_exact", exact);
   std::string limit = "heat capacity";
@@ -31,7 +51,12 @@ void run_cdu(Context& ctx) {
     const FlowPoint fp = need(rise_for_flow(c, rack, ctx.get<TemperaturePoint>("supply"), rack_flow));
     ctx.set("delta_t", fp.rise);
     if (ctx.has("max_flow")) {
-      const double by_flow = std::floor((ctx.get<CubicMetersPerSecond>("max_flow") / rack_flow).value() + 1e-9);
+      const CubicMetersPerSecond pump = ctx.get<CubicMetersPerSecond>("max_flow");
+      const double by_flow = std::floor((pump / rack_flow).value() + 1e-9);
+      if (by_flow < 1.0)
+        throw UserError{{fmt::format("one rack needs {} at --flow-per-kw, more than the CDU's --max-flow of {}",
+                                     format_human(to_quantity(rack_flow), {}, "L/min"), format_human(to_quantity(pump), {}, "L/min")),
+                         "choose a CDU with more pump flow or split the rack's loop"}};
       ctx.set_number("racks_by_flow", by_flow);
       if (by_flow < per_cdu) {
         per_cdu = by_flow;
@@ -42,18 +67,16 @@ void run_cdu(Context& ctx) {
     throw UserError{{"--max-flow needs --flow-per-kw (the flow each kW of rack heat needs)", "e.g. --flow-per-kw 1.5L/min/kW"}};
   }
   ctx.set_number("racks_per_cdu", per_cdu);
-  if (per_cdu < 1.0)
-    ctx.note("one rack needs more than one CDU: split the rack's loop or choose a larger unit");
-  else if (per_cdu != exact)
+  if (per_cdu != exact)
     ctx.note(fmt::format("racks per CDU rounded down to whole racks ({:.3g} fit by {}); the rest of the capacity is headroom",
                          exact, limit));
   if (ctx.has("racks")) {
     const double racks = static_cast<double>(ctx.integer("racks"));
     const double spares = static_cast<double>(ctx.integer("spares"));
-    const double needed = per_cdu >= 1.0 ? std::ceil(racks / per_cdu - 1e-9) : std::ceil(racks / exact - 1e-9);
+    const double needed = std::ceil(racks / per_cdu - 1e-9);
     ctx.set_number("cdus_needed", needed + spares);
-    ctx.note(fmt::format("{} CDUs for {} racks, rounded up{}", needed, racks,
-                         spares > 0 ? fmt::format(", plus {} spare (N+{})", spares, spares) : std::string()));
+    ctx.note(fmt::format("{} for {}, rounded up{}", count_noun(needed, "CDU"), count_noun(racks, "rack"),
+                         spares > 0 ? fmt::format(", plus {} (N+{:g})", count_noun(spares, "spare"), spares) : std::string()));
   }
 }
 
@@ -69,8 +92,8 @@ Calculator cooling_cdu_calculator() {
       "ceil(N / racks per CDU) + spares. Capacity is at the vendor's rated approach temperature.";
   c.refs = {{"cdu", {"facility"}, "CDU from the catalog (cdu-coolit-chx1000, cdu-vertiv-coolchip-1350): sets capacity and flow"}};
   c.inputs = {
-      {.name = "capacity", .kind = InputKind::quantity, .dim = dims::power, .help = "heat the CDU moves", .example = "1MW",
-       .catalog = "cdu.capacity"},
+      {.name = "capacity", .kind = InputKind::quantity, .dim = dims::power, .help = "heat the CDU moves (required: give it or --cdu)",
+       .example = "1MW", .catalog = "cdu.capacity", .optional = true},
       {.name = "rack_power", .kind = InputKind::quantity, .dim = dims::power, .help = "heat of one rack into the liquid", .example = "132kW"},
       {.name = "flow_per_kw", .kind = InputKind::quantity, .dim = dims::flow_per_power, .help = "secondary flow per kW of heat",
        .example = "1.5L/min/kW", .catalog = "cdu.flow_per_power", .optional = true},

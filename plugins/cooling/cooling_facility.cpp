@@ -15,6 +15,10 @@ namespace {
 using namespace cooling;
 
 void run_facility(Context& ctx) {
+  if (const Entry* e = ctx.ref("site"); e != nullptr && e->text("type").value_or("") != "efficiency")
+    throw UserError{{"--site: " + e->id() + " is " + (e->text("type") ? "a " + *e->text("type") + " entry" : std::string("not typed")) +
+                         ", not an efficiency benchmark (PUE and WUE series)",
+                     "give an efficiency-* entry (`infracalc data list --kind facility` lists them), e.g. efficiency-industry-average"}};
   const Watts it = ctx.get<Watts>("it_power");
   const Seconds period = ctx.get<Seconds>("period");
   if (!fill_from_ref(ctx, "pue", "site", "pue", {dims::none, false}))

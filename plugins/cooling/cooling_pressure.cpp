@@ -3,10 +3,13 @@
 // the pumping power.
 #include <cmath>
 #include <fmt/format.h>
+#include <string>
+#include <vector>
 
 #include "plugins/cooling/coolant_input.hpp"
 #include "plugins/cooling/cooling_plugin.hpp"
 #include "plugins/cooling/hydraulics.hpp"
+#include "plugins/core/wording.hpp"
 #include "units/format.hpp"
 
 namespace infracalc {
@@ -22,6 +25,16 @@ void run_pressure(Context& ctx) {
   const bool by_flag = ctx.has("exponent");
   const bool by_fit = ctx.has("fit_flow") || ctx.has("fit_dp");
   const bool by_pipe = ctx.has("pipe_diameter");
+  if (static_cast<int>(by_flag) + static_cast<int>(by_fit) + static_cast<int>(by_pipe) > 1) {
+    std::vector<std::string> given;
+    if (by_flag) given.emplace_back("--exponent");
+    if (by_fit) given.emplace_back("a second point (--fit-flow/--fit-dp)");
+    if (by_pipe) given.emplace_back("--pipe-diameter");
+    std::string list;
+    for (std::size_t i = 0; i < given.size(); ++i) list += (i == 0 ? "" : i + 1 == given.size() ? " and " : ", ") + given[i];
+    throw UserError{{"cooling pressure: " + list + " each set how the drop scales; give only one of them",
+                     "--exponent N for a known exponent, --fit-flow with --fit-dp to fit it, or --pipe-diameter for Darcy-Weisbach"}};
+  }
   if (static_cast<int>(by_flag) + static_cast<int>(by_fit) + static_cast<int>(by_pipe) != 1)
     throw UserError{{"cooling pressure: say how the drop scales with one of --exponent N, a second datasheet point "
                      "(--fit-flow with --fit-dp), or --pipe-diameter (Darcy-Weisbach with Colebrook)",
@@ -51,8 +64,9 @@ void run_pressure(Context& ctx) {
     n = std::fabs((q / q_ref).value() - 1.0) < 1e-12 ? local_exponent(q, pipe, s) : exponent_between(a.pressure_drop, q_ref, b.pressure_drop, q);
     ctx.set_number("reynolds_reference", a.reynolds.value());
     ctx.set_number("reynolds", b.reynolds.value());
-    ctx.note(fmt::format("Darcy-Weisbach with Colebrook in a {} pipe: f = {:.5f} at Re {:.0f}, {:.5f} at Re {:.0f}",
-                         format_human(to_quantity(pipe.diameter)), a.friction.value(), a.reynolds.value(), b.friction.value(),
+    const std::string bore = format_human(to_quantity(pipe.diameter));
+    ctx.note(fmt::format("Darcy-Weisbach with Colebrook in {} {} pipe: f = {:.5f} at Re {:.0f}, {:.5f} at Re {:.0f}",
+                         article_for_number(bore), bore, a.friction.value(), a.reynolds.value(), b.friction.value(),
                          b.reynolds.value()));
   }
   ctx.set("pressure_drop", dp);

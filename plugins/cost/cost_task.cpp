@@ -2,6 +2,7 @@
 // and failed attempts are retried; and whether a model with cheaper tokens but more steps is really cheaper.
 #include <fmt/format.h>
 
+#include "plugins/core/wording.hpp"
 #include "plugins/cost/cost_calcs.hpp"
 #include "plugins/cost/cost_math.hpp"
 #include "plugins/tco/tco_inputs.hpp"
@@ -118,9 +119,9 @@ void run_task(Context& ctx) {
   if (caching)
     ctx.note(fmt::format("prompt caching: re-sent history at {:g}% of the input price, new input at {:g}%", a.prices.read_multiplier * 100,
                          a.prices.write_multiplier * 100));
-  ctx.note(fmt::format("a failed attempt runs all {} steps before it is retried (at most {} retries); cost per success = "
+  ctx.note(fmt::format("a failed attempt runs all {} before it is retried (at most {}); cost per success = "
                        "expected cost / probability of success",
-                       a.steps, retries));
+                       count_noun(a.steps, "step"), count_noun(retries, "retry", "retries")));
 }
 
 }  // namespace

@@ -3,6 +3,7 @@
 #include <cmath>
 #include <fmt/format.h>
 
+#include "plugins/core/wording.hpp"
 #include "plugins/network/allreduce.hpp"
 #include "plugins/network/network_calcs.hpp"
 #include "plugins/network/network_common.hpp"
@@ -53,8 +54,8 @@ void run_allreduce(Context& ctx) {
     ctx.set("measured_bytes_per_worker", from_base<Bytes>(static_cast<double>(run.bytes_sent[0])));
     ctx.verdict("every_worker_has_the_sum", same, same ? "all workers hold the same reduced values" : "workers disagree (please report)");
     notes.push_back(fmt::format("ran a ring all-reduce on {} threads: {} steps (reduce-scatter then all-gather), {} B sent per worker "
-                                "for an {}-element buffer of doubles",
-                                n, run.steps, run.bytes_sent[0], n));
+                                "for {} {}-element buffer of doubles",
+                                n, run.steps, run.bytes_sent[0], article_for_number(std::to_string(n)), n));
   }
   ctx.set("ring_bytes_per_worker", from_base<Bytes>(ring_bytes_per_worker(size.value(), n)));
   ctx.set("in_network_bytes_per_worker", size);

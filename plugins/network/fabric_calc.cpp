@@ -4,6 +4,7 @@
 
 #include <fmt/format.h>
 
+#include "plugins/core/wording.hpp"
 #include "plugins/network/fabric_graph.hpp"
 #include "plugins/network/network_calcs.hpp"
 #include "units/format.hpp"
@@ -13,6 +14,39 @@ namespace infracalc::net {
 namespace {
 
 constexpr std::int64_t kMaxFlowEndpoints = 300000;
+
+// How rail-optimised wiring lands on this fabric; a fabric smaller than one rail group has no groups to speak of.
+std::string rail_note(const FabricPlan& p, std::int64_t nodes, std::int64_t rails) {
+  const std::string head = fmt::format("rail-optimised: {} ({} per node)", count_noun(rails, "rail"), count_noun(rails, "NIC port"));
+  if (p.tiers == 1)
+    return head + fmt::format("; all {} of the {} sit on one switch, so every pair of GPUs is one switch apart whatever the wiring",
+                              count_noun(p.host_links, "NIC port"), count_noun(nodes, "node"));
+  const std::string group =
+      p.rail_groups == 1 && nodes < p.leaf_down
+          ? fmt::format("one rail group of {} (room for {})", count_noun(nodes, "node"), p.leaf_down)
+          : fmt::format("{} of up to {}", count_noun(p.rail_groups, "rail group"), count_noun(p.leaf_down, "node"));
+  return head + fmt::format("; {}: NIC r of every node in a group goes to the group's rail-r leaf, so same-rail traffic "
+                            "crosses one switch ({} = {} x {})",
+                            group, count_noun(p.leaves, "leaf", "leaves"), count_noun(p.rail_groups, "group"), count_noun(rails, "rail"));
+}
+
+// What the module count assumes: twin-port switch-side modules when the module is faster than the link.
+std::string transceiver_note(Context& ctx, const FabricParts& f) {
+  std::string s = "transceivers: ";
+  const bool optical_hosts = ctx.text("host_cables") == "optical";
+  s += optical_hosts ? "one single-port module per NIC port; " : "none at the NICs (copper host links); ";
+  if (f.co_packaged) s += "none on the co-packaged switch ports";
+  else if (f.ports_per_module > 1)
+  {
+    const std::string module = format_human(to_quantity(*f.link_speed * static_cast<double>(f.ports_per_module)), {}, "b/s");
+    s += fmt::format("at the switches one module per {} ports of a switch, counted switch by switch ({} {} module carries {} x {} "
+                     "links, as the twin-port 800G OSFP of a Quantum-2 switch carries two 400G ports)",
+                     f.ports_per_module, article_for_number(module), module, f.ports_per_module,
+                     format_human(to_quantity(*f.link_speed), {}, "b/s"));
+  }
+  else s += "one module per switch port";
+  return s + "; cables: one per link";
+}
 
 void run_fabric(Context& ctx) {
   std::vector<std::string> notes;
@@ -47,6 +81,8 @@ void run_fabric(Context& ctx) {
   ctx.set_number("links", static_cast<double>(p.links()));
   ctx.set_number("cables", static_cast<double>(f.cables));
   ctx.set_number("transceivers", static_cast<double>(f.transceivers));
+  ctx.set_number("nic_transceivers", static_cast<double>(f.nic_modules));
+  ctx.set_number("switch_transceivers", static_cast<double>(f.transceivers - f.nic_modules));
   ctx.set_number("optical_ends", static_cast<double>(f.optical_ends));
   if (f.switch_power) ctx.set("switch_power", *f.switch_power);
   if (f.optics_power) ctx.set("optics_power", *f.optics_power);
@@ -102,18 +138,17 @@ void run_fabric(Context& ctx) {
   Table t{"tiers", "Switches, links and optics per tier",
           {{"tier", {}, ""}, {"switches", dims::none, ""}, {"links_below", dims::none, ""}, {"transceivers_below", dims::none, ""}},
           {}};
-  const std::int64_t host_modules = ctx.text("host_cables") == "optical" ? p.host_links * (f.co_packaged ? 1 : 2) : 0;
-  const std::int64_t per_link = f.co_packaged ? 0 : 2;
   t.rows.push_back({std::string(p.tiers == 1 ? "switch" : "leaf"), Quantity::number(static_cast<double>(p.leaves)),
-                    Quantity::number(static_cast<double>(p.host_links)), Quantity::number(static_cast<double>(host_modules))});
+                    Quantity::number(static_cast<double>(p.host_links)),
+                    Quantity::number(static_cast<double>(f.nic_modules + f.leaf_host_modules))});
   if (p.tiers > 1)
     t.rows.push_back({std::string(p.tiers == 3 ? "spine (pod aggregation)" : "spine"), Quantity::number(static_cast<double>(p.spines)),
                       Quantity::number(static_cast<double>(p.leaf_spine_links)),
-                      Quantity::number(static_cast<double>(p.leaf_spine_links * per_link))});
+                      Quantity::number(static_cast<double>(f.leaf_spine_modules))});
   if (p.tiers == 3)
     t.rows.push_back({std::string("core (super-spine)"), Quantity::number(static_cast<double>(p.cores)),
                       Quantity::number(static_cast<double>(p.spine_core_links)),
-                      Quantity::number(static_cast<double>(p.spine_core_links * per_link))});
+                      Quantity::number(static_cast<double>(f.spine_core_modules))});
   ctx.add_table(std::move(t));
 
   if (ctx.flag("max_flow")) {
@@ -135,18 +170,16 @@ void run_fabric(Context& ctx) {
                                   format_number(p.bisection_links, 6)));
   }
 
-  notes.push_back(fmt::format("{} tier(s): {} endpoints ({} GPUs x {} NIC ports) on {}-port switches{}", p.tiers, p.endpoints, gpus,
-                              nics, p.radix, p.tiers > 1 ? fmt::format(", leaves {} down / {} up", p.leaf_down, p.leaf_up) : ""));
+  notes.push_back(fmt::format("{}: {} ({} x {} per GPU) on {}-port switches{}", count_noun(p.tiers, "tier"),
+                              count_noun(p.endpoints, "endpoint"), count_noun(gpus, "GPU"), count_noun(nics, "NIC port"), p.radix,
+                              p.tiers > 1 ? fmt::format(", leaves {} down / {} up", p.leaf_down, p.leaf_up) : ""));
   if (p.tiers == 3)
-    notes.push_back(fmt::format("three tiers: {} pods of up to {} leaves, {} aggregation switches per pod, {} core planes of {} switches; "
-                                "oversubscription applies at the leaves only",
-                                p.pods, p.leaves_per_pod, p.leaf_up, p.leaf_up, p.cores_per_plane));
-  if (design == FabricDesign::rail_optimised)
-    notes.push_back(fmt::format("rail-optimised: {} rails; NIC r of the {} nodes in each group shares one leaf, so same-rail traffic "
-                                "crosses one switch; {} rail groups",
-                                rails, p.leaf_down, p.rail_groups));
-  notes.push_back("transceivers: one pluggable module per optical port end (NIC and switch); co-packaged switch ports need none; "
-                  "cables: one per link");
+    notes.push_back(fmt::format("three tiers: {} of up to {}, {} per pod, {} of {}; oversubscription applies at the leaves only",
+                                count_noun(p.pods, "pod"), count_noun(p.leaves_per_pod, "leaf", "leaves"),
+                                count_noun(p.leaf_up, "aggregation switch", "aggregation switches"),
+                                count_noun(p.leaf_up, "core plane"), count_noun(p.cores_per_plane, "switch", "switches")));
+  if (design == FabricDesign::rail_optimised) notes.push_back(rail_note(p, gpus / per_node, rails));
+  notes.push_back(transceiver_note(ctx, f));
   notes.push_back("bisection = endpoints / 2 x link speed x min(1, up/down), one direction, for full leaves and an even split");
   if (!f.switch_power) notes.push_back("switch power unknown for this switch: give --switch-power for network watts");
   if (!f.link_speed) notes.push_back("no link speed: give --nic-speed or --switch for bandwidth and optics watts");
@@ -166,7 +199,9 @@ Calculator make_fabric_calculator() {
       "sends the same number of links to every spine), up to k x down endpoints. Three tiers: pods of k/2 leaves with `up` "
       "aggregation switches each, and `up` core planes of ceil(leaves / k) switches (raised to a divisor of k/2), up to "
       "k x k/2 x down endpoints (k^3/4 and 5k^2/4 switches for the non-blocking k-ary fat tree). Rail-optimised: the NIC r "
-      "of each of `down` nodes goes to the group's rail-r leaf. Transceivers = one per optical port end; optics watts = "
+      "of each of `down` nodes goes to the group's rail-r leaf. Transceivers: one single-port module per optical NIC port, and "
+      "at the switch side one module per (module speed / link speed) ports of a switch (a twin-port 800G OSFP serves two 400G "
+      "ports), none when co-packaged; optics watts = "
       "ends x energy per bit x link speed; bisection = E/2 x speed x min(1, up/down). --max-flow wires the real graph and "
       "computes the bisection as a maximum flow.";
   c.inputs = {
@@ -197,7 +232,11 @@ Calculator make_fabric_calculator() {
       {"spine_core_links", dims::none, "spine-to-core links"},
       {"links", dims::none, "all links"},
       {"cables", dims::none, "cables (one per link)"},
-      {"transceivers", dims::none, "pluggable transceiver modules (one per optical port end, none on co-packaged switch ports)"},
+      {"transceivers", dims::none,
+       "pluggable transceiver modules: one per optical NIC port, one per switch cage of ports (twin-port when the module carries "
+       "two links), none on co-packaged switch ports"},
+      {"nic_transceivers", dims::none, "NIC-side modules (single-port, one per optical NIC port)"},
+      {"switch_transceivers", dims::none, "switch-side modules"},
       {"optical_ends", dims::none, "optical port ends (modules or co-packaged engines)"},
       {"switch_power", dims::power, "switches x power of one switch (optics excluded)"},
       {"optics_power", dims::power, "optical ends x energy per bit x link speed"},

@@ -20,8 +20,18 @@ struct FabricParts {
   FabricPlan plan;
   /// Link speed (NIC speed), when known.
   std::optional<BytesPerSecond> link_speed;
-  /// Pluggable transceiver modules.
+  /// Pluggable transceiver modules (NIC side and switch side).
   std::int64_t transceivers = 0;
+  /// NIC-side modules: one single-port module per optical NIC port.
+  std::int64_t nic_modules = 0;
+  /// Switch-side modules on the host links (leaf ports facing the NICs).
+  std::int64_t leaf_host_modules = 0;
+  /// Modules on the leaf-spine links, both ends.
+  std::int64_t leaf_spine_modules = 0;
+  /// Modules on the spine-core links, both ends.
+  std::int64_t spine_core_modules = 0;
+  /// Switch ports one switch-side module serves (2 for a twin-port 800G OSFP at 400G links).
+  std::int64_t ports_per_module = 1;
   /// Optical port ends (a module or a co-packaged engine each).
   std::int64_t optical_ends = 0;
   /// Cables (one per link).

@@ -120,4 +120,49 @@ FabricPlan plan_fabric(const FabricInput& in) {
   return p;
 }
 
+namespace {
+
+// Modules for `ends` switch ports spread as evenly as possible over `switches` switches, `m` ports a module.
+std::int64_t modules_even(std::int64_t ends, std::int64_t switches, std::int64_t m) {
+  if (switches <= 0 || ends <= 0) return 0;
+  const std::int64_t q = ends / switches;
+  const std::int64_t r = ends % switches;
+  return r * ceil_div(q + 1, m) + (switches - r) * ceil_div(q, m);
+}
+
+}  // namespace
+
+ModuleCounts count_modules(const FabricPlan& p, std::int64_t m, bool host_optical, bool co_packaged) {
+  ModuleCounts out;
+  out.nic = host_optical ? p.host_links : 0;
+  std::int64_t leaf_host = 0;
+  if (p.tiers == 1) {
+    leaf_host = ceil_div(p.host_links, m);
+  } else if (p.rail_groups > 0) {
+    // Every rail leaf of a group holds one NIC of each of the group's nodes; the last group may be partial.
+    const std::int64_t rails = p.leaves / p.rail_groups;
+    const std::int64_t nodes = p.host_links / rails;
+    const std::int64_t last = nodes - (p.rail_groups - 1) * p.leaf_down;
+    leaf_host = (p.rail_groups - 1) * rails * ceil_div(p.leaf_down, m) + rails * ceil_div(last, m);
+  } else {
+    leaf_host = (p.host_links / p.leaf_down) * ceil_div(p.leaf_down, m) + ceil_div(p.host_links % p.leaf_down, m);
+  }
+  out.leaf_host = host_optical && !co_packaged ? leaf_host : 0;
+  if (co_packaged || p.tiers == 1) return out;
+  const std::int64_t leaf_up = p.leaves * ceil_div(p.leaf_up, m);
+  if (p.tiers == 2) {
+    out.leaf_spine = leaf_up + modules_even(p.leaf_spine_links, p.spines, m);
+    return out;
+  }
+  // Three tiers: an aggregation switch has one link down to, and one up for, each leaf of its pod.
+  std::int64_t agg = 0;
+  for (std::int64_t pod = 0; pod < p.pods; ++pod) {
+    const std::int64_t leaves = std::min(p.leaves_per_pod, p.leaves - pod * p.leaves_per_pod);
+    agg += p.leaf_up * ceil_div(leaves, m);
+  }
+  out.leaf_spine = leaf_up + agg;
+  out.spine_core = agg + modules_even(p.spine_core_links, p.cores, m);
+  return out;
+}
+
 }  // namespace infracalc::net

@@ -94,4 +94,24 @@ struct FabricPlan {
 /// Sizes a fabric; throws UserError when it cannot be built (radix too small, too many endpoints for the tiers).
 [[nodiscard]] FabricPlan plan_fabric(const FabricInput& in);
 
+/// Pluggable transceiver modules of a fabric, per tier of links.
+struct ModuleCounts {
+  /// NIC side: one single-port module per optical NIC port.
+  std::int64_t nic = 0;
+  /// Leaf ports facing the NICs.
+  std::int64_t leaf_host = 0;
+  /// Both ends of the leaf-spine links.
+  std::int64_t leaf_spine = 0;
+  /// Both ends of the spine-core links.
+  std::int64_t spine_core = 0;
+  /// All modules.
+  [[nodiscard]] std::int64_t total() const { return nic + leaf_host + leaf_spine + spine_core; }
+};
+
+/// Modules counted switch by switch: a switch-side module serves `ports_per_module` ports of one switch facing
+/// one way (a twin-port 800G OSFP cage takes two 400G links, never shared between switches), so each switch needs
+/// ceil(ports down / m) + ceil(ports up / m); no switch-side modules when the switch optics are co-packaged, no
+/// NIC-side or leaf host-facing modules when the host links are copper.
+[[nodiscard]] ModuleCounts count_modules(const FabricPlan& p, std::int64_t ports_per_module, bool host_optical, bool co_packaged);
+
 }  // namespace infracalc::net

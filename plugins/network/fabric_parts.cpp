@@ -3,21 +3,26 @@
 #include <cmath>
 #include <fmt/format.h>
 
+#include "plugins/core/wording.hpp"
 #include "units/format.hpp"
 
 namespace infracalc::net {
 
 double parse_ratio(const std::string& text, std::string_view flag) {
+  const auto bad = [&] {
+    return UserError{{std::string(flag) + ": expected a down:up ratio such as 2:1 or 2 (host ports per uplink), got \"" + text + "\"",
+                      "write down:up with a colon: 1:1 is non-blocking, 3:1 has three host ports per uplink"}};
+  };
   const auto colon = text.find(':');
   auto number = [&](const std::string& s) {
     auto q = parse_input(s, Expectation{dims::none, false}, flag);
-    if (!q) throw UserError{q.error()};
+    if (!q) throw bad();
     return q->value;
   };
+  if (colon != std::string::npos && text.find(':', colon + 1) != std::string::npos) throw bad();
   const double down = number(colon == std::string::npos ? text : text.substr(0, colon));
   const double up = colon == std::string::npos ? 1.0 : number(text.substr(colon + 1));
-  if (!(down > 0) || !(up > 0) || !std::isfinite(down / up))
-    throw UserError{{std::string(flag) + ": expected a down:up ratio such as 1:1 or 2:1, got \"" + text + "\"", "e.g. 3:1"}};
+  if (!(down > 0) || !(up > 0) || !std::isfinite(down / up)) throw bad();
   return down / up;
 }
 
@@ -66,8 +71,9 @@ FabricParts size_fabric(Context& ctx, std::int64_t endpoints, FabricDesign desig
                                    sw->id(), format_human(to_quantity(*speed), {}, "b/s")),
                        "choose a faster switch or a slower NIC"}};
     if (std::fabs(split - std::round(split)) > 1e-6)
-      throw UserError{{fmt::format("a {} port does not split evenly into {} links", format_human(to_quantity(*speed), {}, "b/s"),
-                                   format_human(to_quantity(*out.link_speed), {}, "b/s")),
+      throw UserError{{fmt::format("{} {} port does not split evenly into {} links",
+                                   article_for_number(format_human(to_quantity(*speed), {}, "b/s")),
+                                   format_human(to_quantity(*speed), {}, "b/s"), format_human(to_quantity(*out.link_speed), {}, "b/s")),
                        "give --radix for the ports at the NIC speed"}};
     radix = static_cast<std::int64_t>(std::llround(*ports * std::round(split)));
     if (split > 1.5)
@@ -97,18 +103,29 @@ FabricParts size_fabric(Context& ctx, std::int64_t endpoints, FabricDesign desig
   if (nic_optics.id().find("cpo") != std::string::npos)
     throw UserError{{"--nic-optics: co-packaged optics sit on switch packages, not NICs", "use pluggable or lpo"}};
   const bool host_optical = ctx.text("host_cables") == "optical";
+  if (!host_optical && ctx.origin("nic_optics") == Origin::flag)
+    throw UserError{{"--nic-optics " + ctx.text("nic_optics") + " with --host-cables copper: copper (DAC) host links have no optics at the NIC",
+                     "drop --nic-optics, or use --host-cables optical"}};
   const std::int64_t switch_links = p.leaf_spine_links + p.spine_core_links;
   const std::int64_t switch_ends = 2 * switch_links + (host_optical ? p.host_links : 0);
   const std::int64_t nic_ends = host_optical ? p.host_links : 0;
   out.optical_ends = switch_ends + nic_ends;
-  out.transceivers = nic_ends + (out.co_packaged ? 0 : switch_ends);
   out.cables = p.links();
+  const OpticsSpec so = read_optics(ctx, sw_optics);
+  const OpticsSpec no = read_optics(ctx, nic_optics);
   if (out.link_speed) {
-    const OpticsSpec so = read_optics(ctx, sw_optics);
-    const OpticsSpec no = read_optics(ctx, nic_optics);
+    // A module faster than the link serves several switch ports (an 800G twin-port OSFP carries two 400G ports).
+    const double per = ratio(so.port_speed, *out.link_speed);
+    if (per > 1.5 && std::fabs(per - std::round(per)) < 1e-6) out.ports_per_module = std::llround(per);
     out.optics_power = so.energy_per_bit * *out.link_speed * static_cast<double>(switch_ends) +
                        no.energy_per_bit * *out.link_speed * static_cast<double>(nic_ends);
   }
+  const ModuleCounts mc = count_modules(p, out.ports_per_module, host_optical, out.co_packaged);
+  out.nic_modules = mc.nic;
+  out.leaf_host_modules = mc.leaf_host;
+  out.leaf_spine_modules = mc.leaf_spine;
+  out.spine_core_modules = mc.spine_core;
+  out.transceivers = mc.total();
   if (out.switch_each) out.switch_power = *out.switch_each * static_cast<double>(p.switches());
   return out;
 }

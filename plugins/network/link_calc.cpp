@@ -1,6 +1,7 @@
 // `network link`: what a link carries per lane, per direction and in both directions, in bits and bytes.
 #include <fmt/format.h>
 
+#include "plugins/core/wording.hpp"
 #include "plugins/network/network_calcs.hpp"
 #include "plugins/network/network_common.hpp"
 #include "units/format.hpp"
@@ -46,7 +47,10 @@ LinkSpec first_link(Context& ctx, const std::string& text, std::vector<std::stri
     s.encoding = "given";
     s.lane_data_rate = s.signaling_rate * ctx.number("efficiency");
   }
-  if (ctx.has("lanes")) s.lanes = static_cast<double>(ctx.integer("lanes"));
+  if (ctx.has("lanes")) {
+    s.lanes = static_cast<double>(ctx.integer("lanes"));
+    check_lane_width(s, "--lanes", s.id);
+  }
   if (ctx.has("links")) s.links = static_cast<double>(ctx.integer("links"));
   if (ctx.has("energy_per_bit")) s.energy_per_bit = ctx.get<JoulesPerByte>("energy_per_bit");
   return s;
@@ -135,8 +139,8 @@ void run_link(Context& ctx) {
                          format_number(ratio(ro.raw_per_direction, r.raw_per_direction), 4)));
   }
   ctx.add_table(std::move(t));
-  ctx.note(fmt::format("{}: {} lane(s) x {} link(s); lane {} raw ({}, {} bit/symbol) carries {} after {} ({}%)",
-                       s.id == "custom" ? s.name : s.id, s.lanes, s.links, human(to_quantity(r.lane_raw), "b/s"), s.modulation,
+  ctx.note(fmt::format("{}: {} x {}; lane {} raw ({}, {} bit/symbol) carries {} after {} ({}%)",
+                       s.id == "custom" ? s.name : s.id, count_noun(s.lanes, "lane"), count_noun(s.links, "link"), human(to_quantity(r.lane_raw), "b/s"), s.modulation,
                        s.bits_per_symbol, human(to_quantity(r.lane_data), "b/s"), s.encoding,
                        format_number(r.efficiency * 100, 4)));
   ctx.note("per direction = one way; both directions = the two ways added, the 'bidirectional' figure NVIDIA and PCI-SIG "

@@ -41,6 +41,8 @@ struct LinkSpec {
   std::string id = "custom";
   /// Human name.
   std::string name = "custom link";
+  /// Interconnect type from the catalog (pcie, cxl, nvlink, ...); empty when built from flags.
+  std::string type;
   /// Raw transfers per second per lane (GT/s); zero when the link is quoted in bits.
   PerSecond transfer_rate{};
   /// Raw line rate of one lane in one direction, before line coding and FEC.

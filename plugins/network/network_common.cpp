@@ -4,6 +4,8 @@
 #include <cctype>
 #include <fmt/format.h>
 
+#include "units/format.hpp"
+
 namespace infracalc::net {
 
 namespace {
@@ -52,7 +54,7 @@ WidthRef split_width(std::string_view text) {
   const std::string digits = r.id.substr(pos + 2);
   for (char c : digits)
     if (std::isdigit(static_cast<unsigned char>(c)) == 0) return r;
-  r.lanes = std::stoi(digits);
+  r.lanes = digits.size() > 6 ? 1000000 : std::stoi(digits);  // no link has a million lanes: rejected by the caller
   r.id = r.id.substr(0, pos);
   return r;
 }
@@ -82,6 +84,7 @@ LinkSpec read_link(Context& ctx, const Entry& e, std::optional<int> lanes, std::
   LinkSpec s;
   s.id = e.id();
   s.name = e.name();
+  s.type = e.text("type").value_or("");
   const auto transfer = ctx.catalog<PerSecond>(e, "transfer_rate");
   const auto signaling = ctx.catalog<BytesPerSecond>(e, "signaling_rate");
   const auto lane_rate = ctx.catalog<BytesPerSecond>(e, "lane_rate");
@@ -138,12 +141,25 @@ LinkSpec read_link(Context& ctx, const Entry& e, std::optional<int> lanes, std::
   return s;
 }
 
+void check_lane_width(const LinkSpec& s, std::string_view flag, std::string_view text) {
+  if (s.type != "pcie" && s.type != "cxl") return;
+  const double l = s.lanes;
+  if (l == 1 || l == 2 || l == 4 || l == 8 || l == 16) return;
+  const std::string kind = s.type == "pcie" ? "PCIe" : "CXL";
+  throw UserError{{fmt::format("{}: {} link {} is x{}, but a {} link is x1, x2, x4, x8 or x16", flag, kind, text, format_number(l, 6), kind),
+                   fmt::format("e.g. {}-x16", s.id)}};
+}
+
 LinkSpec link_from_text(Context& ctx, std::string_view text, std::string_view flag, std::vector<std::string>& notes) {
   const WidthRef w = split_width(text);
   const Entry& e = find_entry(w.id, {"interconnect"}, flag);
   if (w.lanes && *w.lanes <= 0)
     throw UserError{{fmt::format("{}: width x{} in \"{}\" is not a positive lane count", flag, *w.lanes, text), "e.g. pcie-5-x16"}};
-  return read_link(ctx, e, w.lanes, notes);
+  if (w.lanes && *w.lanes > 1024)
+    throw UserError{{fmt::format("{}: the width in \"{}\" is more lanes than any link has", flag, text), "e.g. pcie-5-x16"}};
+  LinkSpec s = read_link(ctx, e, w.lanes, notes);
+  check_lane_width(s, flag, text);
+  return s;
 }
 
 std::optional<Watts> switch_power_of(Context& ctx, const Entry& e, std::vector<std::string>& notes) {

@@ -35,6 +35,10 @@ struct WidthRef {
 /// reference width when given.
 [[nodiscard]] LinkSpec read_link(Context& ctx, const Entry& e, std::optional<int> lanes, std::vector<std::string>& notes);
 
+/// Checks a link's width against its standard: PCIe and CXL links are x1, x2, x4, x8 or x16. Throws UserError
+/// naming `flag` otherwise.
+void check_lane_width(const LinkSpec& s, std::string_view flag, std::string_view text);
+
 /// A link from text ("pcie-5-x16", "nvlink5"), read from the catalog.
 [[nodiscard]] LinkSpec link_from_text(Context& ctx, std::string_view text, std::string_view flag, std::vector<std::string>& notes);
 

@@ -33,6 +33,27 @@ struct FabricCase {
   FabricInput in;
 };
 
+// Pluggable modules of a wired fabric when a switch-side module takes two links of one switch facing one way and a
+// NIC port takes one: every host link has a NIC module, every switch ceil(down / 2) + ceil(up / 2).
+std::int64_t twin_port_modules(const FabricGraph& g) {
+  using R = FabricGraph::Role;
+  std::vector<std::int64_t> down(g.role.size(), 0);
+  std::vector<std::int64_t> up(g.role.size(), 0);
+  std::int64_t nic = 0;
+  for (const auto& l : g.links) {
+    // The end with the lower role is below the other (host < leaf < spine < core).
+    const bool a_low = g.role[static_cast<std::size_t>(l.a)] < g.role[static_cast<std::size_t>(l.b)];
+    const int low = a_low ? l.a : l.b;
+    const int high = a_low ? l.b : l.a;
+    if (g.role[static_cast<std::size_t>(low)] == R::host) ++nic;
+    else ++up[static_cast<std::size_t>(low)];
+    ++down[static_cast<std::size_t>(high)];
+  }
+  std::int64_t modules = nic;
+  for (std::size_t v = 0; v < g.role.size(); ++v) modules += (down[v] + 1) / 2 + (up[v] + 1) / 2;
+  return modules;
+}
+
 std::vector<KernelCheck> run_fabric(const KernelOptions& opt) {
   using R = FabricGraph::Role;
   std::vector<FabricCase> cases = {
@@ -51,6 +72,20 @@ std::vector<KernelCheck> run_fabric(const KernelOptions& opt) {
     cases.push_back({"k=32 three-tier 2:1", {10 * 16 * 21, 32, 2.0, 3, FabricDesign::fat_tree, 1}});
   }
   std::vector<KernelCheck> out;
+  // Partly filled leaves, groups and pods, where the bisection closed form is nominal: modules only.
+  const std::vector<FabricCase> partial = {
+      {"k=32 two-tier, 100 hosts (a part leaf)", {100, 32, 1.0, 2, FabricDesign::fat_tree, 1}},
+      {"k=16 rail-optimised, 5 nodes of 8 rails (part group)", {40, 16, 1.0, 2, FabricDesign::rail_optimised, 8}},
+      {"k=16 rail-optimised, 19 nodes of 4 rails", {76, 16, 1.0, 2, FabricDesign::rail_optimised, 4}},
+      {"k=8 three-tier, 75 hosts (part pod)", {75, 8, 1.0, 3, FabricDesign::fat_tree, 1}},
+      {"k=12 three-tier 2:1, 250 hosts", {250, 12, 2.0, 3, FabricDesign::fat_tree, 1}},
+  };
+  for (const auto& c : partial) {
+    const FabricPlan p = plan_fabric(c.in);
+    const FabricGraph g = build_fabric_graph(c.in);
+    out.push_back(count(c.name + ": twin-port transceivers", static_cast<double>(count_modules(p, 2, true, false).total()),
+                        static_cast<double>(twin_port_modules(g))));
+  }
   for (const auto& c : cases) {
     const FabricPlan p = plan_fabric(c.in);
     const FabricGraph g = build_fabric_graph(c.in);
@@ -63,6 +98,10 @@ std::vector<KernelCheck> run_fabric(const KernelOptions& opt) {
     if (p.tiers == 3) out.push_back(count(c.name + ": cores", static_cast<double>(p.cores), static_cast<double>(g.count(R::core))));
     out.push_back(count(c.name + ": links", static_cast<double>(p.links()), static_cast<double>(g.links.size())));
     out.push_back(count(c.name + ": bisection links (max-flow)", p.bisection_links, static_cast<double>(cut)));
+    // Twin-port modules (two links a module) counted on the wired graph, switch by switch and direction by direction.
+    const ModuleCounts closed = count_modules(p, 2, true, false);
+    out.push_back(count(c.name + ": twin-port transceivers", static_cast<double>(closed.total()),
+                        static_cast<double>(twin_port_modules(g))));
     if (c.in.oversubscription == 1.0 && c.in.endpoints == max_endpoints(c.in.radix, c.in.radix / 2, p.tiers))
       out.push_back(count(c.name + ": every switch uses all its ports", static_cast<double>(c.in.radix),
                           static_cast<double>(g.busiest_switch_ports())));

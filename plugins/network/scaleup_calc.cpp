@@ -2,6 +2,7 @@
 // links and the chips' ports, and the domain's bandwidth per GPU, per chip and in all.
 #include <fmt/format.h>
 
+#include "plugins/core/wording.hpp"
 #include "plugins/network/network_calcs.hpp"
 #include "plugins/network/network_common.hpp"
 #include "units/format.hpp"
@@ -52,9 +53,9 @@ void run_scaleup(Context& ctx) {
   const bool even = links % chips == 0;
   if (even) ctx.set_number("links_per_gpu_per_chip", static_cast<double>(links / chips));
   ctx.verdict("one_hop_all_to_all", even,
-              even ? fmt::format("each GPU has {} link(s) to every one of the {} switch chips: any GPU reaches any other through one chip "
-                                 "at full rate", links / chips, chips)
-                   : fmt::format("{} links per GPU do not spread evenly over {} chips", links, chips));
+              even ? fmt::format("each GPU has {} to every one of the {}: any GPU reaches any other through one chip "
+                                 "at full rate", count_noun(links / chips, "link"), count_noun(chips, "switch chip"))
+                   : fmt::format("{} per GPU do not spread evenly over {}", count_noun(links, "link"), count_noun(chips, "chip")));
   if (gpu_links % ports != 0)
     notes.push_back(fmt::format("switch chips rounded up: {} GPU links need {} ports, {} chips offer {}", gpu_links, gpu_links, chips,
                                 chips * ports));

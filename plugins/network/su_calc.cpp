@@ -2,6 +2,7 @@
 // them: GPUs, racks, leaves per SU, spines and cores for the hall, parts and watts.
 #include <fmt/format.h>
 
+#include "plugins/core/wording.hpp"
 #include "plugins/network/fabric_calc.hpp"
 #include "plugins/network/network_calcs.hpp"
 #include "units/format.hpp"
@@ -9,6 +10,12 @@
 namespace infracalc::net {
 
 namespace {
+
+std::string su_note(std::int64_t racks_per_su, std::int64_t gpus_per_rack, std::int64_t sus) {
+  return fmt::format("SU = {} x {} = {}; hall = {} = {}, {}", count_noun(racks_per_su, "rack"), count_noun(gpus_per_rack, "GPU"),
+                     count_noun(racks_per_su * gpus_per_rack, "GPU"), count_noun(sus, "SU"), count_noun(sus * racks_per_su, "rack"),
+                     count_noun(sus * racks_per_su * gpus_per_rack, "GPU"));
+}
 
 void run_su(Context& ctx) {
   std::vector<std::string> notes;
@@ -54,8 +61,7 @@ void run_su(Context& ctx) {
       ctx.set("compute_power", compute);
       ctx.set("compute_power_per_su", compute / static_cast<double>(sus));
     }
-    notes.push_back(fmt::format("SU = {} racks x {} GPUs = {} GPUs; hall = {} SU = {} racks, {} GPUs", racks_per_su, gpus_per_rack,
-                                gpus_per_su, sus, racks, gpus));
+    notes.push_back(su_note(racks_per_su, gpus_per_rack, sus));
     notes.push_back("no switch given: give --switch ID (quantum-2-qm9700, quantum-x800-q3400, ...) or --radix for the compute fabric");
     for (auto& n : notes) ctx.note(std::move(n));
     return;
@@ -65,9 +71,9 @@ void run_su(Context& ctx) {
   const FabricParts hall = size_fabric(ctx, gpus * nics, design, rails, notes);
   ctx.set_number("leaves_per_su", static_cast<double>(one.plan.leaves));
   if (one.plan.leaves * sus != hall.plan.leaves)
-    notes.push_back(fmt::format("one SU on its own needs {} leaves; in the hall {} SUs share {} leaves ({} per SU) because rail groups "
+    notes.push_back(fmt::format("one SU on its own needs {}; in the hall {} SUs share {} ({} per SU) because rail groups "
                                 "of {} nodes need not end at SU boundaries",
-                                one.plan.leaves, sus, hall.plan.leaves, format_number(static_cast<double>(hall.plan.leaves) / static_cast<double>(sus), 4),
+                                count_noun(one.plan.leaves, "leaf", "leaves"), sus, count_noun(hall.plan.leaves, "leaf", "leaves"), format_number(static_cast<double>(hall.plan.leaves) / static_cast<double>(sus), 4),
                                 hall.plan.leaf_down));
   ctx.set_number("tiers", hall.plan.tiers);
   ctx.set_number("leaves", static_cast<double>(hall.plan.leaves));
@@ -104,15 +110,14 @@ void run_su(Context& ctx) {
                     Quantity::number(static_cast<double>(gpus_per_su)), Quantity::number(static_cast<double>(one.plan.leaves)),
                     Quantity::number(static_cast<double>(one.plan.spines)), Quantity::number(static_cast<double>(one.plan.cores)),
                     Quantity::number(one.plan.tiers)});
-  t.rows.push_back({fmt::format("hall of {} SU", sus), Quantity::number(static_cast<double>(racks)),
+  t.rows.push_back({"hall of " + count_noun(sus, "SU"), Quantity::number(static_cast<double>(racks)),
                     Quantity::number(static_cast<double>(gpus)), Quantity::number(static_cast<double>(hall.plan.leaves)),
                     Quantity::number(static_cast<double>(hall.plan.spines)), Quantity::number(static_cast<double>(hall.plan.cores)),
                     Quantity::number(hall.plan.tiers)});
   ctx.add_table(std::move(t));
-  notes.push_back(fmt::format("SU = {} racks x {} GPUs = {} GPUs; hall = {} SU = {} racks, {} GPUs", racks_per_su, gpus_per_rack,
-                              gpus_per_su, sus, racks, gpus));
-  notes.push_back(fmt::format("compute fabric: {} NIC port(s) per GPU, {} rails per {}-GPU node, {}", nics, rails, gpus_per_node,
-                              design == FabricDesign::rail_optimised ? "rail-optimised" : "fat tree"));
+  notes.push_back(su_note(racks_per_su, gpus_per_rack, sus));
+  notes.push_back(fmt::format("compute fabric: {} per GPU, {} per {}-GPU node, {}", count_noun(nics, "NIC port"), count_noun(rails, "rail"),
+                              gpus_per_node, design == FabricDesign::rail_optimised ? "rail-optimised" : "fat tree"));
   notes.push_back("the scale-up (NVLink) domain inside each rack, storage and management networks are not in these counts");
   for (auto& n : notes) ctx.note(std::move(n));
 }

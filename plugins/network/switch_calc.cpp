@@ -33,6 +33,36 @@ SwitchSpec read_switch(Context& ctx, const Entry& e, std::vector<std::string>& n
   return s;
 }
 
+std::string rate(const BytesPerSecond& r) { return format_human(to_quantity(r), {}, "b/s"); }
+
+// --ports with a port speed is a capacity: it must agree with --capacity, and may not exceed the catalog
+// switch's capacity (fewer ports than the switch has describes a partly used switch).
+void apply_ports(Context& ctx, SwitchSpec& s, const std::string& switch_id, std::vector<std::string>& notes) {
+  const std::int64_t ports = ctx.integer("ports");
+  if (s.port_speed.value() <= 0)
+    throw UserError{{fmt::format("--ports {} needs a port speed", ports), "give --port-speed 400Gb/s (or --switch ID for its port speed)"}};
+  const BytesPerSecond product = s.port_speed * static_cast<double>(ports);
+  const std::string what = fmt::format("--ports {} x {} = {}", ports, rate(s.port_speed), rate(product));
+  const double r = ratio(product, s.capacity.value() > 0 ? s.capacity : product);
+  if (ctx.has("capacity")) {
+    if (std::fabs(r - 1.0) > 1e-9)
+      throw UserError{{fmt::format("{} contradicts --capacity {}", what, rate(s.capacity)),
+                       fmt::format("give two of --capacity, --ports and --port-speed (at {} the capacity holds {} ports)",
+                                   rate(s.port_speed), format_number(ratio(s.capacity, s.port_speed), 6))}};
+    return;
+  }
+  if (s.capacity.value() > 0) {  // from the catalog switch
+    if (r > 1.0 + 1e-9)
+      throw UserError{{fmt::format("{} is more than {}'s capacity of {}", what, switch_id, rate(s.capacity)),
+                       fmt::format("at {} {} has at most {} ports; drop --ports to count them", rate(s.port_speed), switch_id,
+                                   format_number(std::floor(ratio(s.capacity, s.port_speed) + 1e-9), 6))}};
+    if (r < 1.0 - 1e-9)
+      notes.push_back(fmt::format("{} uses {} of {}'s {}: the figures are for the ports given", what, format_number(r * 100, 4) + "%",
+                                  switch_id, rate(s.capacity)));
+  }
+  s.capacity = product;
+}
+
 void run_switch(Context& ctx) {
   std::vector<std::string> notes;
   std::string first = ctx.has("switch") ? ctx.text("switch") : std::string();
@@ -50,18 +80,19 @@ void run_switch(Context& ctx) {
   }
   SwitchSpec s;
   if (!first.empty()) s = read_switch(ctx, find_entry(first, {"network"}, "--switch"), notes);
-  if (ctx.has("ports") && ctx.has("port_speed") && !ctx.has("capacity"))
-    s.capacity = ctx.get<BytesPerSecond>("port_speed") * static_cast<double>(ctx.integer("ports"));
-  if (ctx.has("capacity")) s.capacity = ctx.get<BytesPerSecond>("capacity");
   if (ctx.has("port_speed")) s.port_speed = ctx.get<BytesPerSecond>("port_speed");
   if (ctx.has("serdes_rate")) s.serdes_rate = ctx.get<BytesPerSecond>("serdes_rate");
   if (ctx.has("power")) s.power.set(ctx.get<Watts>("power"));
+  if (ctx.has("capacity")) s.capacity = ctx.get<BytesPerSecond>("capacity");
+  if (ctx.has("ports")) apply_ports(ctx, s, first, notes);
   if (s.capacity.value() <= 0)
     throw UserError{{"network switch: no capacity", "give --switch ID, --capacity 51.2Tb/s, or --ports 128 --port-speed 400Gb/s"}};
 
   ctx.set("capacity", s.capacity);
   ctx.set("capacity_both", s.capacity * 2.0);
-  if (s.port_speed.value() > 0) {
+  if (ctx.has("ports")) {
+    ctx.set_number("ports", static_cast<double>(ctx.integer("ports")));
+  } else if (s.port_speed.value() > 0) {
     const double ports = ratio(s.capacity, s.port_speed);
     ctx.set_number("ports", std::floor(ports + 1e-9));
     if (std::fabs(ports - std::round(ports)) > 1e-6)

@@ -3,10 +3,11 @@
 #include <cmath>
 #include <fmt/format.h>
 
+#include "plugins/core/catalog_input.hpp"
 #include "plugins/core/context.hpp"
+#include "plugins/core/wording.hpp"
 #include "plugins/power/power_math.hpp"
 #include "plugins/power/power_plugin.hpp"
-#include "plugins/core/catalog_input.hpp"
 #include "units/format.hpp"
 
 namespace infracalc {
@@ -74,7 +75,8 @@ void run_rack(Context& ctx) {
       const auto per_host = ctx.integer("gpus_per_host");
       const auto hosts = (ctx.integer("gpus") + per_host - 1) / per_host;
       if (hosts * per_host != ctx.integer("gpus"))
-        ctx.note(fmt::format("hosts rounded up: {} GPUs at {} per host need {} hosts", ctx.integer("gpus"), per_host, hosts));
+        ctx.note(fmt::format("hosts rounded up: {} at {} per host need {}", count_noun(ctx.integer("gpus"), "GPU"), per_host,
+                             count_noun(hosts, "host")));
       parts.hosts = Number::from_value(static_cast<double>(hosts));
       parts.host_power = ctx.get<Watts>("host_w");
     }

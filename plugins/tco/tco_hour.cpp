@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include "plugins/core/context.hpp"
+#include "plugins/core/wording.hpp"
 #include "plugins/tco/tco_calcs.hpp"
 #include "plugins/tco/tco_inputs.hpp"
 #include "plugins/tco/tco_math.hpp"
@@ -59,7 +60,7 @@ void run_hour(Context& ctx) {
                      "--financing is a flat $/h per sold hour; --cost-of-capital computes it from an annuity"}};
   p.flat_financing = ctx.has("financing");
   if (p.flat_financing) p.financing = ctx.get<UsdPerHour>("financing");
-  if (ctx.has("cost_of_capital")) p.rate = ctx.number("cost_of_capital");
+  if (ctx.has("cost_of_capital")) p.rate = annual_rate(ctx, "cost_of_capital");
 
   const HourLines l = lines_at(p, share);
   const HourLines half = lines_at(p, share / 2.0);
@@ -123,9 +124,10 @@ void run_hour(Context& ctx) {
     ctx.note("financing is the flat --financing per sold hour and is held fixed when the sold share changes; "
              "give --cost-of-capital to compute it from an annuity instead");
   else if (ctx.has("cost_of_capital"))
-    ctx.note(fmt::format("financing from a {:g}% cost of capital: an annuity of {} per year over {:g} yr (annual payments, "
+    ctx.note(fmt::format("financing from {} {}% cost of capital: an annuity of {} per year over {:g} yr (annual payments, "
                          "annual compounding) less straight-line depreciation, per sold hour",
-                         p.rate * 100, format_human(to_quantity(capital_recovery(p.capex, p.residual, p.rate, p.life) * year())),
+                         article_for_number(fmt::format("{:g}", p.rate * 100)), fmt::format("{:g}", p.rate * 100),
+                         format_human(to_quantity(capital_recovery(p.capex, p.residual, p.rate, p.life) * year())),
                          years));
   else
     ctx.note("no --financing or --cost-of-capital: financing is zero (equity at no cost)");
@@ -176,7 +178,7 @@ Calculator hour_calculator() {
        .help = "financing cost per sold accelerator-hour, given flat", .example = "$0.45/h", .bound = Bound::non_negative,
        .optional = true},
       {.name = "cost_of_capital", .kind = InputKind::quantity, .dim = dims::none,
-       .help = "annual cost of capital; financing is computed from an annuity over the life", .example = "8%",
+       .help = "annual cost of capital, at most 100% a year; financing is computed from an annuity over the life", .example = "8%",
        .bound = Bound::non_negative, .optional = true},
   };
   c.outputs = {
@@ -188,8 +190,9 @@ Calculator hour_calculator() {
       {"electricity_share", dims::none, "electricity as a share of the total"},
       {"energy_per_sold_hour", dims::energy, "energy bought per sold hour (idle draw included)", "kWh"},
       {"sold_time", dims::time, "sold accelerator-hours over the life", "h"},
-      {"equipment_at_half_share", dims::money_rate, "the equipment line at half the sold share (twice as large)", "$/h"},
-      {"owner_cost_at_half_share", dims::money_rate, "the total at half the sold share", "$/h"},
+      {"equipment_at_half_share", dims::money_rate,
+       "the equipment line if only half of --sold-share were sold (35% for a 70% share): twice the equipment line", "$/h"},
+      {"owner_cost_at_half_share", dims::money_rate, "the total if only half of --sold-share were sold (35% for a 70% share)", "$/h"},
       {"capital_recovery", dims::money_rate, "level yearly capital charge (with --cost-of-capital)", "$/yr"},
   };
   c.run = run_hour;

@@ -77,6 +77,14 @@ bool fill_tariff(Context& ctx, std::string_view key) {
   return fill_from_ref(ctx, key, "grid", "tariff", expectation_of<UsdPerJoule>());
 }
 
+double annual_rate(const Context& ctx, std::string_view key) {
+  const double r = ctx.number(key);
+  if (r > 1.0)
+    throw UserError{{fmt::format("{} {}% a year is above the 100% this calculator accepts", Context::flag_name(key), format_number(r * 100, 6)),
+                     "give the annual rate as a percentage or a share, e.g. 8% or 0.08"}};
+  return r;
+}
+
 void missing(std::string_view key, std::string_view what, std::string_view example, std::string_view ref) {
   std::string hint = "give " + Context::flag_name(key) + " " + std::string(example);
   if (!ref.empty()) hint += " or --" + std::string(ref) + " ID";

@@ -35,6 +35,10 @@ bool fill_tariff(Context& ctx, std::string_view key);
 /// The --purchase reference: a price entry whose dated `purchase` series sets `flag` (a price per accelerator).
 [[nodiscard]] CatalogRef purchase_ref(std::string_view flag);
 
+/// A yearly rate (cost of capital, discount rate) from input `key`, checked to be at most 100% a year: a larger
+/// figure is almost always a percent sign typed twice or a monthly rate given as a share. Throws UserError.
+[[nodiscard]] double annual_rate(const Context& ctx, std::string_view key);
+
 /// Throws the UserError for a missing input that a flag or a catalog reference can supply.
 [[noreturn]] void missing(std::string_view key, std::string_view what, std::string_view example,
                           std::string_view ref = {});

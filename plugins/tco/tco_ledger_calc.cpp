@@ -41,7 +41,7 @@ void run_ledger_calc(Context& ctx) {
   in.sold_share = ctx.number("sold_share");
   in.maintenance_per_sold_hour = ctx.get<UsdPerHour>("maintenance");
   in.fixed_per_unit = ctx.get<UsdPerHour>("fixed_costs");
-  in.discount_rate = ctx.number("discount_rate");
+  in.discount_rate = annual_rate(ctx, "discount_rate");
 
   const Ledger L = run_ledger(in);
   ctx.set("npv", L.npv);
@@ -135,7 +135,7 @@ Calculator ledger_calculator() {
        .help = "fixed costs per accelerator per year, sold or not (space, insurance)", .default_value = "$0/yr",
        .example = "$500/yr", .bound = Bound::non_negative},
       {.name = "discount_rate", .kind = InputKind::quantity, .dim = dims::none,
-       .help = "annual discount rate (cost of capital)", .default_value = "0%", .example = "8%", .bound = Bound::non_negative},
+       .help = "annual discount rate (cost of capital), at most 100% a year", .default_value = "0%", .example = "8%", .bound = Bound::non_negative},
   };
   c.outputs = {
       {"npv", dims::currency, "net present value of all costs (residuals netted)"},

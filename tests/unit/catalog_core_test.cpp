@@ -214,3 +214,39 @@ TEST_CASE("Llama 3 70B parameters from its architecture", "[catalog][params]") {
   CHECK(p.total == Approx(70.55e9).epsilon(0.002));
   CHECK(p.total == Approx(arch->params_total_published).epsilon(0.01));
 }
+
+TEST_CASE("an unknown id's hint names the command that lists that kind", "[catalog]") {
+  auto& c = Catalog::instance();
+  c.reset();
+  const auto hint = [&](std::string_view id, const std::vector<std::string_view>& kinds) {
+    try {
+      (void)c.get(id, kinds, "--x");
+    } catch (const UserError& e) {
+      return e.error.hint;
+    }
+    return std::string("no error");
+  };
+  CHECK_THAT(hint("mars-north", {"grid"}), Catch::Contains("infracalc data list --kind grid"));
+  CHECK_THAT(hint("zzzzzzzz", {"reliability"}), Catch::Contains("infracalc data list --kind reliability"));
+  CHECK_THAT(hint("zzzzzzzz", {"price"}), Catch::Contains("infracalc data list --kind price"));
+  CHECK_THAT(hint("zzzzzzzz", {"model"}), Catch::Contains("infracalc model list"));
+  CHECK_THAT(hint("zzzzzzzz", {"network"}), Catch::Contains("infracalc hw list --kind network"));
+  CHECK_THAT(hint("zzzzzzzz", {"accelerator", "system"}), Catch::Contains("infracalc hw list"));
+}
+
+TEST_CASE("catalog fixes from the output review", "[catalog]") {
+  auto& c = Catalog::instance();
+  c.reset();
+  // The GB200 TDP comes from a 2025 blog post and is dated so.
+  const auto tdp = c.get("gb200", {"accelerator"}, "--gpu").field("tdp");
+  REQUIRE(tdp);
+  CHECK(tdp->provenance.as_of == "2025-08-22");
+  // The H200 is the H100's GH100 configuration: the same 50 MB L2.
+  const auto h200 = c.get("h200-sxm", {"accelerator"}, "--gpu").quantity("sram", {dims::information, false});
+  const auto h100 = c.get("h100-sxm", {"accelerator"}, "--gpu").quantity("sram", {dims::information, false});
+  REQUIRE(h200.ok());
+  REQUIRE(h100.ok());
+  CHECK(h200->value == h100->value);
+  // The planner's default switch has a power figure.
+  CHECK(c.get("quantum-2-qm9700", {"network"}, "--switch").quantity("power", {dims::power, false}).ok());
+}

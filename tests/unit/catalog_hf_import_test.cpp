@@ -168,3 +168,14 @@ TEST_CASE("an imported file loads through the catalog as an overlay", "[catalog]
   Catalog::instance().reset();
   fs::remove_all(dir);
 }
+
+TEST_CASE("the importer's count limit is the model reader's", "[catalog][import]") {
+  std::string huge = kLlama;
+  huge.replace(huge.find("\"num_hidden_layers\": 32"), 23, "\"num_hidden_layers\": 3000000000");
+  const std::string e = error_of(huge);
+  CHECK_THAT(e, Catch::Contains("num_hidden_layers (3000000000) is above 2000000000"));
+  CHECK(e.find("please report") == std::string::npos);
+  std::string limit = kLlama;
+  limit.replace(limit.find("\"vocab_size\": "), 14, "\"vocab_size\": 2000000001, \"x\": ");
+  CHECK_THAT(error_of(limit), Catch::Contains("vocab_size (2000000001) is above"));
+}

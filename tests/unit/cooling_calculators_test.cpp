@@ -86,3 +86,28 @@ TEST_CASE("cooling fleet parses sites and rejects nonsense", "[cooling]") {
   CHECK_THAT(error_of("cooling", "fleet", {{"sites", "120GWh@0.9"}}), Catch::Contains("below 1"));
   CHECK_THAT(error_of("cooling", "fleet", {{"sites", "120GW@1.2"}}), Catch::Contains("energy"));
 }
+
+TEST_CASE("cooling cdu: racks above the unit, wrong entry kinds, plurals", "[cooling]") {
+  CHECK(error_of("cooling", "cdu", {{"capacity", "1MW"}, {"rack_power", "2MW"}, {"racks", "8"}}).find("more than the CDU's capacity") !=
+        std::string::npos);
+  CHECK(error_of("cooling", "cdu", {{"cdu", "cooling-air"}, {"rack_power", "130kW"}}).find("not a coolant distribution unit") !=
+        std::string::npos);
+  CHECK(error_of("cooling", "facility", {{"it_power", "10MW"}, {"site", "cooling-air"}}).find("not an efficiency benchmark") !=
+        std::string::npos);
+  const Result r = run("cooling", "cdu", {{"capacity", "1MW"}, {"rack_power", "1MW"}, {"racks", "1"}, {"spares", "1"}});
+  CHECK(value(r, "racks_per_cdu") == 1);
+  CHECK(value(r, "cdus_needed") == 2);
+  bool said = false;
+  for (const auto& n : r.notes)
+    if (n.find("1 CDU for 1 rack, rounded up, plus 1 spare (N+1)") != std::string::npos) said = true;
+  CHECK(said);
+}
+
+TEST_CASE("cooling pressure: one scaling method only", "[cooling]") {
+  const std::string e = error_of("cooling", "pressure",
+                                 {{"flow", "177L/min"}, {"reference_flow", "59L/min"}, {"reference_dp", "2.3psi"}, {"exponent", "1.9"},
+                                  {"fit_flow", "177L/min"}, {"fit_dp", "18.4psi"}});
+  CHECK(e.find("give only one") != std::string::npos);
+  CHECK(error_of("cooling", "pressure", {{"flow", "177L/min"}, {"reference_flow", "59L/min"}, {"reference_dp", "2.3psi"}})
+            .find("say how the drop scales") != std::string::npos);
+}

@@ -72,11 +72,16 @@ TEST_CASE("network fabric: parts, optics watts and cost", "[network][calc]") {
   CHECK(value(r, "leaves") == 32);
   CHECK(value(r, "spines") == 16);
   CHECK(value(r, "links") == 1024 + 1024);
-  CHECK(value(r, "transceivers") == 4096);
-  // 4,096 ends x 18.75 pJ/bit x 400 Gb/s = 30.72 kW
+  // 1,024 single-port NIC modules; at the switches twin-port 800G modules, two 400G ports each: 32 leaves x (16 down +
+  // 16 up) + 16 spines x 32 = 1,536.
+  CHECK(value(r, "nic_transceivers") == 1024);
+  CHECK(value(r, "switch_transceivers") == 1536);
+  CHECK(value(r, "transceivers") == 2560);
+  CHECK(value(r, "optical_ends") == 4096);
+  // 4,096 ends x 18.75 pJ/bit x 400 Gb/s = 30.72 kW: watts are per port end, whatever the module grouping
   CHECK(value(r, "optics_power") == Approx(30720));
   CHECK(value(r, "switch_power") == Approx(48000));
-  CHECK(value(r, "parts_cost") == Approx(48 * 20000.0 + 4096 * 500.0 + 2048 * 100.0));
+  CHECK(value(r, "parts_cost") == Approx(48 * 20000.0 + 2560 * 500.0 + 2048 * 100.0));
   CHECK(value(r, "bisection_bandwidth") * 8 == Approx(512 * 400e9));
 }
 
@@ -107,7 +112,7 @@ TEST_CASE("network energy modes", "[network][calc]") {
   const Result f = run("energy", {{"optics", "lpo"}, {"ports", "100"}, {"port_speed", "800Gb/s"}, {"switches", "2"}, {"switch_power", "1kW"}});
   CHECK(value(f, "optics_power") == Approx(850));
   CHECK(value(f, "fabric_power") == Approx(2850));
-  CHECK(error_of("energy", {{"switches", "4"}, {"switch", "quantum-2-qm9700"}}).find("--switch-power") != std::string::npos);
+  CHECK(error_of("energy", {{"switches", "4"}, {"switch", "quantum-x800-q3400"}}).find("--switch-power") != std::string::npos);
 }
 
 TEST_CASE("network nics, scaleup, switch, optics, reach, allreduce", "[network][calc]") {
@@ -120,4 +125,73 @@ TEST_CASE("network nics, scaleup, switch, optics, reach, allreduce", "[network][
   CHECK(reach.verdicts.front().ok);
   CHECK(value(run("allreduce", {{"values", "1,2,3"}}), "result") == 6);
   CHECK(error_of("allreduce", {{"values", "1,2"}, {"workers", "3"}}).find("one value per worker") != std::string::npos);
+}
+
+TEST_CASE("network fabric: transceivers as a DGX SuperPOD is built (twin-port at the switches)", "[network][calc]") {
+  // 4,096 GPUs at 400G on 800G switch ports split in two (radix 128): 64 leaves, 32 spines. NIC side 4,096 single-port
+  // modules; switch side 12,288 port ends in twin-port cages = 6,144 modules. One module per port end would count 16,384.
+  const Result r = run("fabric", {{"gpus", "4096"}, {"switch", "spectrum-4-sn5600"}, {"nic_speed", "400Gb/s"}, {"design", "rail-optimised"}});
+  CHECK(value(r, "tiers") == 2);
+  CHECK(value(r, "optical_ends") == 16384);
+  CHECK(value(r, "nic_transceivers") == 4096);
+  CHECK(value(r, "switch_transceivers") == 6144);
+  CHECK(value(r, "transceivers") == 10240);
+  // The same GPUs on 64-port QM9700s take three tiers: 4,096 NIC modules and 5 x 2,048 twin-port modules (leaf down,
+  // leaf up, aggregation down and up, core).
+  const Result q = run("fabric", {{"gpus", "4096"}, {"switch", "quantum-2-qm9700"}, {"design", "rail-optimised"}});
+  CHECK(value(q, "tiers") == 3);
+  CHECK(value(q, "optical_ends") == 24576);
+  CHECK(value(q, "switch_transceivers") == 10240);
+  CHECK(value(q, "transceivers") == 14336);
+  // 800G links: one module per port.
+  const Result e = run("fabric", {{"gpus", "1024"}, {"switch", "spectrum-4-sn5600"}});
+  CHECK(value(e, "switch_transceivers") == value(e, "optical_ends") - 1024);
+  // Copper host links: no NIC modules, no leaf host-facing modules.
+  const Result c = run("fabric", {{"gpus", "1024"}, {"switch", "quantum-2-qm9700"}, {"host_cables", "copper"}});
+  CHECK(value(c, "nic_transceivers") == 0);
+  CHECK(value(c, "transceivers") == 32 * 16 + 16 * 32);
+  // A partly filled leaf: 100 hosts on 32-port leaves (16 down, 16 up): host side 6 full leaves x 8 modules + one leaf of
+  // 4 hosts (2 modules); uplinks 7 x 8; 4 spines of 28 ports, 14 modules each.
+  const Result p = run("fabric", {{"gpus", "100"}, {"radix", "32"}, {"nic_speed", "400Gb/s"}, {"gpus_per_node", "4"}});
+  CHECK(value(p, "nic_transceivers") == 100);
+  CHECK(value(p, "leaves") == 7);
+  CHECK(value(p, "spines") == 4);
+  CHECK(value(p, "switch_transceivers") == 50 + 56 + 56);
+}
+
+TEST_CASE("network fabric: notes for a fabric smaller than one rail group", "[network][calc]") {
+  const Result one = run("fabric", {{"gpus", "24"}, {"switch", "quantum-2-qm9700"}, {"design", "rail-optimised"}});
+  CHECK(value(one, "tiers") == 1);
+  bool said = false;
+  for (const auto& n : one.notes) {
+    CHECK(n.find("0 rail groups") == std::string::npos);
+    CHECK(n.find("tier(s)") == std::string::npos);
+    if (n.find("on one switch") != std::string::npos) said = true;
+  }
+  CHECK(said);
+  const Result two = run("fabric", {{"gpus", "24"}, {"radix", "16"}, {"nic_speed", "400Gb/s"}, {"design", "rail-optimised"}});
+  CHECK(value(two, "tiers") == 2);
+  bool group = false;
+  for (const auto& n : two.notes)
+    if (n.find("one rail group of 3 nodes (room for 8)") != std::string::npos) group = true;
+  CHECK(group);
+}
+
+TEST_CASE("network switch: ports, speed and capacity must agree", "[network][calc]") {
+  CHECK(error_of("switch", {{"capacity", "51.2Tb/s"}, {"ports", "128"}, {"port_speed", "800Gb/s"}}).find("contradicts") !=
+        std::string::npos);
+  CHECK(value(run("switch", {{"capacity", "51.2Tb/s"}, {"ports", "64"}, {"port_speed", "800Gb/s"}}), "ports") == 64);
+  CHECK(error_of("switch", {{"switch", "tomahawk-5"}, {"ports", "64"}, {"port_speed", "1600Gb/s"}}).find("at most 32 ports") !=
+        std::string::npos);
+  // Fewer ports than the switch has: a partly used switch.
+  const Result part = run("switch", {{"switch", "tomahawk-5"}, {"ports", "32"}, {"port_speed", "800Gb/s"}});
+  CHECK(value(part, "capacity") * 8 == Approx(25.6e12));
+  CHECK(value(part, "ports") == 32);
+}
+
+TEST_CASE("network link: PCIe widths", "[network][calc]") {
+  CHECK(error_of("link", {{"link", "pcie-5-x17"}}).find("x1, x2, x4, x8 or x16") != std::string::npos);
+  CHECK(error_of("link", {{"link", "cxl-3-x3"}}).find("x1, x2, x4, x8 or x16") != std::string::npos);
+  CHECK(value(run("link", {{"link", "pcie-5-x8"}}), "lanes") == 8);
+  CHECK(value(run("link", {{"link", "nvlink-5"}, {"lanes", "3"}}), "lanes") == 3);  // not a PCIe width rule
 }

@@ -231,3 +231,23 @@ basis = "estimate"
   Catalog::instance().reset();
   fs::remove_all(dir);
 }
+
+TEST_CASE("tco hour: the cost of capital is at most 100% a year, and its note reads right", "[tco]") {
+  const RawInputs base = {{"capex_per_gpu", "$40000"}, {"life", "4yr"}, {"sold_share", "70%"}, {"power_per_gpu", "1.2kW"},
+                          {"tariff", "$0.08/kWh"}};
+  RawInputs huge = base;
+  huge.push_back({"cost_of_capital", "1e6%"});
+  CHECK(error_of("hour", huge).find("above the 100%") != std::string::npos);
+  RawInputs eight = base;
+  eight.push_back({"cost_of_capital", "8%"});
+  const Result r = run("hour", eight);
+  bool an = false;
+  for (const auto& n : r.notes) {
+    CHECK(n.find("a 8%") == std::string::npos);
+    if (n.find("from an 8% cost of capital") != std::string::npos) an = true;
+  }
+  CHECK(an);
+  RawInputs full = base;
+  full.push_back({"cost_of_capital", "100%"});
+  CHECK(run("hour", full).find("financing") != nullptr);
+}
