@@ -6,7 +6,7 @@
 #include "plugins/cooling/cooling_plugin.hpp"
 #include "plugins/cooling/facility_math.hpp"
 #include "plugins/core/catalog_input.hpp"
-#include "plugins/core/wording.hpp"
+#include "plugins/core/words.hpp"
 #include "units/format.hpp"
 
 namespace infracalc {
@@ -59,7 +59,7 @@ void run_carbon(Context& ctx) {
   const KilogramsPerJoule parity = parity_intensity(embodied, energy);
   ctx.set("parity_intensity", parity);
   ctx.note(fmt::format("lifetime energy = {} x {:.0f}% x {} x 8760 h x PUE {}", format_human(to_quantity(p)), 100 * u.value(),
-                       count_noun(years, "year"), pue.value()));
+                       plural(years, "year"), pue.value()));
   if (fill_from_ref(ctx, "carbon_intensity", "grid", "carbon_intensity", {dims::carbon_intensity, false})) {
     const Kilograms op = energy * ctx.get<KilogramsPerJoule>("carbon_intensity");
     ctx.set("operational_carbon", op);

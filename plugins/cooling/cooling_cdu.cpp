@@ -6,7 +6,7 @@
 #include "plugins/cooling/coolant_input.hpp"
 #include "plugins/cooling/cooling_plugin.hpp"
 #include "plugins/cooling/heat_math.hpp"
-#include "plugins/core/wording.hpp"
+#include "plugins/core/words.hpp"
 #include "units/format.hpp"
 
 namespace infracalc {
@@ -75,8 +75,8 @@ void run_cdu(Context& ctx) {
     const double spares = static_cast<double>(ctx.integer("spares"));
     const double needed = std::ceil(racks / per_cdu - 1e-9);
     ctx.set_number("cdus_needed", needed + spares);
-    ctx.note(fmt::format("{} for {}, rounded up{}", count_noun(needed, "CDU"), count_noun(racks, "rack"),
-                         spares > 0 ? fmt::format(", plus {} (N+{:g})", count_noun(spares, "spare"), spares) : std::string()));
+    ctx.note(fmt::format("{} for {}, rounded up{}", plural(needed, "CDU"), plural(racks, "rack"),
+                         spares > 0 ? fmt::format(", plus {} (N+{:g})", plural(spares, "spare"), spares) : std::string()));
   }
 }
 

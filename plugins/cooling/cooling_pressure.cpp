@@ -9,7 +9,7 @@
 #include "plugins/cooling/coolant_input.hpp"
 #include "plugins/cooling/cooling_plugin.hpp"
 #include "plugins/cooling/hydraulics.hpp"
-#include "plugins/core/wording.hpp"
+#include "plugins/core/words.hpp"
 #include "units/format.hpp"
 
 namespace infracalc {
@@ -66,7 +66,7 @@ void run_pressure(Context& ctx) {
     ctx.set_number("reynolds", b.reynolds.value());
     const std::string bore = format_human(to_quantity(pipe.diameter));
     ctx.note(fmt::format("Darcy-Weisbach with Colebrook in {} {} pipe: f = {:.5f} at Re {:.0f}, {:.5f} at Re {:.0f}",
-                         article_for_number(bore), bore, a.friction.value(), a.reynolds.value(), b.friction.value(),
+                         article(bore), bore, a.friction.value(), a.reynolds.value(), b.friction.value(),
                          b.reynolds.value()));
   }
   ctx.set("pressure_drop", dp);

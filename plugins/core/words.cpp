@@ -6,13 +6,14 @@
 
 namespace infracalc {
 
-std::string plural(std::int64_t n, std::string_view one, std::string_view many) {
-  std::string out = format_count(static_cast<double>(n), 4) + " ";
+std::string plural_of(double n, std::string_view one, std::string_view many) {
+  std::string out = format_count(n, 4) + " ";
   if (n == 1 || n == -1) return out + std::string(one);
   return out + (many.empty() ? std::string(one) + "s" : std::string(many));
 }
 
 std::string_view article(std::string_view next) {
+  if (next.size() > 1 && next.front() == '$' && std::isdigit(static_cast<unsigned char>(next[1])) != 0) next.remove_prefix(1);
   if (next.empty()) return "a";
   const auto c = static_cast<unsigned char>(next.front());
   if (std::isdigit(c) != 0) {

@@ -1,7 +1,7 @@
 // `cost answer`: the cost of one answer when a model thinks before it speaks and may sample several times.
 #include <fmt/format.h>
 
-#include "plugins/core/wording.hpp"
+#include "plugins/core/words.hpp"
 #include "plugins/cost/cost_calcs.hpp"
 #include "plugins/cost/cost_math.hpp"
 #include "plugins/tco/tco_inputs.hpp"
@@ -71,7 +71,7 @@ void run_answer(Context& ctx) {
     ctx.set("answers_per_second", ctx.get<TokensPerSecond>("throughput") / generated);
   }
 
-  ctx.note(fmt::format("cost = {} x ({} visible + {} hidden) x {}{}", count_noun(a.samples, "sample"), show(to_quantity(a.visible)),
+  ctx.note(fmt::format("cost = {} x ({} visible + {} hidden) x {}{}", plural(a.samples, "sample"), show(to_quantity(a.visible)),
                        show(to_quantity(a.hidden)), show(to_quantity(out_price), "$/Mtok"),
                        a.input.value() > 0 ? fmt::format(" + {} prompt x {}{}", show(to_quantity(a.input)),
                                                          show(to_quantity(in_price), "$/Mtok"),

@@ -2,7 +2,7 @@
 // and failed attempts are retried; and whether a model with cheaper tokens but more steps is really cheaper.
 #include <fmt/format.h>
 
-#include "plugins/core/wording.hpp"
+#include "plugins/core/words.hpp"
 #include "plugins/cost/cost_calcs.hpp"
 #include "plugins/cost/cost_math.hpp"
 #include "plugins/tco/tco_inputs.hpp"
@@ -121,7 +121,7 @@ void run_task(Context& ctx) {
                          a.prices.write_multiplier * 100));
   ctx.note(fmt::format("a failed attempt runs all {} before it is retried (at most {}); cost per success = "
                        "expected cost / probability of success",
-                       count_noun(a.steps, "step"), count_noun(retries, "retry", "retries")));
+                       plural(a.steps, "step"), plural(retries, "retry", "retries")));
 }
 
 }  // namespace

@@ -1,7 +1,7 @@
 // `cost token`: what a token costs on an accelerator rented or owned at an hourly price.
 #include <fmt/format.h>
 
-#include "plugins/core/wording.hpp"
+#include "plugins/core/words.hpp"
 #include "plugins/cost/cost_calcs.hpp"
 #include "plugins/cost/cost_math.hpp"
 #include "plugins/tco/tco_inputs.hpp"
@@ -46,7 +46,7 @@ void run_token(Context& ctx) {
     ctx.set("request_cost", cost);
     if ((in + out).value() > 0) ctx.set("blended_price_per_token", cost / (in + out));
   }
-  ctx.note(fmt::format("price per token = {} x {} / ({} x {:g}% busy)", show(ctx.quantity("gpu_hour"), "$/h"), count_noun(gpus, "accelerator"),
+  ctx.note(fmt::format("price per token = {} x {} / ({} x {:g}% busy)", show(ctx.quantity("gpu_hour"), "$/h"), plural(gpus, "accelerator"),
                        show(ctx.quantity("throughput")), util * 100));
   if (in_price)
     ctx.note("input and output tokens are priced by the accelerator time each takes: prefill at --input-throughput, decode at "

@@ -3,7 +3,7 @@
 #include <cmath>
 #include <fmt/format.h>
 
-#include "plugins/core/wording.hpp"
+#include "plugins/core/words.hpp"
 #include "plugins/network/allreduce.hpp"
 #include "plugins/network/network_calcs.hpp"
 #include "plugins/network/network_common.hpp"
@@ -55,7 +55,7 @@ void run_allreduce(Context& ctx) {
     ctx.verdict("every_worker_has_the_sum", same, same ? "all workers hold the same reduced values" : "workers disagree (please report)");
     notes.push_back(fmt::format("ran a ring all-reduce on {} threads: {} steps (reduce-scatter then all-gather), {} B sent per worker "
                                 "for {} {}-element buffer of doubles",
-                                n, run.steps, run.bytes_sent[0], article_for_number(std::to_string(n)), n));
+                                n, run.steps, run.bytes_sent[0], article(std::to_string(n)), n));
   }
   ctx.set("ring_bytes_per_worker", from_base<Bytes>(ring_bytes_per_worker(size.value(), n)));
   ctx.set("in_network_bytes_per_worker", size);

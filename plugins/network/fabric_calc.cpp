@@ -4,7 +4,7 @@
 
 #include <fmt/format.h>
 
-#include "plugins/core/wording.hpp"
+#include "plugins/core/words.hpp"
 #include "plugins/network/fabric_graph.hpp"
 #include "plugins/network/network_calcs.hpp"
 #include "units/format.hpp"
@@ -17,17 +17,17 @@ constexpr std::int64_t kMaxFlowEndpoints = 300000;
 
 // How rail-optimised wiring lands on this fabric; a fabric smaller than one rail group has no groups to speak of.
 std::string rail_note(const FabricPlan& p, std::int64_t nodes, std::int64_t rails) {
-  const std::string head = fmt::format("rail-optimised: {} ({} per node)", count_noun(rails, "rail"), count_noun(rails, "NIC port"));
+  const std::string head = fmt::format("rail-optimised: {} ({} per node)", plural(rails, "rail"), plural(rails, "NIC port"));
   if (p.tiers == 1)
     return head + fmt::format("; all {} of the {} sit on one switch, so every pair of GPUs is one switch apart whatever the wiring",
-                              count_noun(p.host_links, "NIC port"), count_noun(nodes, "node"));
+                              plural(p.host_links, "NIC port"), plural(nodes, "node"));
   const std::string group =
       p.rail_groups == 1 && nodes < p.leaf_down
-          ? fmt::format("one rail group of {} (room for {})", count_noun(nodes, "node"), p.leaf_down)
-          : fmt::format("{} of up to {}", count_noun(p.rail_groups, "rail group"), count_noun(p.leaf_down, "node"));
+          ? fmt::format("one rail group of {} (room for {})", plural(nodes, "node"), p.leaf_down)
+          : fmt::format("{} of up to {}", plural(p.rail_groups, "rail group"), plural(p.leaf_down, "node"));
   return head + fmt::format("; {}: NIC r of every node in a group goes to the group's rail-r leaf, so same-rail traffic "
                             "crosses one switch ({} = {} x {})",
-                            group, count_noun(p.leaves, "leaf", "leaves"), count_noun(p.rail_groups, "group"), count_noun(rails, "rail"));
+                            group, plural(p.leaves, "leaf", "leaves"), plural(p.rail_groups, "group"), plural(rails, "rail"));
 }
 
 // What the module count assumes: twin-port switch-side modules when the module is faster than the link.
@@ -41,7 +41,7 @@ std::string transceiver_note(Context& ctx, const FabricParts& f) {
     const std::string module = format_human(to_quantity(*f.link_speed * static_cast<double>(f.ports_per_module)), {}, "b/s");
     s += fmt::format("at the switches one module per {} ports of a switch, counted switch by switch ({} {} module carries {} x {} "
                      "links, as the twin-port 800G OSFP of a Quantum-2 switch carries two 400G ports)",
-                     f.ports_per_module, article_for_number(module), module, f.ports_per_module,
+                     f.ports_per_module, article(module), module, f.ports_per_module,
                      format_human(to_quantity(*f.link_speed), {}, "b/s"));
   }
   else s += "one module per switch port";
@@ -170,14 +170,14 @@ void run_fabric(Context& ctx) {
                                   format_number(p.bisection_links, 6)));
   }
 
-  notes.push_back(fmt::format("{}: {} ({} x {} per GPU) on {}-port switches{}", count_noun(p.tiers, "tier"),
-                              count_noun(p.endpoints, "endpoint"), count_noun(gpus, "GPU"), count_noun(nics, "NIC port"), p.radix,
+  notes.push_back(fmt::format("{}: {} ({} x {} per GPU) on {}-port switches{}", plural(p.tiers, "tier"),
+                              plural(p.endpoints, "endpoint"), plural(gpus, "GPU"), plural(nics, "NIC port"), p.radix,
                               p.tiers > 1 ? fmt::format(", leaves {} down / {} up", p.leaf_down, p.leaf_up) : ""));
   if (p.tiers == 3)
     notes.push_back(fmt::format("three tiers: {} of up to {}, {} per pod, {} of {}; oversubscription applies at the leaves only",
-                                count_noun(p.pods, "pod"), count_noun(p.leaves_per_pod, "leaf", "leaves"),
-                                count_noun(p.leaf_up, "aggregation switch", "aggregation switches"),
-                                count_noun(p.leaf_up, "core plane"), count_noun(p.cores_per_plane, "switch", "switches")));
+                                plural(p.pods, "pod"), plural(p.leaves_per_pod, "leaf", "leaves"),
+                                plural(p.leaf_up, "aggregation switch", "aggregation switches"),
+                                plural(p.leaf_up, "core plane"), plural(p.cores_per_plane, "switch", "switches")));
   if (design == FabricDesign::rail_optimised) notes.push_back(rail_note(p, gpus / per_node, rails));
   notes.push_back(transceiver_note(ctx, f));
   notes.push_back("bisection = endpoints / 2 x link speed x min(1, up/down), one direction, for full leaves and an even split");

@@ -3,7 +3,7 @@
 #include <cmath>
 #include <fmt/format.h>
 
-#include "plugins/core/wording.hpp"
+#include "plugins/core/words.hpp"
 #include "units/format.hpp"
 
 namespace infracalc::net {
@@ -72,7 +72,7 @@ FabricParts size_fabric(Context& ctx, std::int64_t endpoints, FabricDesign desig
                        "choose a faster switch or a slower NIC"}};
     if (std::fabs(split - std::round(split)) > 1e-6)
       throw UserError{{fmt::format("{} {} port does not split evenly into {} links",
-                                   article_for_number(format_human(to_quantity(*speed), {}, "b/s")),
+                                   article(format_human(to_quantity(*speed), {}, "b/s")),
                                    format_human(to_quantity(*speed), {}, "b/s"), format_human(to_quantity(*out.link_speed), {}, "b/s")),
                        "give --radix for the ports at the NIC speed"}};
     radix = static_cast<std::int64_t>(std::llround(*ports * std::round(split)));

@@ -1,7 +1,7 @@
 // `network link`: what a link carries per lane, per direction and in both directions, in bits and bytes.
 #include <fmt/format.h>
 
-#include "plugins/core/wording.hpp"
+#include "plugins/core/words.hpp"
 #include "plugins/network/network_calcs.hpp"
 #include "plugins/network/network_common.hpp"
 #include "units/format.hpp"
@@ -140,7 +140,7 @@ void run_link(Context& ctx) {
   }
   ctx.add_table(std::move(t));
   ctx.note(fmt::format("{}: {} x {}; lane {} raw ({}, {} bit/symbol) carries {} after {} ({}%)",
-                       s.id == "custom" ? s.name : s.id, count_noun(s.lanes, "lane"), count_noun(s.links, "link"), human(to_quantity(r.lane_raw), "b/s"), s.modulation,
+                       s.id == "custom" ? s.name : s.id, plural(s.lanes, "lane"), plural(s.links, "link"), human(to_quantity(r.lane_raw), "b/s"), s.modulation,
                        s.bits_per_symbol, human(to_quantity(r.lane_data), "b/s"), s.encoding,
                        format_number(r.efficiency * 100, 4)));
   ctx.note("per direction = one way; both directions = the two ways added, the 'bidirectional' figure NVIDIA and PCI-SIG "

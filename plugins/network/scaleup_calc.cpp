@@ -2,7 +2,7 @@
 // links and the chips' ports, and the domain's bandwidth per GPU, per chip and in all.
 #include <fmt/format.h>
 
-#include "plugins/core/wording.hpp"
+#include "plugins/core/words.hpp"
 #include "plugins/network/network_calcs.hpp"
 #include "plugins/network/network_common.hpp"
 #include "units/format.hpp"
@@ -54,8 +54,8 @@ void run_scaleup(Context& ctx) {
   if (even) ctx.set_number("links_per_gpu_per_chip", static_cast<double>(links / chips));
   ctx.verdict("one_hop_all_to_all", even,
               even ? fmt::format("each GPU has {} to every one of the {}: any GPU reaches any other through one chip "
-                                 "at full rate", count_noun(links / chips, "link"), count_noun(chips, "switch chip"))
-                   : fmt::format("{} per GPU do not spread evenly over {}", count_noun(links, "link"), count_noun(chips, "chip")));
+                                 "at full rate", plural(links / chips, "link"), plural(chips, "switch chip"))
+                   : fmt::format("{} per GPU do not spread evenly over {}", plural(links, "link"), plural(chips, "chip")));
   if (gpu_links % ports != 0)
     notes.push_back(fmt::format("switch chips rounded up: {} GPU links need {} ports, {} chips offer {}", gpu_links, gpu_links, chips,
                                 chips * ports));

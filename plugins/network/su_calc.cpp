@@ -2,7 +2,7 @@
 // them: GPUs, racks, leaves per SU, spines and cores for the hall, parts and watts.
 #include <fmt/format.h>
 
-#include "plugins/core/wording.hpp"
+#include "plugins/core/words.hpp"
 #include "plugins/network/fabric_calc.hpp"
 #include "plugins/network/network_calcs.hpp"
 #include "units/format.hpp"
@@ -12,9 +12,9 @@ namespace infracalc::net {
 namespace {
 
 std::string su_note(std::int64_t racks_per_su, std::int64_t gpus_per_rack, std::int64_t sus) {
-  return fmt::format("SU = {} x {} = {}; hall = {} = {}, {}", count_noun(racks_per_su, "rack"), count_noun(gpus_per_rack, "GPU"),
-                     count_noun(racks_per_su * gpus_per_rack, "GPU"), count_noun(sus, "SU"), count_noun(sus * racks_per_su, "rack"),
-                     count_noun(sus * racks_per_su * gpus_per_rack, "GPU"));
+  return fmt::format("SU = {} x {} = {}; hall = {} = {}, {}", plural(racks_per_su, "rack"), plural(gpus_per_rack, "GPU"),
+                     plural(racks_per_su * gpus_per_rack, "GPU"), plural(sus, "SU"), plural(sus * racks_per_su, "rack"),
+                     plural(sus * racks_per_su * gpus_per_rack, "GPU"));
 }
 
 void run_su(Context& ctx) {
@@ -73,7 +73,7 @@ void run_su(Context& ctx) {
   if (one.plan.leaves * sus != hall.plan.leaves)
     notes.push_back(fmt::format("one SU on its own needs {}; in the hall {} SUs share {} ({} per SU) because rail groups "
                                 "of {} nodes need not end at SU boundaries",
-                                count_noun(one.plan.leaves, "leaf", "leaves"), sus, count_noun(hall.plan.leaves, "leaf", "leaves"), format_number(static_cast<double>(hall.plan.leaves) / static_cast<double>(sus), 4),
+                                plural(one.plan.leaves, "leaf", "leaves"), sus, plural(hall.plan.leaves, "leaf", "leaves"), format_number(static_cast<double>(hall.plan.leaves) / static_cast<double>(sus), 4),
                                 hall.plan.leaf_down));
   ctx.set_number("tiers", hall.plan.tiers);
   ctx.set_number("leaves", static_cast<double>(hall.plan.leaves));
@@ -110,13 +110,13 @@ void run_su(Context& ctx) {
                     Quantity::number(static_cast<double>(gpus_per_su)), Quantity::number(static_cast<double>(one.plan.leaves)),
                     Quantity::number(static_cast<double>(one.plan.spines)), Quantity::number(static_cast<double>(one.plan.cores)),
                     Quantity::number(one.plan.tiers)});
-  t.rows.push_back({"hall of " + count_noun(sus, "SU"), Quantity::number(static_cast<double>(racks)),
+  t.rows.push_back({"hall of " + plural(sus, "SU"), Quantity::number(static_cast<double>(racks)),
                     Quantity::number(static_cast<double>(gpus)), Quantity::number(static_cast<double>(hall.plan.leaves)),
                     Quantity::number(static_cast<double>(hall.plan.spines)), Quantity::number(static_cast<double>(hall.plan.cores)),
                     Quantity::number(hall.plan.tiers)});
   ctx.add_table(std::move(t));
   notes.push_back(su_note(racks_per_su, gpus_per_rack, sus));
-  notes.push_back(fmt::format("compute fabric: {} per GPU, {} per {}-GPU node, {}", count_noun(nics, "NIC port"), count_noun(rails, "rail"),
+  notes.push_back(fmt::format("compute fabric: {} per GPU, {} per {}-GPU node, {}", plural(nics, "NIC port"), plural(rails, "rail"),
                               gpus_per_node, design == FabricDesign::rail_optimised ? "rail-optimised" : "fat tree"));
   notes.push_back("the scale-up (NVLink) domain inside each rack, storage and management networks are not in these counts");
   for (auto& n : notes) ctx.note(std::move(n));

@@ -5,7 +5,7 @@
 
 #include "plugins/core/catalog_input.hpp"
 #include "plugins/core/context.hpp"
-#include "plugins/core/wording.hpp"
+#include "plugins/core/words.hpp"
 #include "plugins/power/power_math.hpp"
 #include "plugins/power/power_plugin.hpp"
 #include "units/format.hpp"
@@ -75,8 +75,8 @@ void run_rack(Context& ctx) {
       const auto per_host = ctx.integer("gpus_per_host");
       const auto hosts = (ctx.integer("gpus") + per_host - 1) / per_host;
       if (hosts * per_host != ctx.integer("gpus"))
-        ctx.note(fmt::format("hosts rounded up: {} at {} per host need {}", count_noun(ctx.integer("gpus"), "GPU"), per_host,
-                             count_noun(hosts, "host")));
+        ctx.note(fmt::format("hosts rounded up: {} at {} per host need {}", plural(ctx.integer("gpus"), "GPU"), per_host,
+                             plural(hosts, "host")));
       parts.hosts = Number::from_value(static_cast<double>(hosts));
       parts.host_power = ctx.get<Watts>("host_w");
     }

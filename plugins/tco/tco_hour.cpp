@@ -3,7 +3,7 @@
 #include <fmt/format.h>
 
 #include "plugins/core/context.hpp"
-#include "plugins/core/wording.hpp"
+#include "plugins/core/words.hpp"
 #include "plugins/tco/tco_calcs.hpp"
 #include "plugins/tco/tco_inputs.hpp"
 #include "plugins/tco/tco_math.hpp"
@@ -126,7 +126,7 @@ void run_hour(Context& ctx) {
   else if (ctx.has("cost_of_capital"))
     ctx.note(fmt::format("financing from {} {}% cost of capital: an annuity of {} per year over {:g} yr (annual payments, "
                          "annual compounding) less straight-line depreciation, per sold hour",
-                         article_for_number(fmt::format("{:g}", p.rate * 100)), fmt::format("{:g}", p.rate * 100),
+                         article(fmt::format("{:g}", p.rate * 100)), fmt::format("{:g}", p.rate * 100),
                          format_human(to_quantity(capital_recovery(p.capex, p.residual, p.rate, p.life) * year())),
                          years));
   else
