@@ -35,11 +35,13 @@ namespace {
 struct Match {
   std::size_t score;     // the edit distance, or 1 for a fragment of a long name ("h100" in "h100-sxm")
   std::size_t distance;  // the edit distance itself (or the length gap, its lower bound, when that alone is far)
+  bool prefix;           // the name starts with what was typed ("h100" → "h100-sxm" before "dgx-h100")
   std::string name;
 };
 
-// Candidates within typo distance of `typed`, closest first: by score, then by the edit distance itself, so that
-// "token" ranks "tokens" (one insertion) before "experts_per_token" (a fragment); remaining ties keep the
+// Candidates within typo distance of `typed`, closest first: by score, then names that start with what was
+// typed, then by the edit distance itself, so that "token" ranks "tokens" (one insertion) before
+// "experts_per_token" (a fragment) and "h100" ranks "h100-pcie" before "dgx-h100"; remaining ties keep the
 // candidates' order.
 std::vector<Match> near_matches(std::string_view typed, const std::vector<std::string_view>& candidates) {
   const std::string t = lower(typed);
@@ -49,7 +51,7 @@ std::vector<Match> near_matches(std::string_view typed, const std::vector<std::s
   const std::size_t limit = std::max<std::size_t>(1, t.size() / 3);
   for (auto c : candidates) {
     const std::string lc = lower(c);
-    if (lc == t) return {{0, 0, std::string(c)}};
+    if (lc == t) return {{0, 0, true, std::string(c)}};
     // The edit distance is at least the difference in length: skip the quadratic count when that alone
     // is over the limit (a long list of candidates is scanned for every unknown word).
     const std::size_t gap = t.size() > lc.size() ? t.size() - lc.size() : lc.size() - t.size();
@@ -57,16 +59,18 @@ std::vector<Match> near_matches(std::string_view typed, const std::vector<std::s
     std::size_t score = d;
     // A typed prefix or fragment of a long id ("h100" for "h100-sxm") is a strong signal.
     if (t.size() >= 3 && (lc.find(t) != std::string::npos || t.find(lc) != std::string::npos)) score = std::min<std::size_t>(d, 1);
-    if (score <= limit) out.push_back({score, d, std::string(c)});
+    if (score <= limit) out.push_back({score, d, lc.starts_with(t), std::string(c)});
   }
   std::stable_sort(out.begin(), out.end(), [](const Match& a, const Match& b) {
-    return a.score != b.score ? a.score < b.score : a.distance < b.distance;
+    if (a.score != b.score) return a.score < b.score;
+    if (a.prefix != b.prefix) return a.prefix;
+    return a.distance < b.distance;
   });
   return out;
 }
 
-// Every equally close candidate (up to three), so that "h100" lists each H100 variant: nearest edit first, then
-// by name.
+// Every equally close candidate (up to three), so that "h100" lists each H100 variant: names that start with
+// what was typed first, then the nearest edit, then by name.
 std::vector<std::string> best_matches(std::string_view typed, const std::vector<std::string_view>& candidates) {
   const auto m = near_matches(typed, candidates);
   std::vector<const Match*> best;
@@ -75,6 +79,7 @@ std::vector<std::string> best_matches(std::string_view typed, const std::vector<
         std::none_of(best.begin(), best.end(), [&](const Match* b) { return b->name == x.name; }))
       best.push_back(&x);
   std::sort(best.begin(), best.end(), [](const Match* a, const Match* b) {
+    if (a->prefix != b->prefix) return a->prefix;
     return a->distance != b->distance ? a->distance < b->distance : a->name < b->name;
   });
   std::vector<std::string> out;
