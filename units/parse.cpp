@@ -63,7 +63,8 @@ Error unknown_symbol(std::string_view sym) {
   if (sym == "tokens" || sym == "token") return {"unknown unit '" + std::string(sym) + "'", "tokens are written tok"};
   if (sym == "nan" || sym == "NaN" || sym == "inf" || sym == "Inf" || sym == "infinity" || sym == "Infinity")
     return {"'" + std::string(sym) + "' is not a finite number", "write a finite number such as 1.5e9"};
-  std::string hint = did_you_mean(sym, suggestion_pool());
+  // Unit symbols are short (the longest is a handful of characters): a long unknown word is no typo of one.
+  std::string hint = sym.size() <= 12 ? did_you_mean(sym, suggestion_pool()) : std::string();
   if (hint.empty()) hint = "units are case-sensitive; known symbols: " + known_unit_symbols();
   return {"unknown unit '" + std::string(sym) + "'", hint};
 }

@@ -1,7 +1,9 @@
 #include "units/suggest.hpp"
 
 #include <algorithm>
+#include <array>
 #include <cctype>
+#include <vector>
 
 namespace infracalc {
 
@@ -11,12 +13,14 @@ std::string lower(std::string_view s) {
   std::transform(out.begin(), out.end(), out.begin(), [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
   return out;
 }
-}  // namespace
 
-std::size_t edit_distance(std::string_view a, std::string_view b) {
+// The distance with its three rows of |b| + 1 cells in `rows`.
+std::size_t osa_distance(std::string_view a, std::string_view b, std::size_t* rows) {
   const std::size_t n = a.size();
   const std::size_t m = b.size();
-  std::vector<std::size_t> prev2(m + 1), prev(m + 1), cur(m + 1);
+  std::size_t* prev2 = rows;
+  std::size_t* prev = rows + (m + 1);
+  std::size_t* cur = rows + 2 * (m + 1);
   for (std::size_t j = 0; j <= m; ++j) prev[j] = j;
   for (std::size_t i = 1; i <= n; ++i) {
     cur[0] = i;
@@ -29,6 +33,20 @@ std::size_t edit_distance(std::string_view a, std::string_view b) {
     std::swap(prev, cur);
   }
   return prev[m];
+}
+}  // namespace
+
+std::size_t edit_distance(std::string_view a, std::string_view b) {
+  // Optimal string alignment distance (Levenshtein plus adjacent transpositions), three rolling rows. Rows
+  // live on the stack for names up to 64 characters (every id and flag): this runs once per candidate for
+  // every unknown word, so it must not allocate.
+  if (b.size() > 64) std::swap(a, b);
+  if (b.size() > 64) {
+    std::vector<std::size_t> rows(3 * (b.size() + 1));
+    return osa_distance(a, b, rows.data());
+  }
+  std::array<std::size_t, 3 * 65> rows;
+  return osa_distance(a, b, rows.data());
 }
 
 namespace {
