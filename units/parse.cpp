@@ -64,7 +64,14 @@ Error unknown_symbol(std::string_view sym) {
   if (sym == "nan" || sym == "NaN" || sym == "inf" || sym == "Inf" || sym == "infinity" || sym == "Infinity")
     return {"'" + std::string(sym) + "' is not a finite number", "write a finite number such as 1.5e9"};
   // Unit symbols are short (the longest is a handful of characters): a long unknown word is no typo of one.
-  std::string hint = sym.size() <= 12 ? did_you_mean(sym, suggestion_pool()) : std::string();
+  // The same text is often parsed several times in a row (a value tried against several inputs): the last
+  // word's suggestion is remembered.
+  thread_local std::string last_word, last_hint;
+  if (sym != last_word) {
+    last_hint = sym.size() <= 12 ? did_you_mean(sym, suggestion_pool()) : std::string();
+    last_word = std::string(sym);
+  }
+  std::string hint = last_hint;
   if (hint.empty()) hint = "units are case-sensitive; known symbols: " + known_unit_symbols();
   return {"unknown unit '" + std::string(sym) + "'", hint};
 }

@@ -76,7 +76,9 @@ std::vector<Match> near_matches(std::string_view typed, const std::vector<std::s
     const std::size_t d = gap > limit ? gap : edit_distance(t, lc);
     std::size_t score = d;
     // A typed prefix or fragment of a long id ("h100" for "h100-sxm") is a strong signal.
-    if (t.size() >= 3 && (lc.find(t) != std::string::npos || t.find(lc) != std::string::npos)) score = std::min<std::size_t>(d, 1);
+    // Both sides need a few characters: "k" inside "kww" says nothing.
+    if ((t.size() >= 3 && lc.find(t) != std::string::npos) || (lc.size() >= 3 && t.find(lc) != std::string::npos))
+      score = std::min<std::size_t>(d, 1);
     if (score <= limit) out.push_back({score, d, lc.starts_with(t), std::string(c)});
   }
   std::stable_sort(out.begin(), out.end(), [](const Match& a, const Match& b) {
