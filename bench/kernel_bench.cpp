@@ -3,10 +3,13 @@
 // its read-only sweep, the decode loop at batch 1 as bytes streamed per second, and the peak probes.
 // Prints "key value" lines in base units (bytes/s, FLOP/s).
 //
-// Usage: kernel_bench [TOTAL_BYTES]   (the probe's footprint; default: the probe's own default)
+// Usage: kernel_bench [TOTAL_BYTES] [triad]   (the probe's footprint; default: the probe's own default).
+// With "triad" only the triad passes run, so that a script can alternate them with stream_ref: memory
+// bandwidth on a shared virtual machine drifts by ±20% over tens of seconds.
 #include <algorithm>
 #include <cstdio>
 #include <cstdlib>
+#include <string_view>
 #include <vector>
 
 #include "plugins/decode/decode_host.hpp"
@@ -29,6 +32,7 @@ int main(int argc, char** argv) {
   }
   std::sort(triads.begin(), triads.end());
   std::printf("probe_triad_best %.6g\nprobe_triad_median %.6g\n", triads.back(), triads[triads.size() / 2]);
+  if (argc > 2 && std::string_view(argv[2]) == "triad") return 0;
 
   // The full host measurement, as `infracalc verify decode` runs it.
   const decode::HostMeasurement& m = decode::measure_host(KernelOptions{});

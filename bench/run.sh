@@ -81,10 +81,18 @@ row "verify (all plugins, full), wall clock" "$(secs "$bin" verify)" s 30 time
 if [ -x "$build/bench/kernel_bench" ] && [ -x "$build/bench/stream_ref" ]; then
   "$build/bench/kernel_bench" >"$tmp/probe.txt"
   get() { awk -v k="$1" '$1 == k { print $2 }' "$2"; }
-  "$build/bench/stream_ref" "$(get bytes "$tmp/probe.txt")" 10 >"$tmp/stream.txt"
-  st=$(get stream_triad_best "$tmp/stream.txt")
+  # Memory bandwidth on a shared VM drifts: five alternating rounds of 10 passes each, best of all.
+  bytes=$(get bytes "$tmp/probe.txt")
+  st=0; pt=0
+  for _ in 1 2 3 4 5; do
+    "$build/bench/stream_ref" "$bytes" 10 >"$tmp/stream.txt"
+    "$build/bench/kernel_bench" "$bytes" triad >"$tmp/triad.txt"
+    st=$(awk -v a="$st" -v b="$(get stream_triad_best "$tmp/stream.txt")" 'BEGIN { print (b > a) ? b : a }')
+    pt=$(awk -v a="$pt" -v b="$(get probe_triad_best "$tmp/triad.txt")" 'BEGIN { print (b > a) ? b : a }')
+  done
   row "STREAM triad reference (-O3 -march=native -fopenmp), best" "$(awk -v v="$st" 'BEGIN{print v/1e9}')" GB/s 1 rate
-  row "bandwidth probe triad / STREAM triad (best of 10 each)" "$(awk -v a="$(get probe_triad_best "$tmp/probe.txt")" -v b="$st" 'BEGIN{print a/b}')" x 0.9 rate
+  row "bandwidth probe triad, best (same footprint and passes)" "$(awk -v v="$pt" 'BEGIN{print v/1e9}')" GB/s 1 rate
+  row "bandwidth probe triad / STREAM triad (best of 5 x 10 each)" "$(awk -v a="$pt" -v b="$st" 'BEGIN{print a/b}')" x 0.9 rate
   row "bandwidth probe read-only sweep" "$(awk -v v="$(get probe_read "$tmp/probe.txt")" 'BEGIN{print v/1e9}')" GB/s 1 rate
   row "decode loop batch 1: bytes streamed / probe read bandwidth" "$(awk -v a="$(get decode_b1 "$tmp/probe.txt")" -v b="$(get probe_read "$tmp/probe.txt")" 'BEGIN{print a/b}')" x 0.8 rate
   sg=$(get sgemm "$tmp/probe.txt")
