@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <deque>
+#include <fstream>
 #include <fmt/format.h>
 #include <numeric>
 #include <random>
@@ -308,6 +309,18 @@ std::vector<PagedRequest> random_requests(std::int64_t count, std::uint64_t seed
     out.push_back(r);
   }
   return out;
+}
+
+}  // namespace infracalc::kv
+
+namespace infracalc::kv {
+
+std::string read_requests_file(const std::string& path) {
+  std::ifstream in(path);
+  if (!in) throw UserError{{"--requests-file: cannot read \"" + path + "\"", "give a readable file of PROMPT OUTPUT [ARRIVAL] lines"}};
+  std::ostringstream s;
+  s << in.rdbuf();
+  return s.str();
 }
 
 }  // namespace infracalc::kv

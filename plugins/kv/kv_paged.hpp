@@ -113,6 +113,8 @@ struct PagedReport {
 /// "NxPROMPT+OUTPUT" (N copies), or whitespace-separated "PROMPT OUTPUT [ARRIVAL]" lines; '#' starts a
 /// comment. `label` names the input in errors.
 [[nodiscard]] std::vector<PagedRequest> parse_requests(const std::string& text, const std::string& label);
+/// The text of a --requests-file (kv paged, serve simulate); a UserError naming the flag when unreadable.
+[[nodiscard]] std::string read_requests_file(const std::string& path);
 
 /// How generated lengths are drawn.
 enum class LengthDistribution : std::uint8_t { fixed, uniform, exponential };

@@ -2,8 +2,6 @@
 // max-length reservation.
 #include <algorithm>
 #include <fmt/format.h>
-#include <fstream>
-#include <sstream>
 
 #include "plugins/core/counts.hpp"
 #include "plugins/kv/kv_arch.hpp"
@@ -14,21 +12,13 @@ namespace infracalc::kv {
 
 namespace {
 
-std::string read_file(const std::string& path) {
-  std::ifstream in(path);
-  if (!in) throw UserError{{"--requests-file: cannot read \"" + path + "\"", "give a readable file of PROMPT OUTPUT [ARRIVAL] lines"}};
-  std::ostringstream s;
-  s << in.rdbuf();
-  return s.str();
-}
-
 std::vector<PagedRequest> requests_from(Context& ctx, std::int64_t max_len) {
   const int sources = (ctx.has("requests") ? 1 : 0) + (ctx.has("requests_file") ? 1 : 0) + (ctx.has("count") ? 1 : 0);
   if (sources == 0)
     throw UserError{{"kv paged needs a request stream", "give --requests 512+128,100+20@5, --requests-file FILE, or --count N (seeded)"}};
   if (sources > 1) throw UserError{{"give one of --requests, --requests-file and --count", "they are alternative request streams"}};
   if (ctx.has("requests")) return parse_requests(ctx.text("requests"), "--requests");
-  if (ctx.has("requests_file")) return parse_requests(read_file(ctx.text("requests_file")), "--requests-file");
+  if (ctx.has("requests_file")) return parse_requests(read_requests_file(ctx.text("requests_file")), "--requests-file");
   const std::string d = ctx.text("length_dist");
   const auto dist = d == "fixed" ? LengthDistribution::fixed : d == "uniform" ? LengthDistribution::uniform : LengthDistribution::exponential;
   const auto count = ctx.integer("count");

@@ -2,8 +2,6 @@
 
 #include <cmath>
 #include <fmt/format.h>
-#include <fstream>
-#include <sstream>
 
 #include "plugins/core/counts.hpp"
 #include "plugins/core/words.hpp"
@@ -12,6 +10,7 @@
 #include "plugins/fit/fit_math.hpp"
 #include "plugins/fit/fit_serving.hpp"
 #include "plugins/kv/kv_layout.hpp"
+#include "plugins/kv/kv_paged.hpp"
 #include "plugins/serve/serve_text.hpp"
 #include "units/bridge.hpp"
 #include "units/format.hpp"
@@ -19,14 +18,6 @@
 namespace infracalc::serve {
 
 namespace {
-
-std::string read_file(const std::string& path) {
-  std::ifstream in(path);
-  if (!in) throw UserError{{"--requests-file: cannot read \"" + path + "\"", "give a readable file of PROMPT OUTPUT [ARRIVAL] lines"}};
-  std::ostringstream s;
-  s << in.rdbuf();
-  return s.str();
-}
 
 // Per-device KV memory left by the fit plugin's waterfall: usable memory minus weights, the activations of a
 // full step (max_batch sequences, a step_tokens-token step), the framework reserve and communication buffers.
@@ -297,7 +288,7 @@ SimInput resolve_stream(Context& ctx, const Replica& rep) {
   if (ctx.has("requests")) {
     in.requests = parse_request_list(ctx.text("requests"), "--requests");
   } else if (ctx.has("requests_file")) {
-    in.requests = parse_request_file(read_file(ctx.text("requests_file")), "--requests-file", trace);
+    in.requests = parse_request_file(kv::read_requests_file(ctx.text("requests_file")), "--requests-file", trace);
   } else {
     const std::int64_t count = whole_input(ctx, "count", 1, 1'000'000);
     const std::int64_t prompt = whole_tokens(ctx, "prompt_tokens", 1, 1'000'000'000);
