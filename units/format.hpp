@@ -29,6 +29,11 @@ struct FormatOptions {
 /// "L/min", "$/MWh"); the prefix is then still chosen by size when the hint's numerator takes one.
 [[nodiscard]] std::string format_human(const Quantity& q, const FormatOptions& opt = {}, std::string_view unit_hint = {});
 
+/// format_human with the default options and a display-unit hint: how notes quote a quantity.
+[[nodiscard]] inline std::string format_human(const Quantity& q, std::string_view unit_hint) {
+  return format_human(q, FormatOptions{}, unit_hint);
+}
+
 /// The quantity expressed in `unit` (no prefix change): "206.2 GB" for 192 GiB in GB. Throws UserError when
 /// the dimensions differ.
 [[nodiscard]] std::string format_in_unit(const Quantity& q, const Unit& unit, int digits);

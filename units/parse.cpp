@@ -22,13 +22,13 @@ std::string_view trim(std::string_view s) {
   return s;
 }
 
-bool is_digit(char c) { return c >= '0' && c <= '9'; }
+bool is_ascii_digit(char c) { return c >= '0' && c <= '9'; }
 
 // Bytes that can be part of a unit symbol: ASCII letters, digits (m2, gCO2e), $, % and the UTF-8
 // lead/continuation bytes of µ, μ, Ω, °, ², ³.
 bool is_symbol_byte(char c) {
   const auto u = static_cast<unsigned char>(c);
-  return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || is_digit(c) || c == '$' || c == '%' || u >= 0x80;
+  return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || is_ascii_digit(c) || c == '$' || c == '%' || u >= 0x80;
 }
 
 std::vector<std::string_view> suggestion_pool() {
@@ -209,7 +209,7 @@ class UnitParser {
       ++pos_;  // "1/s"
     } else {
       const std::size_t start = pos_;
-      if (pos_ < s_.size() && is_digit(s_[pos_]))
+      if (pos_ < s_.size() && is_ascii_digit(s_[pos_]))
         return Error{"unexpected number in " + quoted(), "write the number before the unit"};
       while (pos_ < s_.size() && is_symbol_byte(s_[pos_])) ++pos_;
       if (pos_ == start) {
@@ -229,7 +229,7 @@ class UnitParser {
         ++pos_;
       }
       const std::size_t start = pos_;
-      while (pos_ < s_.size() && is_digit(s_[pos_])) ++pos_;
+      while (pos_ < s_.size() && is_ascii_digit(s_[pos_])) ++pos_;
       if (pos_ == start || pos_ - start > 1)
         return Error{"bad exponent in " + quoted(), "exponents are whole numbers from -9 to 9"};
       if (u.point) return Error{"degC cannot be raised to a power", "use K for temperature differences"};
@@ -317,16 +317,16 @@ Expected<Quantity> parse_quantity_impl(std::string_view text, bool& had_unit, st
   bool seen_digit = false;
   while (pos < text.size()) {
     const char c = text[pos];
-    if (is_digit(c)) {
+    if (is_ascii_digit(c)) {
       digits += c;
       seen_digit = true;
-    } else if (c == '_' && seen_digit && pos + 1 < text.size() && is_digit(text[pos + 1])) {
+    } else if (c == '_' && seen_digit && pos + 1 < text.size() && is_ascii_digit(text[pos + 1])) {
       // separator
     } else if (c == '.') {
       digits += c;
     } else if ((c == 'e' || c == 'E') && seen_digit && pos + 1 < text.size() &&
-               (is_digit(text[pos + 1]) ||
-                ((text[pos + 1] == '-' || text[pos + 1] == '+') && pos + 2 < text.size() && is_digit(text[pos + 2])))) {
+               (is_ascii_digit(text[pos + 1]) ||
+                ((text[pos + 1] == '-' || text[pos + 1] == '+') && pos + 2 < text.size() && is_ascii_digit(text[pos + 2])))) {
       digits += c;
       digits += text[++pos];
     } else {
@@ -339,7 +339,7 @@ Expected<Quantity> parse_quantity_impl(std::string_view text, bool& had_unit, st
       return Error{"'" + std::string(original) + "' is not a finite number", "write a finite number such as 1.5e9"};
     return Error{"'" + std::string(original) + "' does not start with a number", "write a number first, e.g. " + std::string(example)};
   }
-  if (pos < text.size() && text[pos] == ',' && pos + 1 < text.size() && is_digit(text[pos + 1]))
+  if (pos < text.size() && text[pos] == ',' && pos + 1 < text.size() && is_ascii_digit(text[pos + 1]))
     return Error{"'" + std::string(original) + "' uses ',' inside a number",
                  "write 3350 or 3_350 (commas are not digit separators here)"};
   double value = 0.0;

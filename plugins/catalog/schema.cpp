@@ -7,6 +7,8 @@ namespace infracalc {
 namespace {
 
 using namespace dims;
+// Named here so that the plugin namespace infracalc::power never competes with it in a unity batch.
+using dims::power;
 
 // Compound dimensions the data files use that have no name in units/dim.hpp.
 constexpr Dim kViscosity = pressure * time;

@@ -17,7 +17,7 @@ namespace infracalc::cluster {
 
 namespace {
 
-std::string gb(Bytes x) { return fmt::format("{:.4g} GB", x.value() / 1e9); }
+std::string gb_text(Bytes x) { return fmt::format("{:.4g} GB", x.value() / 1e9); }
 
 // A parallel degree or per-device count (0 when not given), bounded so it fits the int the search holds it in.
 int opt_int(Context& ctx, std::string_view key, std::int64_t most) {
@@ -153,7 +153,7 @@ void run_layout(Context& ctx) {
   const double seqs = static_cast<double>(best.microbatches) * p.micro_batch * static_cast<double>(best.dp);
   ctx.set("tokens_per_step", from_base<Tokens>(seqs * p.seq.value()));
   ctx.verdict("fits", best.feasible,
-              best.feasible ? fmt::format("{} per device of {}", gb(best.total), gb(p.memory))
+              best.feasible ? fmt::format("{} per device of {}", gb_text(best.total), gb_text(p.memory))
                             : "no layout fits on " + std::to_string(p.gpus) + " accelerators; the closest: " + best.reason);
   if (!best.feasible && ctx.flag("require_fit")) ctx.fail_check();
 

@@ -11,7 +11,6 @@ namespace infracalc::cost {
 
 namespace {
 
-std::string show(const Quantity& q, std::string_view hint = {}) { return format_human(q, {}, hint); }
 
 Tokens tokens_or_zero(Context& ctx, std::string_view key) {
   return ctx.has(key) ? ctx.get<Tokens>(key) : from_base<Tokens>(0.0);
@@ -71,10 +70,10 @@ void run_answer(Context& ctx) {
     ctx.set("answers_per_second", ctx.get<TokensPerSecond>("throughput") / generated);
   }
 
-  ctx.note(fmt::format("cost = {} x ({} visible + {} hidden) x {}{}", plural(a.samples, "sample"), show(to_quantity(a.visible)),
-                       show(to_quantity(a.hidden)), show(to_quantity(out_price), "$/Mtok"),
-                       a.input.value() > 0 ? fmt::format(" + {} prompt x {}{}", show(to_quantity(a.input)),
-                                                         show(to_quantity(in_price), "$/Mtok"),
+  ctx.note(fmt::format("cost = {} x ({} visible + {} hidden) x {}{}", plural(a.samples, "sample"), format_human(to_quantity(a.visible)),
+                       format_human(to_quantity(a.hidden)), format_human(to_quantity(out_price), "$/Mtok"),
+                       a.input.value() > 0 ? fmt::format(" + {} prompt x {}{}", format_human(to_quantity(a.input)),
+                                                         format_human(to_quantity(in_price), "$/Mtok"),
                                                          a.shared_prompt ? " once" : " per sample")
                                            : std::string()));
   ctx.note("hidden reasoning tokens are billed as output tokens even though the user never sees them");

@@ -11,7 +11,6 @@ namespace infracalc::cost {
 
 namespace {
 
-std::string show(const Quantity& q, std::string_view hint = {}) { return format_human(q, {}, hint); }
 
 void run_cache(Context& ctx) {
   const Entry* api = ctx.ref("api");
@@ -83,7 +82,7 @@ void run_cache(Context& ctx) {
                        "prefix x input price",
                        p.write_multiplier, p.read_multiplier, p.storage.value() > 0 ? " + storage" : ""));
   ctx.note(std::string("every reuse must arrive within the cache lifetime") +
-           (ctx.has("cache_lifetime") ? " (" + show(ctx.quantity("cache_lifetime")) + ", refreshed by each hit)" : "") +
+           (ctx.has("cache_lifetime") ? " (" + format_human(ctx.quantity("cache_lifetime")) + ", refreshed by each hit)" : "") +
            ", or the prefix is written again; minimum cacheable lengths (about 1,024 tokens) are not checked");
 }
 

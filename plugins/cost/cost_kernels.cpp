@@ -104,7 +104,7 @@ CacheWalk walk_cache(const std::vector<double>& times, double lifetime, double p
   return w;
 }
 
-std::vector<KernelCheck> run_cache(const KernelOptions& opt) {
+std::vector<KernelCheck> run_cache_walk(const KernelOptions& opt) {
   std::vector<KernelCheck> out;
   struct Provider {
     const char* name;
@@ -227,7 +227,7 @@ std::vector<Kernel> cost_kernels() {
   return {{"serving-ledger", "serve's continuous-batching simulation, GPU-seconds charged token by token, against the per-token prices",
            run_serving},
           {"cache-walk", "prompt cache with a refreshed lifetime walked request by request, against cached cost and break-even",
-           run_cache},
+           run_cache_walk},
           {"agent-sampling", "agent tasks sampled attempt by attempt with retries, against expected cost and success", run_agents},
           {"train-steps", "a training run stepped hour by hour, paying every accelerator, against the rent", run_training}};
 }

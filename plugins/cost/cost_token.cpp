@@ -12,7 +12,6 @@ namespace infracalc::cost {
 
 namespace {
 
-std::string show(const Quantity& q, std::string_view hint = {}) { return format_human(q, {}, hint); }
 
 void run_token(Context& ctx) {
   fill_gpu_hour(ctx);
@@ -46,8 +45,8 @@ void run_token(Context& ctx) {
     ctx.set("request_cost", cost);
     if ((in + out).value() > 0) ctx.set("blended_price_per_token", cost / (in + out));
   }
-  ctx.note(fmt::format("price per token = {} x {} / ({} x {:g}% busy)", show(ctx.quantity("gpu_hour"), "$/h"), plural(gpus, "accelerator"),
-                       show(ctx.quantity("throughput")), util * 100));
+  ctx.note(fmt::format("price per token = {} x {} / ({} x {:g}% busy)", format_human(ctx.quantity("gpu_hour"), "$/h"), plural(gpus, "accelerator"),
+                       format_human(ctx.quantity("throughput")), util * 100));
   if (in_price)
     ctx.note("input and output tokens are priced by the accelerator time each takes: prefill at --input-throughput, decode at "
              "--throughput, one after the other (no overlap of the two phases)");

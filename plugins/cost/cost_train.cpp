@@ -11,7 +11,6 @@ namespace infracalc::cost {
 
 namespace {
 
-std::string show(const Quantity& q, std::string_view hint = {}) { return format_human(q, {}, hint); }
 
 void run_train(Context& ctx) {
   fill_gpu_hour(ctx);
@@ -61,7 +60,7 @@ void run_train(Context& ctx) {
   ctx.set("rent", total);
   if (gpus) ctx.set("burn_rate", price * *gpus);
 
-  ctx.note(fmt::format("rent = {} accelerator-hours x {}", show(to_quantity(paid / tco::hour())), show(ctx.quantity("gpu_hour"), "$/h")));
+  ctx.note(fmt::format("rent = {} accelerator-hours x {}", format_human(to_quantity(paid / tco::hour())), format_human(ctx.quantity("gpu_hour"), "$/h")));
   if (has_work)
     ctx.note("accelerator time = FLOPs / (peak x MFU); the rent does not depend on how many accelerators share the work");
   if (goodput < 1)

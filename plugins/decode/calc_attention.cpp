@@ -22,7 +22,7 @@ int count_or(Context& ctx, std::string_view key, int fallback) {
   return static_cast<int>(v);
 }
 
-void run(Context& ctx) {
+void calculate_attention(Context& ctx) {
   const Tokens n = ctx.get<Tokens>("tokens");
   const int heads = count_or(ctx, "heads", 1);
   const int kv_heads = count_or(ctx, "kv_heads", heads);
@@ -155,7 +155,7 @@ Calculator attention_calculator() {
       {"naive_memory_time", dims::time, "naive traffic of all heads and layers / bandwidth"},
       {"flash_memory_time", dims::time, "FlashAttention traffic of all heads and layers / bandwidth"},
   };
-  c.run = run;
+  c.run = calculate_attention;
   return c;
 }
 

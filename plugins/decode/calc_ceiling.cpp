@@ -14,7 +14,7 @@ namespace infracalc::decode {
 
 namespace {
 
-void run(Context& ctx) {
+void calculate_ceiling(Context& ctx) {
   const Workload w = *resolve_workload(ctx, true);
   const Roof roof = resolve_roof(ctx, false);
   const double batch = batch_of(ctx);
@@ -79,7 +79,7 @@ Calculator ceiling_calculator() {
       {"tokens_per_second", dims::token_rate, "tokens per second of the whole batch"},
       {"ridge_batch", dims::none, "batch at which this step would become compute-bound"},
   };
-  c.run = run;
+  c.run = calculate_ceiling;
   return c;
 }
 

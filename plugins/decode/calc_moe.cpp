@@ -16,7 +16,7 @@ namespace {
 
 int count(Context& ctx, std::string_view key) { return static_cast<int>(whole_input(ctx, key, 1, 1'000'000'000)); }
 
-void run(Context& ctx) {
+void calculate_moe(Context& ctx) {
   std::optional<Workload> w;
   if (ctx.ref("model") != nullptr) {
     w = resolve_workload(ctx, true);
@@ -160,7 +160,7 @@ Calculator moe_calculator() {
       {"all_to_all_per_device_per_step", dims::information, "bytes each device sends per step (all MoE layers)"},
       {"all_to_all_time", dims::time, "all-to-all time per step"},
   };
-  c.run = run;
+  c.run = calculate_moe;
   return c;
 }
 

@@ -34,7 +34,7 @@ void add_sweep(Context& ctx, const Workload& w, const Roof& roof, double batch, 
   ctx.add_table(std::move(t));
 }
 
-void run(Context& ctx) {
+void calculate_roofline(Context& ctx) {
   const auto w = resolve_workload(ctx, false);
   const Roof roof = resolve_roof(ctx, true);
   const FlopsPerSecond peak = *roof.peak;
@@ -131,7 +131,7 @@ Calculator roofline_calculator() {
       {"prefill_intensity", dims::intensity, "arithmetic intensity of the prefill"},
       {"prefill_attainable", dims::flop_rate, "attainable rate of the prefill"},
   };
-  c.run = run;
+  c.run = calculate_roofline;
   return c;
 }
 

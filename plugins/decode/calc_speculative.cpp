@@ -14,7 +14,7 @@ namespace infracalc::decode {
 
 namespace {
 
-void run(Context& ctx) {
+void calculate_speculative(Context& ctx) {
   const auto k64 = ctx.integer("k");
   if (k64 < 1 || k64 > 64) throw UserError{{"--k: expected 1 to 64 draft tokens per pass, got " + std::to_string(k64), "e.g. --k 4"}};
   const int k = static_cast<int>(k64);
@@ -119,7 +119,7 @@ Calculator speculative_calculator() {
       {"speedup_at_batch", dims::none, "speed-up at --batch on this device"},
       {"crossover_batch", dims::none, "smallest batch at which speculation is slower than plain decoding"},
   };
-  c.run = run;
+  c.run = calculate_speculative;
   return c;
 }
 

@@ -31,7 +31,7 @@ TpRow evaluate(const Workload& w, const Roof& roof, const std::optional<Link>& l
   return r;
 }
 
-void run(Context& ctx) {
+void calculate_tp(Context& ctx) {
   const Workload w = *resolve_workload(ctx, true);
   if (!w.arch || w.arch->hidden_size <= 0)
     throw UserError{{"decode tp needs the layer count and model width for its all-reduces", "give --model, or --layers, --heads, --kv-heads, --head-dim and --hidden-size"}};
@@ -137,7 +137,7 @@ Calculator tp_calculator() {
       {"speedup", dims::none, "step time on one device / step time on TP devices"},
       {"efficiency", dims::none, "speed-up / TP", "%"},
   };
-  c.run = run;
+  c.run = calculate_tp;
   return c;
 }
 

@@ -10,7 +10,9 @@
 
 namespace infracalc::decode {
 
-namespace {
+// Named rather than anonymous: SyntheticDecoder::Impl holds these types, and GCC warns about a class with
+// members of anonymous-namespace types once this file is compiled inside a unity batch.
+namespace decode_loop {
 
 using kernels::ThreadTeam;
 
@@ -32,7 +34,8 @@ struct Tally {
   std::vector<float> scratch, scores;
 };
 
-}  // namespace
+}  // namespace decode_loop
+using namespace decode_loop;
 
 ModelArch synthetic_arch(const SyntheticShape& s) {
   ModelArch m;

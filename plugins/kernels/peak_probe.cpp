@@ -17,7 +17,7 @@ namespace infracalc::kernels {
 
 namespace {
 
-volatile float g_sink = 0;
+volatile float g_flop_sink = 0;
 
 struct FmaRun {
   Flops ops;
@@ -34,7 +34,7 @@ FmaRun fma_run(ThreadTeam& team, Isa isa, std::uint64_t iterations) {
   double total = 0;
   for (std::size_t i = 0; i < ops.size(); ++i) {
     total += ops[i];
-    g_sink = g_sink + sinks[i];
+    g_flop_sink = g_flop_sink + sinks[i];
   }
   return {from_base<Flops>(total), wall, busy};
 }
@@ -116,7 +116,7 @@ std::optional<FlopsPerSecond> probe_sgemm(int n, int repeats, bool progress, std
     rates.push_back(from_base<Flops>(ops) / t.elapsed());
     if (progress) std::fprintf(stderr, "  peak probe: SGEMM %d^3 run %d/%d: %.1f GFLOP/s\n", n, r + 1, repeats, rates.back().value() / 1e9);
   }
-  g_sink = c[nn / 2];
+  g_flop_sink = c[nn / 2];
   const char* core = std::getenv("OPENBLAS_CORETYPE");
   note = "OpenBLAS cblas_sgemm, " + std::to_string(n) + "x" + std::to_string(n) + (core != nullptr ? std::string(", ") + core + " kernels" : "");
   return median(rates);

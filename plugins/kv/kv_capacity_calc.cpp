@@ -16,7 +16,6 @@ constexpr std::int64_t kContextCap = 1'000'000'000'000;  // 10^12 tokens: "unbou
 
 double floor_count(double x) { return x > 0 ? std::floor(x + 1e-9) : 0.0; }
 
-std::string show(const Quantity& q) { return format_human(q); }
 
 void run_capacity(Context& ctx) {
   const ModelArch m = *resolve_arch(ctx, true, !ctx.has("weights") && !ctx.has("params"));
@@ -129,9 +128,9 @@ void run_capacity(Context& ctx) {
     ctx.set_number("devices_for_kv", std::ceil(need.total / usable - 1e-12));
     ctx.set_number("devices_needed", std::ceil((need.total + weights) / usable - 1e-12));
     ctx.verdict("fits", fits,
-                fits ? fmt::format("weights and {} cache fit in {} x {}", with_article(show(to_quantity(need.total))), n, show(to_quantity(*memory)))
+                fits ? fmt::format("weights and {} cache fit in {} x {}", with_article(format_human(to_quantity(need.total))), n, format_human(to_quantity(*memory)))
                      : fmt::format("weights + cache need {} per device; {} is usable",
-                                   show(to_quantity(weights_dev + need_dev)), show(to_quantity(usable))));
+                                   format_human(to_quantity(weights_dev + need_dev)), format_human(to_quantity(usable))));
     if (!fits && ctx.flag("require_fit")) ctx.fail_check();
     ctx.note("devices_needed = ceil((weights + cache) / usable memory per device), rounded up to whole devices, with the cache "
              "spread evenly (context/sequence parallelism); devices_for_kv counts the cache alone");
@@ -146,7 +145,7 @@ void run_capacity(Context& ctx) {
     ctx.note("pooled: the cache is spread evenly over every device (as ring/context parallelism does), not split by KV heads");
   ctx.note(fmt::format("usable memory per device = {} x {:g} - {} reserved = {}; activations, CUDA graphs and allocator slack belong "
                        "in --reserve or --utilization (vLLM reserves 10% by default: --utilization 0.9)",
-                       show(to_quantity(*memory)), util, show(to_quantity(reserve)), show(to_quantity(usable))));
+                       format_human(to_quantity(*memory)), util, format_human(to_quantity(reserve)), format_human(to_quantity(usable))));
   ctx.note("max_tokens counts every layer storing every token (exact for full attention; sliding-window layers make long "
            "sequences cheaper, see max_context)");
 }

@@ -10,7 +10,6 @@ namespace infracalc::net {
 
 namespace {
 
-std::string human(const Quantity& q, std::string_view hint) { return format_human(q, {}, hint); }
 
 // Flags override what the catalog says about the first link; a link without --link is built from flags alone.
 LinkSpec first_link(Context& ctx, const std::string& text, std::vector<std::string>& notes) {
@@ -140,8 +139,8 @@ void run_link(Context& ctx) {
   }
   ctx.add_table(std::move(t));
   ctx.note(fmt::format("{}: {} x {}; lane {} raw ({}, {} bit/symbol) carries {} after {} ({}%)",
-                       s.id == "custom" ? s.name : s.id, plural(s.lanes, "lane"), plural(s.links, "link"), human(to_quantity(r.lane_raw), "b/s"), s.modulation,
-                       s.bits_per_symbol, human(to_quantity(r.lane_data), "b/s"), s.encoding,
+                       s.id == "custom" ? s.name : s.id, plural(s.lanes, "lane"), plural(s.links, "link"), format_human(to_quantity(r.lane_raw), "b/s"), s.modulation,
+                       s.bits_per_symbol, format_human(to_quantity(r.lane_data), "b/s"), s.encoding,
                        format_number(r.efficiency * 100, 4)));
   ctx.note("per direction = one way; both directions = the two ways added, the 'bidirectional' figure NVIDIA and PCI-SIG "
            "headlines quote; b = bit, B = byte = 8 bits");

@@ -21,7 +21,7 @@ constexpr std::array<std::pair<std::string_view, double>, 6> kEncodings = {{{"no
                                                                             {"flit", 242.0 / 256.0},
                                                                             {"rs544", (256.0 / 257.0) * (514.0 / 544.0)}}};
 
-std::string lower(std::string_view s) {
+std::string lower_ascii(std::string_view s) {
   std::string out(s);
   for (auto& c : out) c = static_cast<char>(c >= 'A' && c <= 'Z' ? c - 'A' + 'a' : c);
   return out;
@@ -30,7 +30,7 @@ std::string lower(std::string_view s) {
 }  // namespace
 
 std::optional<double> bits_per_symbol(std::string_view modulation) {
-  const std::string m = lower(modulation);
+  const std::string m = lower_ascii(modulation);
   for (const auto& [name, bits] : kModulations)
     if (m == name) return bits;
   return std::nullopt;
@@ -47,14 +47,14 @@ PerSecond symbol_rate(BytesPerSecond line_rate, double bits) { return line_rate 
 PerSecond nyquist(PerSecond symbols) { return symbols / 2.0; }
 
 std::optional<double> encoding_efficiency(std::string_view encoding) {
-  const std::string e = lower(encoding);
+  const std::string e = lower_ascii(encoding);
   for (const auto& [name, eff] : kEncodings)
     if (e == name) return eff;
   return std::nullopt;
 }
 
 std::string_view encoding_in(std::string_view description) {
-  const std::string d = lower(description);
+  const std::string d = lower_ascii(description);
   // Most specific first: a CXL 2.0 description names both 128b/130b and its 68-byte flits.
   if (d.find("128b/130b") != std::string::npos) return "128b/130b";
   if (d.find("rs(544") != std::string::npos || d.find("256b/257b") != std::string::npos) return "rs544";

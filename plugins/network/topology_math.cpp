@@ -49,7 +49,7 @@ void need(bool ok, const std::string& what, const std::string& hint) {
   if (!ok) throw UserError{{what, hint}};
 }
 
-TopologyMetrics grid(const std::vector<std::int64_t>& sides, bool torus) {
+TopologyMetrics grid_metrics(const std::vector<std::int64_t>& sides, bool torus) {
   TopologyMetrics m;
   double n = 1;
   for (auto k : sides) n *= static_cast<double>(k);
@@ -84,7 +84,7 @@ TopologyMetrics topology_metrics(const TopologySpec& s) {
       need(s.sides.size() == 1 && s.sides[0] >= 2, "a ring needs at least 2 nodes", "give --nodes N");
       const std::int64_t n = s.sides[0];
       if (n == 2) {
-        m = grid({2}, false);
+        m = grid_metrics({2}, false);
         return m;
       }
       m.endpoints = static_cast<double>(n);
@@ -99,7 +99,7 @@ TopologyMetrics topology_metrics(const TopologySpec& s) {
     case TopologyKind::mesh:
     case TopologyKind::torus:
       need(!s.sides.empty(), "a mesh or torus needs its sides", "give --shape 10x12 or --nodes N");
-      return grid(s.sides, s.kind == TopologyKind::torus);
+      return grid_metrics(s.sides, s.kind == TopologyKind::torus);
     case TopologyKind::full_mesh: {
       need(s.sides.size() == 1 && s.sides[0] >= 2, "a fully connected network needs at least 2 nodes", "give --nodes N");
       const auto n = static_cast<double>(s.sides[0]);

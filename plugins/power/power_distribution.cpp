@@ -19,7 +19,6 @@ pwr::Supply supply_of(const std::string& s) {
   return pwr::Supply::dc;
 }
 
-std::string human(const Quantity& q) { return format_human(q); }
 
 void run_distribution(Context& ctx) {
   const Watts load = ctx.get<Watts>("power");
@@ -58,8 +57,8 @@ void run_distribution(Context& ctx) {
     const Ohms one = pwr::conductor_resistance(rho, ctx.get<Meters>("length"), *area) / static_cast<double>(parallel);
     path = pwr::path_resistance(one, supply);
     ctx.set("conductor_resistance", one);
-    ctx.note(fmt::format("{} at {}: resistivity {} ({})", mat->name, human(to_quantity(ctx.get<TemperaturePoint>("conductor_temp"))),
-                         human(to_quantity(rho)), mat->source));
+    ctx.note(fmt::format("{} at {}: resistivity {} ({})", mat->name, format_human(to_quantity(ctx.get<TemperaturePoint>("conductor_temp"))),
+                         format_human(to_quantity(rho)), mat->source));
   } else if (area) {
     throw UserError{{"a conductor size needs --length (one-way length of the run)", "e.g. --length 2m"}};
   }

@@ -11,7 +11,6 @@ namespace infracalc::tco {
 
 namespace {
 
-std::string show(const Quantity& q, std::string_view hint = {}) { return format_human(q, {}, hint); }
 
 // The energy of the period: --energy, or --power x PUE x load factor x --period. nullopt when neither is given.
 std::optional<Joules> period_energy(Context& ctx, Seconds period) {
@@ -81,7 +80,7 @@ void run_energy(Context& ctx) {
   } else if (ctx.has("connection_capex")) {
     ctx.note("--connection-capex is compared with the swing of a --tariff-range; no range given");
   }
-  ctx.note("bill = energy x tariff over " + show(ctx.quantity("period"), "yr") +
+  ctx.note("bill = energy x tariff over " + format_human(ctx.quantity("period"), "yr") +
            "; the tariff is the delivered price (energy, network and fees per MWh); demand charges per kW are not included");
 }
 

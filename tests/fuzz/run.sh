@@ -16,9 +16,11 @@ for target in "${targets[@]}"; do
   name=$(basename "$target")
   seeds="$here/corpus/${name#fuzz_}"
   work="$build/corpus/${name#fuzz_}"
-  mkdir -p "$work"
+  artifacts="$build/artifacts/$name/"
+  mkdir -p "$work" "$artifacts"
   log="$build/$name.log"
-  if "$target" "${runs[@]}" -max_total_time="$seconds" -timeout=10 -rss_limit_mb=2048 -print_final_stats=1 "$work" "$seeds" >"$log" 2>&1; then
+  # Crash, leak, timeout and slow-unit reproducers go into the build folder, never the working directory.
+  if "$target" "${runs[@]}" -artifact_prefix="$artifacts" -max_total_time="$seconds" -timeout=10 -rss_limit_mb=2048 -print_final_stats=1 "$work" "$seeds" >"$log" 2>&1; then
     execs=$(grep -o 'stat::number_of_executed_units: *[0-9]*' "$log" | grep -o '[0-9]*$' || echo "?")
     secs=$(grep -o 'Done [0-9]* runs in [0-9]* second' "$log" | grep -o 'in [0-9]*' | grep -o '[0-9]*' || echo "$seconds")
     echo "$name: $execs executions in ${secs}s, no crash, leak or sanitizer report"
