@@ -8,7 +8,7 @@
 #include "units/format.hpp"
 
 #ifdef INFRACALC_HAVE_XLSX
-#include <xlsxwriter.h>
+#include "cli/xlsx_library.hpp"
 #endif
 
 namespace infracalc::plan {
@@ -25,6 +25,9 @@ void write_xlsx(const Worksheet&, const SweepTable*, const std::string& path, bo
 #else
 
 namespace {
+
+// Valid once write_xlsx has checked that the library opened.
+const XlsxLibrary& xl() { return *xlsx_library(); }
 
 // Excel limits sheet names to 31 characters and forbids []:*?/\.
 std::string sheet_name(const std::string& title) {
@@ -64,17 +67,17 @@ struct Place {
 class Writer {
  public:
   Writer(const Worksheet& w, lxw_workbook* wb) : w_(w), wb_(wb) {
-    bold_ = workbook_add_format(wb_);
-    format_set_bold(bold_);
-    title_ = workbook_add_format(wb_);
-    format_set_bold(title_);
-    format_set_font_size(title_, 14);
-    input_ = workbook_add_format(wb_);
-    format_set_bg_color(input_, 0xFFF2CC);  // inputs a procurement team may change
-    formula_ = workbook_add_format(wb_);
-    format_set_font_color(formula_, 0x1F4E79);
-    wrap_ = workbook_add_format(wb_);
-    format_set_text_wrap(wrap_);
+    bold_ = xl().workbook_add_format(wb_);
+    xl().format_set_bold(bold_);
+    title_ = xl().workbook_add_format(wb_);
+    xl().format_set_bold(title_);
+    xl().format_set_font_size(title_, 14);
+    input_ = xl().workbook_add_format(wb_);
+    xl().format_set_bg_color(input_, 0xFFF2CC);  // inputs a procurement team may change
+    formula_ = xl().workbook_add_format(wb_);
+    xl().format_set_font_color(formula_, 0x1F4E79);
+    wrap_ = xl().workbook_add_format(wb_);
+    xl().format_set_text_wrap(wrap_);
   }
 
   void layout() {
@@ -98,43 +101,43 @@ class Writer {
   }
 
   void summary() {
-    lxw_worksheet* ws = workbook_add_worksheet(wb_, "Summary");
-    worksheet_set_column(ws, 0, 0, 28, nullptr);
-    worksheet_set_column(ws, 1, 1, 18, nullptr);
-    worksheet_set_column(ws, 2, 2, 10, nullptr);
-    worksheet_set_column(ws, 3, 3, 70, nullptr);
-    worksheet_write_string(ws, 0, 0, plan_title(w_).c_str(), title_);
+    lxw_worksheet* ws = xl().workbook_add_worksheet(wb_, "Summary");
+    xl().worksheet_set_column(ws, 0, 0, 28, nullptr);
+    xl().worksheet_set_column(ws, 1, 1, 18, nullptr);
+    xl().worksheet_set_column(ws, 2, 2, 10, nullptr);
+    xl().worksheet_set_column(ws, 3, 3, 70, nullptr);
+    xl().worksheet_write_string(ws, 0, 0, plan_title(w_).c_str(), title_);
     header(ws, 1, {"line", "value", "unit", "meaning"});
     int row = 2;
     for (std::size_t i = 0; i < w_.program.lines.size(); ++i) {
       const Line& l = w_.program.lines[i];
       if (!l.headline) continue;
-      worksheet_write_string(ws, static_cast<lxw_row_t>(row), 0, l.key.c_str(), nullptr);
+      xl().worksheet_write_string(ws, static_cast<lxw_row_t>(row), 0, l.key.c_str(), nullptr);
       const Place& p = places_[i];
       const auto& v = w_.sheet.values[i];
       if (v && p.row >= 0) {
         const std::string f = "=" + ref(static_cast<int>(i));
         if (const auto* q = std::get_if<Quantity>(&*v))
-          worksheet_write_formula_num(ws, static_cast<lxw_row_t>(row), 1, f.c_str(), formula_, shown(*q, p));
+          xl().worksheet_write_formula_num(ws, static_cast<lxw_row_t>(row), 1, f.c_str(), formula_, shown(*q, p));
         else
-          worksheet_write_formula_str(ws, static_cast<lxw_row_t>(row), 1, f.c_str(), formula_, std::get<std::string>(*v).c_str());
+          xl().worksheet_write_formula_str(ws, static_cast<lxw_row_t>(row), 1, f.c_str(), formula_, std::get<std::string>(*v).c_str());
       }
-      worksheet_write_string(ws, static_cast<lxw_row_t>(row), 2, p.unit.c_str(), nullptr);
-      worksheet_write_string(ws, static_cast<lxw_row_t>(row), 3, l.label.c_str(), nullptr);
+      xl().worksheet_write_string(ws, static_cast<lxw_row_t>(row), 2, p.unit.c_str(), nullptr);
+      xl().worksheet_write_string(ws, static_cast<lxw_row_t>(row), 3, l.label.c_str(), nullptr);
       ++row;
     }
     ++row;
-    worksheet_write_string(ws, static_cast<lxw_row_t>(row++), 0, "checks", bold_);
+    xl().worksheet_write_string(ws, static_cast<lxw_row_t>(row++), 0, "checks", bold_);
     for (std::size_t c = 0; c < w_.program.checks.size(); ++c) {
       const auto& v = w_.sheet.checks[c];
       if (!v) continue;
-      worksheet_write_string(ws, static_cast<lxw_row_t>(row), 0, w_.program.checks[c].key.c_str(), nullptr);
-      worksheet_write_string(ws, static_cast<lxw_row_t>(row), 1, v->first ? "yes" : "no", nullptr);
-      worksheet_write_string(ws, static_cast<lxw_row_t>(row), 3, v->second.c_str(), nullptr);
+      xl().worksheet_write_string(ws, static_cast<lxw_row_t>(row), 0, w_.program.checks[c].key.c_str(), nullptr);
+      xl().worksheet_write_string(ws, static_cast<lxw_row_t>(row), 1, v->first ? "yes" : "no", nullptr);
+      xl().worksheet_write_string(ws, static_cast<lxw_row_t>(row), 3, v->second.c_str(), nullptr);
       ++row;
     }
     ++row;
-    worksheet_write_string(ws, static_cast<lxw_row_t>(row++), 0,
+    xl().worksheet_write_string(ws, static_cast<lxw_row_t>(row++), 0,
                            "Yellow cells on the Inputs sheet are inputs; blue values are formulas over other cells and move when an "
                            "input changes. Values computed by a plugin (named in the 'how' column) do not: rerun infracalc plan.",
                            nullptr);
@@ -144,45 +147,45 @@ class Writer {
     for (const auto& sheet : w_.program.sheets) {
       const auto lines = lines_of(sheet);
       if (lines.empty()) continue;
-      lxw_worksheet* ws = workbook_add_worksheet(wb_, sheet_name(sheet_title(sheet)).c_str());
-      worksheet_set_column(ws, 0, 0, 28, nullptr);
-      worksheet_set_column(ws, 1, 1, 18, nullptr);
-      worksheet_set_column(ws, 2, 2, 10, nullptr);
-      worksheet_set_column(ws, 3, 3, 60, nullptr);
-      worksheet_set_column(ws, 4, 4, 70, nullptr);
-      worksheet_write_string(ws, 0, 0, sheet_title(sheet).c_str(), title_);
+      lxw_worksheet* ws = xl().workbook_add_worksheet(wb_, sheet_name(sheet_title(sheet)).c_str());
+      xl().worksheet_set_column(ws, 0, 0, 28, nullptr);
+      xl().worksheet_set_column(ws, 1, 1, 18, nullptr);
+      xl().worksheet_set_column(ws, 2, 2, 10, nullptr);
+      xl().worksheet_set_column(ws, 3, 3, 60, nullptr);
+      xl().worksheet_set_column(ws, 4, 4, 70, nullptr);
+      xl().worksheet_write_string(ws, 0, 0, sheet_title(sheet).c_str(), title_);
       header(ws, 1, {"line", "value", "unit", "how", "meaning"});
       for (int i : lines) write_line(ws, i);
     }
   }
 
   void sources() {
-    lxw_worksheet* ws = workbook_add_worksheet(wb_, "Sources");
-    worksheet_set_column(ws, 0, 0, 40, nullptr);
-    worksheet_set_column(ws, 1, 2, 12, nullptr);
-    worksheet_set_column(ws, 3, 3, 90, nullptr);
-    worksheet_set_column(ws, 4, 4, 60, nullptr);
-    worksheet_write_string(ws, 0, 0, "Catalog values used, with their dates and sources", title_);
+    lxw_worksheet* ws = xl().workbook_add_worksheet(wb_, "Sources");
+    xl().worksheet_set_column(ws, 0, 0, 40, nullptr);
+    xl().worksheet_set_column(ws, 1, 2, 12, nullptr);
+    xl().worksheet_set_column(ws, 3, 3, 90, nullptr);
+    xl().worksheet_set_column(ws, 4, 4, 60, nullptr);
+    xl().worksheet_write_string(ws, 0, 0, "Catalog values used, with their dates and sources", title_);
     header(ws, 1, {"value", "as of", "basis", "source", "note"});
     lxw_row_t row = 2;
     for (const auto& p : all_sources(w_)) {
-      worksheet_write_string(ws, row, 0, (p.id + "." + p.field).c_str(), nullptr);
-      worksheet_write_string(ws, row, 1, p.as_of.c_str(), nullptr);
-      worksheet_write_string(ws, row, 2, p.basis.c_str(), nullptr);
-      worksheet_write_string(ws, row, 3, p.source.c_str(), nullptr);
-      worksheet_write_string(ws, row, 4, p.note.c_str(), nullptr);
+      xl().worksheet_write_string(ws, row, 0, (p.id + "." + p.field).c_str(), nullptr);
+      xl().worksheet_write_string(ws, row, 1, p.as_of.c_str(), nullptr);
+      xl().worksheet_write_string(ws, row, 2, p.basis.c_str(), nullptr);
+      xl().worksheet_write_string(ws, row, 3, p.source.c_str(), nullptr);
+      xl().worksheet_write_string(ws, row, 4, p.note.c_str(), nullptr);
       ++row;
     }
     ++row;
-    worksheet_write_string(ws, row++, 0, "notes", bold_);
-    for (const auto& n : all_notes(w_)) worksheet_write_string(ws, row++, 0, n.c_str(), nullptr);
+    xl().worksheet_write_string(ws, row++, 0, "notes", bold_);
+    for (const auto& n : all_notes(w_)) xl().worksheet_write_string(ws, row++, 0, n.c_str(), nullptr);
   }
 
   void sweep(const SweepTable& t) {
-    lxw_worksheet* ws = workbook_add_worksheet(wb_, "Sweep");
+    lxw_worksheet* ws = xl().workbook_add_worksheet(wb_, "Sweep");
     const SweepPlan& sw = *t.sweep;
     lxw_col_t col = 0;
-    for (const auto& a : sw.axes) worksheet_write_string(ws, 0, col++, a.key.c_str(), bold_);
+    for (const auto& a : sw.axes) xl().worksheet_write_string(ws, 0, col++, a.key.c_str(), bold_);
     std::vector<std::pair<double, double>> conv;
     for (const auto& c : sw.columns) {
       const int i = w_.program.find(c);
@@ -196,21 +199,21 @@ class Writer {
               break;
             }
       conv.push_back(unit_factor(unit));
-      worksheet_write_string(ws, 0, col++, (c + (unit.empty() ? "" : " (" + unit + ")")).c_str(), bold_);
+      xl().worksheet_write_string(ws, 0, col++, (c + (unit.empty() ? "" : " (" + unit + ")")).c_str(), bold_);
     }
-    worksheet_write_string(ws, 0, col, "checks failed", bold_);
+    xl().worksheet_write_string(ws, 0, col, "checks failed", bold_);
     lxw_row_t row = 1;
     for (const auto& r : *t.rows) {
       col = 0;
-      for (const auto& l : r.labels) worksheet_write_string(ws, row, col++, l.c_str(), nullptr);
+      for (const auto& l : r.labels) xl().worksheet_write_string(ws, row, col++, l.c_str(), nullptr);
       for (std::size_t c = 0; c < r.values.size(); ++c, ++col) {
         if (!r.values[c]) continue;
         if (const auto* q = std::get_if<Quantity>(&*r.values[c]))
-          worksheet_write_number(ws, row, col, (q->value - conv[c].second) / conv[c].first, nullptr);
+          xl().worksheet_write_number(ws, row, col, (q->value - conv[c].second) / conv[c].first, nullptr);
         else
-          worksheet_write_string(ws, row, col, std::get<std::string>(*r.values[c]).c_str(), nullptr);
+          xl().worksheet_write_string(ws, row, col, std::get<std::string>(*r.values[c]).c_str(), nullptr);
       }
-      worksheet_write_string(ws, row, col, (r.error.empty() ? r.failed : "error: " + r.error).c_str(), nullptr);
+      xl().worksheet_write_string(ws, row, col, (r.error.empty() ? r.failed : "error: " + r.error).c_str(), nullptr);
       ++row;
     }
   }
@@ -229,7 +232,7 @@ class Writer {
 
   void header(lxw_worksheet* ws, lxw_row_t row, std::initializer_list<const char*> names) {
     lxw_col_t c = 0;
-    for (const char* n : names) worksheet_write_string(ws, row, c++, n, bold_);
+    for (const char* n : names) xl().worksheet_write_string(ws, row, c++, n, bold_);
   }
 
   std::string ref(int i) const {
@@ -261,10 +264,10 @@ class Writer {
     const Line& l = w_.program.lines[ui];
     const Place& p = places_[ui];
     const auto row = static_cast<lxw_row_t>(p.row);
-    worksheet_write_string(ws, row, 0, l.key.c_str(), nullptr);
-    worksheet_write_string(ws, row, 2, p.unit.c_str(), nullptr);
-    worksheet_write_string(ws, row, 3, line_how(w_, i).c_str(), nullptr);
-    worksheet_write_string(ws, row, 4, l.label.c_str(), nullptr);
+    xl().worksheet_write_string(ws, row, 0, l.key.c_str(), nullptr);
+    xl().worksheet_write_string(ws, row, 2, p.unit.c_str(), nullptr);
+    xl().worksheet_write_string(ws, row, 3, line_how(w_, i).c_str(), nullptr);
+    xl().worksheet_write_string(ws, row, 4, l.label.c_str(), nullptr);
     const auto& v = w_.sheet.values[ui];
     if (!v) return;
     const auto* q = std::get_if<Quantity>(&*v);
@@ -285,12 +288,12 @@ class Writer {
     }
     lxw_format* fmt_cell = l.kind == LineKind::input ? input_ : nullptr;
     if (!formula.empty()) {
-      if (q != nullptr) worksheet_write_formula_num(ws, row, 1, formula.c_str(), formula_, shown(*q, p));
-      else worksheet_write_formula_str(ws, row, 1, formula.c_str(), formula_, text.c_str());
+      if (q != nullptr) xl().worksheet_write_formula_num(ws, row, 1, formula.c_str(), formula_, shown(*q, p));
+      else xl().worksheet_write_formula_str(ws, row, 1, formula.c_str(), formula_, text.c_str());
     } else if (q != nullptr) {
-      worksheet_write_number(ws, row, 1, shown(*q, p), fmt_cell);
+      xl().worksheet_write_number(ws, row, 1, shown(*q, p), fmt_cell);
     } else {
-      worksheet_write_string(ws, row, 1, text.c_str(), fmt_cell);
+      xl().worksheet_write_string(ws, row, 1, text.c_str(), fmt_cell);
     }
   }
 
@@ -306,14 +309,17 @@ class Writer {
 
 }  // namespace
 
-bool xlsx_available() { return true; }
+bool xlsx_available() { return xlsx_library() != nullptr; }
 
 void write_xlsx(const Worksheet& w, const SweepTable* sweep, const std::string& path, bool force, const std::vector<std::string>& inputs) {
+  if (xlsx_library() == nullptr)
+    throw UserError{{"--xlsx " + path + ": libxlsxwriter could not be loaded (" + std::string(xlsx_library_error()) + ")",
+                     "install it (apt-get install libxlsxwriter4); --csv and --json work without it"}};
   AtomicFile file(path, force, inputs);
   lxw_workbook_options options{};
   options.constant_memory = LXW_FALSE;
   options.tmpdir = nullptr;
-  lxw_workbook* wb = workbook_new_opt(file.temp_path().c_str(), &options);
+  lxw_workbook* wb = xl().workbook_new_opt(file.temp_path().c_str(), &options);
   if (wb == nullptr) throw UserError{{"--xlsx " + path + ": cannot create the workbook", "check that the directory is writable"}};
   Writer writer(w, wb);
   writer.layout();
@@ -321,9 +327,9 @@ void write_xlsx(const Worksheet& w, const SweepTable* sweep, const std::string& 
   writer.sheets();
   if (sweep != nullptr && sweep->sweep != nullptr && sweep->rows != nullptr) writer.sweep(*sweep);
   writer.sources();
-  const lxw_error err = workbook_close(wb);
+  const lxw_error err = xl().workbook_close(wb);
   if (err != LXW_NO_ERROR)
-    throw UserError{{"--xlsx " + path + ": " + std::string(lxw_strerror(err)), "check the disk space and the directory's permissions"}};
+    throw UserError{{"--xlsx " + path + ": " + std::string(xl().lxw_strerror(err)), "check the disk space and the directory's permissions"}};
   file.commit();
 }
 
