@@ -122,6 +122,10 @@ ExitStatus run_plan(const PlanOptions& o, const GlobalOptions& g) {
   const auto rows = plan::run_sweep(ev, spec, in, sweep, stats);
   const auto shown = plan::pareto_front(rows, sweep);
   emit(plan::render_sweep(program, sweep, shown, g.out));
+  if (!sweep.notes.empty()) {
+    finish_output();
+    for (const auto& n : sweep.notes) std::fprintf(stderr, "note: %s\n", n.c_str());
+  }
   if (o.stats) {
     finish_output();
     std::fprintf(stderr, "plan: %zu points in %.3f s (%.0f points/s); %zu plugin runs, %zu answered from the memo%s\n", stats.points,
@@ -136,7 +140,13 @@ ExitStatus run_plan(const PlanOptions& o, const GlobalOptions& g) {
     if (!o.xlsx.empty()) plan::write_xlsx(w, &table, o.xlsx, o.force, inputs);
     if (!o.plot_dir.empty()) plan::write_plots(w, o.plot_dir, o.force, inputs);
   }
-  return ExitStatus::ok;
+  // As a single plan: a point that fails a check (or a step) makes the exit status 1; the rows are still
+  // printed, and stderr says how many of all the points (not only those on a Pareto front) failed.
+  const std::string failed = plan::sweep_failures(program, rows);
+  if (failed.empty()) return ExitStatus::ok;
+  finish_output();
+  std::fprintf(stderr, "plan %s: %s\n", o.file.c_str(), failed.c_str());
+  return ExitStatus::check_failed;
 }
 
 }  // namespace infracalc::cli
