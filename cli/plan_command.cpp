@@ -46,8 +46,9 @@ std::string plan_help() {
       "  --force                   replace existing output files (an input file is never replaced)\n"
       "  --check                   validate the plan and exit (2 with every problem listed)\n"
       "  --stats                   sweep points per second and plugin runs on stderr\n\n"
-      "exit status: 0 ok; 1 a check failed (fits, ttft/tpot targets, capacity, power budget, cooling, scale-up);\n"
-      "             2 the plan is invalid or a step failed\n\n"
+      "exit status: 0 ok; 1 a check failed (fits, ttft/tpot targets, capacity, power budget, cooling, scale-up;\n"
+      "             in a sweep, a check or a step at any point: stderr counts them); 2 the plan is invalid or a\n"
+      "             step failed (a swept system the catalog has no price for, too: prices follow the hardware)\n\n"
       "plan keys by section (key = default (the workload it applies to): meaning)\n";
   for (const auto& s : plan::plan_sections()) {
     out += fmt::format("  [{}] {}\n", s.name, s.help);
