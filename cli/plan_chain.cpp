@@ -290,7 +290,9 @@ void tco_steps(ChainBuilder& b) {
                  {"owner_cost", "owner_cost"}});
   b.expr("fleet_cost_per_hour", "@owner_cost * @gpus", "owner cost of the fleet per in-service hour", "$/h");
   b.expr("capex_total", "@capex_per_gpu_all_in * @gpus", "equipment of the fleet, fabric included", "", true);
-  b.expr("cost_per_year", "@fleet_cost_per_hour * @sold_share * 1 yr", "owner cost of the fleet per year", "$/yr", true);
+  // Money over one year, in $ (the `* 1 yr` already makes it a sum): a "$/yr" display unit would apply the
+  // year a second time wherever the unit converts the value (the workbook did, 31,557,600x).
+  b.expr("cost_per_year", "@fleet_cost_per_hour * @sold_share * 1 yr", "owner cost of the fleet per year", "", true);
   // A rental price to compare with: the tier's dated series of the rental entry.
   b.catalog("rental_on_demand", "rental", "on_demand", dims::money_rate, "rental price per accelerator-hour, on demand", "$/h", true);
   b.catalog("rental_committed", "rental", "committed", dims::money_rate, "rental price per accelerator-hour, committed", "$/h", true);

@@ -46,8 +46,9 @@ std::string plan_help() {
       "  --force                   replace existing output files (an input file is never replaced)\n"
       "  --check                   validate the plan and exit (2 with every problem listed)\n"
       "  --stats                   sweep points per second and plugin runs on stderr\n\n"
-      "exit status: 0 ok; 1 a check failed (fits, ttft/tpot targets, capacity, power budget, cooling, scale-up);\n"
-      "             2 the plan is invalid or a step failed\n\n"
+      "exit status: 0 ok; 1 a check failed (fits, ttft/tpot targets, capacity, power budget, cooling, scale-up;\n"
+      "             in a sweep, a check or a step at any point: stderr counts them); 2 the plan is invalid or a\n"
+      "             step failed (a swept system the catalog has no price for, too: prices follow the hardware)\n\n"
       "plan keys by section (key = default (the workload it applies to): meaning)\n";
   for (const auto& s : plan::plan_sections()) {
     out += fmt::format("  [{}] {}\n", s.name, s.help);
@@ -122,6 +123,10 @@ ExitStatus run_plan(const PlanOptions& o, const GlobalOptions& g) {
   const auto rows = plan::run_sweep(ev, spec, in, sweep, stats);
   const auto shown = plan::pareto_front(rows, sweep);
   emit(plan::render_sweep(program, sweep, shown, g.out));
+  if (!sweep.notes.empty()) {
+    finish_output();
+    for (const auto& n : sweep.notes) std::fprintf(stderr, "note: %s\n", n.c_str());
+  }
   if (o.stats) {
     finish_output();
     std::fprintf(stderr, "plan: %zu points in %.3f s (%.0f points/s); %zu plugin runs, %zu answered from the memo%s\n", stats.points,
@@ -136,7 +141,13 @@ ExitStatus run_plan(const PlanOptions& o, const GlobalOptions& g) {
     if (!o.xlsx.empty()) plan::write_xlsx(w, &table, o.xlsx, o.force, inputs);
     if (!o.plot_dir.empty()) plan::write_plots(w, o.plot_dir, o.force, inputs);
   }
-  return ExitStatus::ok;
+  // As a single plan: a point that fails a check (or a step) makes the exit status 1; the rows are still
+  // printed, and stderr says how many of all the points (not only those on a Pareto front) failed.
+  const std::string failed = plan::sweep_failures(program, rows);
+  if (failed.empty()) return ExitStatus::ok;
+  finish_output();
+  std::fprintf(stderr, "plan %s: %s\n", o.file.c_str(), failed.c_str());
+  return ExitStatus::check_failed;
 }
 
 }  // namespace infracalc::cli

@@ -24,7 +24,9 @@ void add_source(std::vector<Provenance>& out, const Provenance& p) {
 }  // namespace
 
 std::string display_unit(const Line& line, const Quantity& q) {
-  if (!line.unit.empty()) return line.unit;
+  // A line's declared unit converts its value only when it measures the same thing (the workbook divides by
+  // the unit's factor); one of another dimension would scale the value by a stray factor, so it is ignored.
+  if (!line.unit.empty() && unit_fits(line.unit, q)) return line.unit;
   if (q.dim.dimensionless() && !q.point) return {};
   if (q.dim == dims::currency) return "$";
   const std::string s = format_human(q);
@@ -41,6 +43,12 @@ std::string display_unit(const Line& line, const Quantity& q) {
   auto u = parse_unit(unit);
   if (!unit.empty() && u && u->dim == q.dim && u->point == q.point) return unit;
   return q.point ? "degC" : base_unit_string(q.dim);
+}
+
+bool unit_fits(const std::string& unit, const Quantity& q) {
+  if (unit == "req/s") return q.dim == dims::frequency && !q.point;
+  auto u = parse_unit(unit);
+  return u && u->dim == q.dim && u->point == q.point;
 }
 
 std::pair<double, double> unit_factor(const std::string& unit) {

@@ -23,6 +23,9 @@ struct Worksheet {
 /// The display unit of a line for fixed-unit output (workbooks, sweep headers): its hint, else the unit
 /// format_human picks for its value. Empty for plain numbers and text.
 [[nodiscard]] std::string display_unit(const Line& line, const Quantity& q);
+/// True when `unit` (a line's declared display unit, "req/s" included) measures `q`: same dimension and kind
+/// (temperature point or difference). Every line's declared unit must fit its value (a unit test checks them all).
+[[nodiscard]] bool unit_fits(const std::string& unit, const Quantity& q);
 /// The factor from the display unit to base units (1 for none), and its offset (degC).
 [[nodiscard]] std::pair<double, double> unit_factor(const std::string& unit);
 /// A line's value for people ("70.55 GB", "12 req/s", "yes"); "—" when it has none.

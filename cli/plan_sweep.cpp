@@ -6,6 +6,7 @@
 #include <fmt/format.h>
 
 #include "cli/plan_output.hpp"
+#include "plugins/catalog/catalog.hpp"
 #include "plugins/core/json.hpp"
 #include "units/format.hpp"
 #include "units/suggest.hpp"
@@ -27,6 +28,22 @@ std::vector<std::string> split(const std::string& s, char sep) {
     start = at + 1;
   }
   return out;
+}
+
+// Sets (or, with an empty text, removes) the prices that follow a sweep point's hardware.
+void set_prices(const Evaluator& ev, InputSet& in, const std::vector<std::pair<std::string, std::string>>& prices, const std::string& where) {
+  const Program& program = ev.program();
+  for (const auto& [path, text] : prices) {
+    const int i = program.find(path);
+    const KeyDef* def = find_key(path, program.mode);
+    if (i < 0 || def == nullptr) continue;
+    if (text.empty()) {
+      in.values[static_cast<std::size_t>(i)].reset();
+      in.where[static_cast<std::size_t>(i)] = where;
+    } else if (auto err = ev.set_input(in, *def, text, where)) {
+      throw UserError{{where + ": " + err->message, err->hint}};
+    }
+  }
 }
 
 std::string range_label(const KeyDef& def, const Quantity& q) {
@@ -92,7 +109,142 @@ bool parse_range(const KeyDef& def, const std::string& text, const std::string& 
   return true;
 }
 
+// The hardware a sweep point runs on.
+struct SweptHardware {
+  std::string system;       // the system id ("" with a bare accelerator)
+  std::string accelerator;  // the accelerator id ("" when the ids are unknown: reported elsewhere)
+};
+
+std::string spec_text(const PlanSpec& spec, std::string_view path) {
+  const SpecValue* v = spec.get(path);
+  return v == nullptr ? std::string() : v->text;
+}
+
+// A given accelerator wins over the system's (the chain's `gpu` choice).
+SweptHardware swept_hardware(const std::string& system, const std::string& gpu) {
+  SweptHardware h{system, gpu};
+  if (h.accelerator.empty() && !system.empty())
+    if (const Entry* e = Catalog::instance().find(system); e != nullptr && e->kind() == "system") h.accelerator = e->text("accelerator").value_or("");
+  return h;
+}
+
+// The catalog's price entry with a `series` for the first of `items` that has one; entries of `provider` first.
+const Entry* catalog_price(const std::vector<std::string>& items, std::string_view series, const std::string& provider) {
+  const auto prices = Catalog::instance().all("price");
+  for (const auto& item : items) {
+    if (item.empty()) continue;
+    const Entry* best = nullptr;
+    for (const Entry* e : prices) {
+      if (e->text("item").value_or("") != item || e->root().find(series) == nullptr) continue;
+      const bool same_provider = !provider.empty() && e->text("provider").value_or("") == provider;
+      if (best == nullptr || (same_provider && best->text("provider").value_or("") != provider)) best = e;
+    }
+    if (best != nullptr) return best;
+  }
+  return nullptr;
+}
+
+std::string entry_unit_of_sale(const std::string& id) {
+  const Entry* e = id.empty() ? nullptr : Catalog::instance().find(id);
+  return e == nullptr ? std::string() : e->text("unit_of_sale").value_or("");
+}
+
 }  // namespace
+
+void follow_prices(const PlanSpec& spec, SweepPlan& sweep, Problems& problems) {
+  const std::string mode = spec.mode();
+  const std::string capex = spec_text(spec, "money.capex_per_gpu"), purchase = spec_text(spec, "money.purchase");
+  const std::string rental = spec_text(spec, "money.rental");
+  if (capex.empty() && purchase.empty() && rental.empty()) return;
+  auto path_of = [&](const std::string& k) {
+    const KeyDef* d = find_key(k, mode);
+    return d != nullptr ? d->path() : k;
+  };
+  auto variant_sets = [&](std::size_t v, std::initializer_list<std::string_view> paths) {
+    for (const auto& [k, value] : spec.variants[v].sets)
+      if (std::find(paths.begin(), paths.end(), path_of(k)) != paths.end()) return true;
+    return false;
+  };
+  auto axis_sets = [&](const Axis& a, std::initializer_list<std::string_view> paths) {
+    if (a.def != nullptr) return std::find(paths.begin(), paths.end(), a.def->path()) != paths.end();
+    return std::any_of(a.variants.begin(), a.variants.end(), [&](std::size_t v) { return variant_sets(v, paths); });
+  };
+  const std::string base_system = spec_text(spec, "hardware.system"), base_gpu = spec_text(spec, "hardware.gpu");
+  const SweptHardware base = swept_hardware(base_system, base_gpu);
+  const std::string tier = spec_text(spec, "money.rental_tier").empty() ? "on-demand" : spec_text(spec, "money.rental_tier");
+  std::string series = tier;
+  std::replace(series.begin(), series.end(), '-', '_');
+  const Entry* base_rental = rental.empty() ? nullptr : Catalog::instance().find(rental);
+  const std::string provider = base_rental == nullptr ? "" : base_rental->text("provider").value_or("");
+  const std::string base_price = !capex.empty() ? "money.capex_per_gpu = " + capex : "money.purchase = " + purchase;
+  const bool system_priced = capex.empty() && !entry_unit_of_sale(purchase).empty() && entry_unit_of_sale(purchase) != "accelerator";
+
+  for (std::size_t ai = 0; ai < sweep.axes.size(); ++ai) {
+    Axis& a = sweep.axes[ai];
+    const bool hardware_axis = a.def != nullptr && (a.def->path() == "hardware.system" || a.def->path() == "hardware.gpu");
+    if (!hardware_axis && a.variants.empty()) continue;
+    // Prices another axis sweeps stay the user's.
+    bool other_purchase = false, other_rental = false;
+    for (std::size_t bi = 0; bi < sweep.axes.size(); ++bi) {
+      if (bi == ai) continue;
+      other_purchase = other_purchase || axis_sets(sweep.axes[bi], {"money.capex_per_gpu", "money.purchase"});
+      other_rental = other_rental || axis_sets(sweep.axes[bi], {"money.rental"});
+    }
+    a.prices.assign(a.labels.size(), {});
+    for (std::size_t v = 0; v < a.labels.size(); ++v) {
+      std::string system = base_system, gpu = base_gpu, where = "--sweep " + a.key + "=" + a.labels[v];
+      bool own_purchase = other_purchase, own_rental = other_rental;
+      if (hardware_axis) {
+        if (v >= a.cells.size() || !std::holds_alternative<std::string>(a.cells[v])) continue;
+        (a.def->path() == "hardware.system" ? system : gpu) = std::get<std::string>(a.cells[v]);
+      } else {
+        const std::size_t var = a.variants[v];
+        if (!variant_sets(var, {"hardware.system", "hardware.gpu"})) continue;
+        for (const auto& [k, value] : spec.variants[var].sets) {
+          if (path_of(k) == "hardware.system") system = value.text;
+          if (path_of(k) == "hardware.gpu") gpu = value.text;
+        }
+        where = spec.variants[var].where + ": variant " + spec.variants[var].name;
+        own_purchase = own_purchase || variant_sets(var, {"money.capex_per_gpu", "money.purchase"});
+        own_rental = own_rental || variant_sets(var, {"money.rental"});
+      }
+      const SweptHardware row = swept_hardware(system, gpu);
+      if (row.accelerator.empty() || base.accelerator.empty()) continue;
+      const std::string what = row.system.empty() ? row.accelerator : row.system + " (" + row.accelerator + ")";
+      const bool new_accelerator = row.accelerator != base.accelerator;
+      if ((!capex.empty() || !purchase.empty()) && !own_purchase && (new_accelerator || (system_priced && row.system != base.system))) {
+        if (const Entry* e = catalog_price({row.system, row.accelerator}, "purchase", "")) {
+          a.prices[v].emplace_back("money.capex_per_gpu", "");
+          a.prices[v].emplace_back("money.purchase", e->id());
+          sweep.notes.push_back(where + ": priced at the catalog's " + e->id() + " (" + e->name() + "), not " + base_price + ", the price of " +
+                                base.accelerator);
+        } else {
+          problems.add(where,
+                       "no purchase price for " + what + ": the catalog prices neither " +
+                           (row.system.empty() ? "the accelerator" : "the system nor its accelerator") + ", and " + base_price +
+                           " is the price of the plan's " + base.accelerator,
+                       "price it: a [[variant]] per system that sets " + a.key + " and money.capex_per_gpu together (--sweep variant=...), "
+                       "or a catalog entry in a --data-dir overlay (prices/*.toml: kind = \"price\", item = \"" + row.accelerator +
+                           "\", unit_of_sale = \"accelerator\", a dated [[purchase]] series); `infracalc data list --kind price` lists the prices");
+        }
+      }
+      if (!rental.empty() && !own_rental && new_accelerator) {
+        if (const Entry* e = catalog_price({row.accelerator, row.system}, series, provider)) {
+          a.prices[v].emplace_back("money.rental", e->id());
+          sweep.notes.push_back(where + ": rented at the catalog's " + e->id() + " (" + e->name() + "), not money.rental = " + rental +
+                                ", which rents " + base.accelerator);
+        } else {
+          problems.add(where,
+                       "no " + tier + " rental price for " + what + ": the catalog has no rental entry for " + row.accelerator + " with [[" +
+                           series + "]] prices, and money.rental = " + rental + " rents the plan's " + base.accelerator,
+                       "leave the rental comparison out (--set money.rental=), set money.rental in a [[variant]] per system, or add a "
+                       "catalog entry in a --data-dir overlay (prices/*.toml: kind = \"price\", item = \"" + row.accelerator +
+                           "\", unit_of_sale = \"accelerator-hour\", a dated [[" + series + "]] series)");
+        }
+      }
+    }
+  }
+}
 
 Axis parse_axis(const std::string& text, const std::string& mode, const PlanSpec& spec, Problems& problems) {
   Axis axis;
@@ -190,6 +342,7 @@ SweepPlan make_sweep(const PlanSpec& spec, const Program& program, const std::ve
     }
     sw.axes.insert(sw.axes.begin(), std::move(a));
   }
+  follow_prices(spec, sw, problems);
   const auto names = program.keys();
   auto check_line = [&](const std::string& key, const std::string& what) {
     if (program.find(key) >= 0) return true;
@@ -239,6 +392,10 @@ std::vector<SweepRow> run_sweep(Evaluator& ev, const PlanSpec& spec, const Input
         if (i < 0) throw UserError{{"variant " + spec.variants[v].name + ": " + path + " is not used by " + program.mode + " plans", ""}};
         if (std::find(touched[a].begin(), touched[a].end(), i) == touched[a].end()) touched[a].push_back(i);
       }
+    for (const auto& prices : ax.prices)
+      for (const auto& [path, text] : prices)
+        if (const int i = program.find(path); i >= 0 && std::find(touched[a].begin(), touched[a].end(), i) == touched[a].end())
+          touched[a].push_back(i);
   }
   InputSet cur = base;
   std::vector<std::size_t> idx(sweep.axes.size(), 0);
@@ -252,14 +409,15 @@ std::vector<SweepRow> run_sweep(Evaluator& ev, const PlanSpec& spec, const Input
       const auto i = static_cast<std::size_t>(touched[a].front());
       cur.values[i] = ax.cells[idx[a]];
       cur.where[i] = "sweep";
-      return;
+    } else {
+      for (const auto& [path, value] : spec.variants[ax.variants[idx[a]]].sets) {
+        const KeyDef* def = find_key(path, program.mode);
+        if (def == nullptr) continue;
+        if (auto err = ev.set_input(cur, *def, value.text, "variant " + spec.variants[ax.variants[idx[a]]].name))
+          throw UserError{{value.where + ": " + err->message, err->hint}};
+      }
     }
-    for (const auto& [path, value] : spec.variants[ax.variants[idx[a]]].sets) {
-      const KeyDef* def = find_key(path, program.mode);
-      if (def == nullptr) continue;
-      if (auto err = ev.set_input(cur, *def, value.text, "variant " + spec.variants[ax.variants[idx[a]]].name))
-        throw UserError{{value.where + ": " + err->message, err->hint}};
-    }
+    if (!ax.prices.empty()) set_prices(ev, cur, ax.prices[idx[a]], "sweep: the price of " + ax.labels[idx[a]]);
   };
   std::vector<int> changed;
   for (std::size_t a = 0; a < sweep.axes.size(); ++a) {
@@ -316,8 +474,38 @@ InputSet first_point(const Evaluator& ev, const PlanSpec& spec, const InputSet& 
       for (const auto& [path, value] : v.sets)
         if (const KeyDef* def = find_key(path, program.mode)) (void)ev.set_input(in, *def, value.text, "variant " + v.name);
     }
+    if (!ax.prices.empty()) set_prices(ev, in, ax.prices.front(), "sweep (first point): the price of " + ax.labels.front());
   }
   return in;
+}
+
+std::string sweep_failures(const Program& program, const std::vector<SweepRow>& rows) {
+  std::size_t checked = 0, errored = 0;
+  std::vector<std::pair<std::string, std::size_t>> by_check;
+  for (const auto& c : program.checks) by_check.emplace_back(c.key, 0);
+  std::string first_error;
+  for (const auto& r : rows) {
+    if (!r.error.empty()) {
+      if (errored++ == 0) first_error = r.error;
+    }
+    if (r.failed.empty()) continue;
+    ++checked;
+    for (auto& [key, n] : by_check)
+      for (const auto& f : split(r.failed, ';'))
+        if (f == key) ++n;
+  }
+  if (checked == 0 && errored == 0) return {};
+  const std::string of = fmt::format(" of {} sweep point{}", rows.size(), rows.size() == 1 ? "" : "s");
+  std::string out;
+  if (checked > 0) {
+    std::string which;
+    for (const auto& [key, n] : by_check)
+      if (n > 0) which += (which.empty() ? "" : ", ") + fmt::format("{} in {}", key, n);
+    out = fmt::format("{}{} failed checks ({})", checked, of, which);
+  }
+  if (errored > 0)
+    out += (out.empty() ? fmt::format("{}{}", errored, of) : fmt::format("; {}", errored)) + " failed a step (first: " + first_error + ")";
+  return out + "; exit status 1";
 }
 
 std::vector<SweepRow> pareto_front(const std::vector<SweepRow>& rows, const SweepPlan& sweep) {

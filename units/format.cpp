@@ -38,7 +38,9 @@ constexpr std::array kDisplays = {
     Display{dims::current, "A", 1, si, "", 1},
     Display{dims::resistance, "ohm", 1, si, "", 1},
     Display{dims::pressure, "Pa", 1, si, "", 1},
-    Display{dims::frequency, "Hz", 1, si, "", 1},
+    // Request, packet and event rates: "0.3/s", "720/s" -- never "300 mHz" (read as megahertz) or "720 Hz". No
+    // prefix either ("300 m/s" would read as a speed). A clock or a signal asks for hertz with the hint "Hz".
+    Display{dims::frequency, "", 1, none, "/s", 1},
     Display{dims::length, "m", 1, si, "", 1},
     Display{dims::volume, "L", 1e-3, si, "", 1},
     Display{dims::volume_flow, "L", 1e-3, none, "/min", 60},
@@ -140,8 +142,10 @@ std::string with_prefix(double v, int digits, PrefixClass cls, bool binary, std:
     return round_sig(v / f, digits).first + " " + std::string(p) + std::string(num) + std::string(den);
   };
   if (cls == none || a == 0.0) {
-    if (a != 0.0 && (a >= 1e6 || a < 1e-3)) return format_number(v, digits) + " " + std::string(num) + std::string(den);
-    return emit("", 1);
+    // A unit without a numerator symbol ("/s") follows the number directly: "0.3/s", as rates are typed.
+    const std::string sep = num.empty() ? "" : " ";
+    if (a != 0.0 && (a >= 1e6 || a < 1e-3)) return format_number(v, digits) + sep + std::string(num) + std::string(den);
+    return round_sig(v, digits).first + sep + std::string(num) + std::string(den);
   }
   if (binary && cls == large_iec) {
     std::size_t i = 0;

@@ -134,7 +134,7 @@ Calculator answer_calculator() {
       {"alt_cost", dims::currency, "cost with --alt-hidden-tokens"},
       {"alt_ratio", dims::none, "alt_cost / cost"},
       {"implied_price_per_token", dims::money_per_token, "--observed-cost / tokens billed", "$/Mtok"},
-      {"answers_per_second", dims::frequency, "answers per second at --throughput (shown in Hz)"},
+      {"answers_per_second", dims::frequency, "answers per second at --throughput (shown per second, e.g. 0.3/s)"},
   };
   c.run = run_answer;
   return c;

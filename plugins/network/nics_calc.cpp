@@ -48,7 +48,7 @@ void run_nics(Context& ctx) {
     ctx.set("packet_rate", rate);
     ctx.set("packet_time", pkt / speed);
     ctx.set("packet_rate_node", rate * static_cast<double>(nics));
-    notes.push_back("packet rate = line rate / packet size (frame overheads, preamble and gaps ignored); shown in Hz = packets per second");
+    notes.push_back("packet rate = line rate / packet size (frame overheads, preamble and gaps ignored); shown per second");
   }
   if (ctx.has("crypto_per_core")) {
     const BytesPerSecond core = ctx.get<BytesPerSecond>("crypto_per_core");
@@ -97,9 +97,9 @@ Calculator make_nics_calculator() {
       {"scaleup_per_gpu", dims::data_rate, "scale-up bandwidth per GPU, one direction", "B/s"},
       {"scaleup_per_node", dims::data_rate, "scale-up bandwidth of the node's GPUs, one direction", "B/s"},
       {"scaleup_to_scaleout", dims::none, "scale-up / scale-out bandwidth of the node, one direction each"},
-      {"packet_rate", dims::frequency, "packets per second one NIC carries at line rate", "Hz"},
+      {"packet_rate", dims::frequency, "packets per second one NIC carries at line rate"},
       {"packet_time", dims::time, "time on the wire of one packet"},
-      {"packet_rate_node", dims::frequency, "packets per second for all the node's NICs", "Hz"},
+      {"packet_rate_node", dims::frequency, "packets per second for all the node's NICs"},
       {"crypto_cores", dims::none, "host cores to encrypt one NIC's line rate (rounded up)"},
       {"crypto_cores_node", dims::none, "host cores to encrypt all the node's NICs (rounded up)"},
   };

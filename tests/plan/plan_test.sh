@@ -65,17 +65,79 @@ out_has "given (--set workload.rate)"
 expect_status 2 -- "$bin" plan "$ex/llama3-70b-h100.toml" --set workload.rat=50/s
 err_has "did you mean 'workload.rate'?"
 
-# Sweeps: one row per point, CSV and JSON Lines; the Pareto front keeps a subset.
-expect_status 0 -- "$bin" plan "$ex/llama3-70b-h100.toml" --sweep hardware.system=dgx-h100,dgx-h200,dgx-b200 --sweep batch=1,8,64 --csv
-out_lines 10
+# Sweeps: one row per point, CSV and JSON Lines; the Pareto front keeps a subset. Systems are priced as
+# themselves: from the catalog's purchase entries here (the accelerator alone), without the rental comparison
+# (the catalog has no B200 rental price).
+priced=(--set money.capex_per_gpu= --set money.purchase=h100-sxm-purchase --set money.rental=)
+expect_status 0 -- "$bin" plan "$ex/llama3-70b-h100.toml" "${priced[@]}" --sweep hardware.system=dgx-h100,dgx-b200 --sweep batch=1,8,64 --csv
+out_lines 7
 out_has "hardware.system,workload.batch,"
-expect_status 0 -- "$bin" plan "$ex/llama3-70b-h100.toml" --sweep hardware.system=dgx-h100,dgx-h200,dgx-b200 --sweep batch=1,8,64 --json
-out_lines 9
+err_has "note: --sweep hardware.system=dgx-b200: priced at the catalog's b200-purchase"
+expect_status 0 -- "$bin" plan "$ex/llama3-70b-h100.toml" "${priced[@]}" --sweep hardware.system=dgx-h100,dgx-b200 --sweep batch=1,8,64 --json
+out_lines 6
 json_ok --lines
 out_has '"cost_per_mtok": {"value": '
-expect_status 0 -- "$bin" plan "$ex/llama3-70b-h100.toml" --sweep hardware.system=dgx-h100,dgx-h200,dgx-b200 --sweep batch=1,8,64 --pareto cost_per_mtok,tpot --csv
+expect_status 0 -- "$bin" plan "$ex/llama3-70b-h100.toml" "${priced[@]}" --sweep hardware.system=dgx-h100,dgx-b200 --sweep batch=1,8,64 --pareto cost_per_mtok,tpot --csv
 n=$(wc -l <"$tmp/out")
-if [ "$n" -ge 3 ] && [ "$n" -lt 10 ]; then ok; else bad "pareto front has $n lines"; fi
+if [ "$n" -ge 3 ] && [ "$n" -lt 7 ]; then ok; else bad "pareto front has $n lines"; fi
+# Each row is priced as the single plan of its system (issue 19: the B200 rows had the H100's capex and rental).
+expect_status 0 -- "$bin" plan "$ex/llama3-70b-h100.toml" --set money.rental= --sweep hardware.system=dgx-h100,dgx-b200 --columns capex_per_gpu,cost_per_mtok --csv
+swept_b200=$(awk -F, '$1 == "dgx-b200" { print $2 "," $3 }' "$tmp/out")
+swept_h100=$(awk -F, '$1 == "dgx-h100" { print $2 "," $3 }' "$tmp/out")
+expect_status 0 -- "$bin" plan "$ex/llama3-70b-h100.toml" --set money.rental= --set hardware.system=dgx-b200 --set money.capex_per_gpu= --set money.purchase=b200-purchase --csv
+single_b200=$(awk -F, '$2 == "capex_per_gpu" { c = $3 } $2 == "cost_per_mtok" { m = $3 } END { print c "," m }' "$tmp/out")
+expect_status 0 -- "$bin" plan "$ex/llama3-70b-h100.toml" --set money.rental= --csv
+single_h100=$(awk -F, '$2 == "capex_per_gpu" { c = $3 } $2 == "cost_per_mtok" { m = $3 } END { print c "," m }' "$tmp/out")
+same_prices() {  # "capex,cost_per_mtok" pairs equal to 1e-12 (a sweep evaluates incrementally)
+  awk -v a="$1" -v b="$2" 'BEGIN { n = split(a, x, ","); m = split(b, y, ","); if (n != 2 || m != 2) exit 1
+    for (i = 1; i <= 2; i++) { d = x[i] - y[i]; if (d < 0) d = -d; s = y[i] < 0 ? -y[i] : y[i]; if (y[i] == "" || d > 1e-12 * s) exit 1 } }'
+}
+if same_prices "$swept_b200" "$single_b200"; then ok; else bad "swept B200 row '$swept_b200' is not the B200 plan '$single_b200'"; fi
+if same_prices "$swept_h100" "$single_h100"; then ok; else bad "swept H100 row '$swept_h100' is not the H100 plan '$single_h100'"; fi
+if [ "$swept_b200" != "$swept_h100" ]; then ok; else bad "the B200 rows are priced as the H100's"; fi
+# A swept system the catalog has no price for stops the plan: exit 2, nothing on stdout, the missing price named.
+expect_status 2 -- "$bin" plan "$ex/llama3-70b-h100.toml" --sweep hardware.system=dgx-h100,dgx-h200 --csv
+err_has "--sweep hardware.system=dgx-h200: no purchase price for dgx-h200 (h200-sxm)"
+err_has "[[variant]] per system"
+err_has "--data-dir"
+if [ ! -s "$tmp/out" ]; then ok; else bad "stdout not empty on an unpriced sweep"; fi
+expect_status 2 -- "$bin" plan "$ex/llama3-70b-h100.toml" --sweep hardware.system=dgx-h100,dgx-b200 --csv
+err_has "--sweep hardware.system=dgx-b200: no on-demand rental price for dgx-b200 (b200)"
+err_has "--set money.rental="
+# The price the hint asks for, given in a --data-dir overlay, prices the H200 rows.
+mkdir -p "$tmp/overlay/prices"
+cat >"$tmp/overlay/prices/h200-sxm-purchase-mine.toml" <<'TOML'
+id = "h200-sxm-purchase-mine"
+name = "H200 SXM purchase price per accelerator (our quote)"
+kind = "price"
+item = "h200-sxm"
+unit_of_sale = "accelerator"
+[[purchase]]
+as_of = 2025-01-01
+value = "$31000"
+source = "our quote"
+basis = "estimate"
+[meta]
+as_of = 2025-01-01
+sources = ["our quote"]
+basis = "estimate"
+TOML
+expect_status 0 -- "$bin" plan "$ex/llama3-70b-h100.toml" --data-dir "$tmp/overlay" --set money.rental= --sweep hardware.system=dgx-h100,dgx-h200 --columns capex_per_gpu --csv
+out_has "dgx-h200,31000,"
+err_has "priced at the catalog's h200-sxm-purchase-mine"
+
+# A sweep whose points fail checks exits 1, as the single plan does, and says on stderr how many failed.
+expect_status 1 -- "$bin" plan "$ex/llama3-70b-h100.toml" --set workload.ttft=50ms --set workload.batch=8
+expect_status 1 -- "$bin" plan "$ex/llama3-70b-h100.toml" --set workload.ttft=50ms --sweep batch=8,16 --csv
+failed_rows=$(awk -F, 'NR > 1 && $(NF - 1) != "" { n++ } END { print n + 0 }' "$tmp/out")
+rows=$(awk 'NR > 1 { n++ } END { print n + 0 }' "$tmp/out")
+err_has "$failed_rows of $rows sweep points failed checks ("
+err_has "ttft_target in $failed_rows"
+if [ "$failed_rows" -gt 0 ]; then ok; else bad "no sweep row failed the 50 ms TTFT"; fi
+expect_status 1 -- "$bin" plan "$ex/llama3-70b-h100.toml" --set workload.ttft=50ms --sweep batch=8,16 --pareto cost_per_mtok,tpot
+err_has "sweep points failed checks"
+expect_status 0 -- "$bin" plan "$ex/llama3-70b-h100.toml" --sweep batch=8,16 --csv
+err_empty
 expect_status 0 -- "$bin" plan "$ex/llama3-70b-h100.toml" --sweep workload.rate=1/s..100/s:50 --columns gpus,cost_per_mtok --stats --csv
 out_lines 51
 err_has "points/s"

@@ -3,6 +3,7 @@
 #include <catch2/catch.hpp>
 #include <random>
 
+#include "cli/plan_output.hpp"
 #include "cli/plan_sweep.hpp"
 #include "plan_test_util.hpp"
 #include "plugins/registry.hpp"
@@ -53,6 +54,28 @@ TEST_CASE("every example evaluates without errors", "[plan]") {
         CHECK(l->sheet.values[i].has_value());
       }
     for (const auto& x : l->sheet.crosses) CHECK(x.ok);
+  }
+}
+
+TEST_CASE("every line's declared unit measures its value", "[plan]") {
+  // A unit of another dimension scaled the value wherever it was converted: cost_per_year, a sum of money
+  // declared "$/yr", came out 31,557,600x too large in the workbook (issue 19).
+  for (const char* f : {"llama3-70b-h100.toml", "llama3-70b-h200-fp8.toml", "deepseek-v3-gb200-nvl72.toml",
+                        "llama3-405b-train-16k-h100.toml"}) {
+    auto l = plan_test::load_example(f);
+    REQUIRE(l->problems.empty());
+    int declared = 0;
+    for (std::size_t i = 0; i < l->program->lines.size(); ++i) {
+      const Line& line = l->program->lines[i];
+      const auto& v = l->sheet.values[i];
+      if (line.unit.empty() || !v || !std::holds_alternative<Quantity>(*v)) continue;
+      ++declared;
+      const Quantity& q = std::get<Quantity>(*v);
+      INFO(f << ": " << line.key << " (" << dim_formula(q.dim) << ") declared in " << line.unit);
+      CHECK(unit_fits(line.unit, q));
+      CHECK(display_unit(line, q) == line.unit);
+    }
+    CHECK(declared > 10);
   }
 }
 
@@ -123,6 +146,102 @@ TEST_CASE("a sweep gives one row per point, and the Pareto front keeps the undom
     }
   // Batch 1 has the shortest time per token; batch 64 the lowest cost: both are on the front.
   CHECK(front.size() >= 2);
+}
+
+namespace {
+
+// A sweep of the Llama 3 70B H100 example (with `sets`) and the problems making it found.
+struct SweepRun {
+  std::unique_ptr<plan_test::Loaded> l;
+  Problems problems;
+  SweepPlan sw;
+  std::vector<SweepRow> rows;
+};
+
+SweepRun sweep_example(const std::vector<std::string>& sets, const std::vector<std::string>& axes, const std::string& columns) {
+  SweepRun r;
+  r.l = plan_test::load_example("llama3-70b-h100.toml", sets);
+  REQUIRE(r.l->problems.empty());
+  r.sw = make_sweep(r.l->spec, *r.l->program, axes, columns, "", r.problems);
+  if (!r.problems.empty()) return r;
+  r.l->ev->set_cross_checks(false);
+  SweepStats stats;
+  r.rows = run_sweep(*r.l->ev, r.l->spec, r.l->in, r.sw, stats);
+  return r;
+}
+
+double column(const SweepRun& r, std::size_t row, const std::string& key) {
+  const auto it = std::find(r.sw.columns.begin(), r.sw.columns.end(), key);
+  REQUIRE(it != r.sw.columns.end());
+  const auto& v = r.rows.at(row).values[static_cast<std::size_t>(it - r.sw.columns.begin())];
+  INFO("row " << row << " column " << key << ": " << r.rows.at(row).error);
+  REQUIRE(v.has_value());
+  return std::get<Quantity>(*v).value;
+}
+
+}  // namespace
+
+TEST_CASE("a swept system is priced as itself, never as the plan's own system", "[plan]") {
+  // Issue 19: --sweep hardware.system=dgx-h100,dgx-b200 priced the B200 rows with the H100's capex and rental.
+  const std::string cols = "capex_per_gpu,owner_cost,cost_per_mtok,cost_per_year";
+  SECTION("the catalog's purchase price of the swept system's accelerator replaces the plan's capex") {
+    auto r = sweep_example({"money.rental="}, {"hardware.system=dgx-h100,dgx-b200"}, cols);
+    INFO(r.problems.text());
+    REQUIRE(r.problems.empty());
+    REQUIRE(r.rows.size() == 2);
+    auto own = plan_test::load_example("llama3-70b-h100.toml", {"money.rental="});
+    auto b200 = plan_test::load_example("llama3-70b-h100.toml",
+                                        {"money.rental=", "hardware.system=dgx-b200", "money.capex_per_gpu=", "money.purchase=b200-purchase"});
+    REQUIRE(own->problems.empty());
+    REQUIRE(b200->problems.empty());
+    CHECK(column(r, 0, "capex_per_gpu") == own->q("capex_per_gpu"));
+    CHECK(column(r, 1, "capex_per_gpu") == b200->q("capex_per_gpu"));
+    CHECK(column(r, 1, "capex_per_gpu") != own->q("capex_per_gpu"));
+    for (const char* key : {"owner_cost", "cost_per_mtok", "cost_per_year"}) {
+      CHECK(column(r, 0, key) == Approx(own->q(key)).epsilon(1e-12));
+      CHECK(column(r, 1, key) == Approx(b200->q(key)).epsilon(1e-12));
+    }
+    REQUIRE(r.sw.notes.size() == 1);
+    CHECK(r.sw.notes[0].find("b200-purchase") != std::string::npos);
+    // The first point (the workbook's and the charts' plan) is the file's own system at its own price.
+    const InputSet first = first_point(*r.l->ev, r.l->spec, r.l->in, r.sw);
+    CHECK(first.values[static_cast<std::size_t>(r.l->program->find("money.capex_per_gpu"))].has_value());
+  }
+  SECTION("a rental follows the swept accelerator, the same provider and tier first") {
+    auto r = sweep_example({"money.rental_tier=capacity-block"}, {"hardware.system=dgx-h100,dgx-h200", "money.capex_per_gpu=$40000"},
+                           "rental_price,rent_cost_per_mtok");
+    INFO(r.problems.text());
+    REQUIRE(r.problems.empty());
+    REQUIRE(r.rows.size() == 2);
+    auto h200 = plan_test::load_example("llama3-70b-h100.toml", {"money.rental_tier=capacity-block", "hardware.system=dgx-h200",
+                                                                 "money.rental=h200-sxm-rental-aws"});
+    auto own = plan_test::load_example("llama3-70b-h100.toml", {"money.rental_tier=capacity-block"});
+    REQUIRE(h200->problems.empty());
+    CHECK(column(r, 0, "rental_price") == own->q("rental_price"));
+    CHECK(column(r, 1, "rental_price") == h200->q("rental_price"));
+    CHECK(column(r, 1, "rent_cost_per_mtok") == Approx(h200->q("rent_cost_per_mtok")).epsilon(1e-12));
+  }
+  SECTION("a price the catalog lacks stops the sweep, naming it and how to give it") {
+    auto r = sweep_example({}, {"hardware.system=dgx-h100,dgx-h200,dgx-b200"}, cols);
+    const std::string t = r.problems.text();
+    INFO(t);
+    CHECK(r.rows.empty());
+    CHECK(t.find("--sweep hardware.system=dgx-h200: no purchase price for dgx-h200 (h200-sxm)") != std::string::npos);
+    CHECK(t.find("money.capex_per_gpu") != std::string::npos);
+    CHECK(t.find("--data-dir") != std::string::npos);
+    CHECK(t.find("--sweep hardware.system=dgx-b200: no on-demand rental price for dgx-b200 (b200)") != std::string::npos);
+    CHECK(t.find("--set money.rental=") != std::string::npos);
+    CHECK(t.find("dgx-b200: no purchase price") == std::string::npos);  // the catalog prices the B200
+  }
+  SECTION("prices the sweep sets itself stay as given") {
+    auto r = sweep_example({"money.rental="}, {"hardware.system=dgx-h100,dgx-h200", "money.capex_per_gpu=$30000,$45000"}, cols);
+    INFO(r.problems.text());
+    REQUIRE(r.problems.empty());
+    REQUIRE(r.rows.size() == 4);
+    CHECK(column(r, 2, "capex_per_gpu") == 30000);
+    CHECK(column(r, 3, "capex_per_gpu") == 45000);
+    CHECK(r.sw.notes.empty());
+  }
 }
 
 TEST_CASE("sweep axes and columns are validated", "[plan]") {

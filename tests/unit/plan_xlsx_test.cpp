@@ -12,8 +12,11 @@
 #include <unistd.h>
 
 #include "cli/plan_output.hpp"
+#include "cli/plan_sweep.hpp"
 #include "cli/plan_xlsx.hpp"
 #include "plan_test_util.hpp"
+#include "plugins/core/json.hpp"
+#include "units/parse.hpp"
 
 #ifdef INFRACALC_TEST_ZLIB
 #include <zlib.h>
@@ -243,6 +246,53 @@ std::string value_cell(const Book& book, const std::string& sheet, const std::st
   return {};
 }
 
+// A unit as the parser reads it; "1" (a plain number in --json) and "" (none shown) are plain numbers and
+// "req/s" is requests per second.
+Unit unit_of(const std::string& text) {
+  if (text.empty() || text == "1") return Unit{};
+  auto u = parse_unit(text == "req/s" ? "1/s" : text);
+  INFO("unit " << text);
+  REQUIRE(u.ok());
+  return *u;
+}
+std::string read_file(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  std::stringstream ss;
+  ss << in.rdbuf();
+  return ss.str();
+}
+
+// Column letters of a 0-based column (A..Z, AA..).
+std::string column_name(std::size_t c) {
+  std::string out;
+  for (std::size_t n = c + 1; n > 0; n = (n - 1) / 26) out.insert(out.begin(), static_cast<char>('A' + (n - 1) % 26));
+  return out;
+}
+
+// Checks a workbook cell against a value of the --json output ({"value": .., "unit": ..}): text equal; a
+// number shown in a unit of the same dimension as the JSON's, and equal once both are converted by the unit
+// parser alone (the writer's own conversion is what is under test).
+void check_against_json(const Book& book, const std::string& sheet, const std::string& cell, const std::string& unit, const Node& json) {
+  const Node* value = json.find("value");
+  REQUIRE(value != nullptr);
+  INFO(sheet << "!" << cell << " in '" << unit << "'");
+  REQUIRE(book.at(sheet).count(cell) == 1);
+  const CellX& x = book.at(sheet).at(cell);
+  if (value->kind == Node::Kind::string) {
+    CHECK(x.is_text);
+    CHECK(x.text == value->str);
+    return;
+  }
+  REQUIRE(value->is_number());
+  const Node* json_unit = json.find("unit");
+  REQUIRE(json_unit != nullptr);
+  const Unit machine = unit_of(json_unit->str), shown = unit_of(unit);
+  INFO("--json gives " << value->number << " " << json_unit->str);
+  CHECK(shown.dim == machine.dim);  // "$/yr" on a sum of dollars scaled it by the seconds in a year
+  CHECK_FALSE(x.is_text);
+  CHECK(x.number == Approx((value->number * machine.factor - shown.offset) / shown.factor).epsilon(1e-12).margin(1e-300));
+}
+
 #endif
 
 }  // namespace
@@ -264,11 +314,45 @@ TEST_CASE("the workbook's formulas reproduce the worksheet and move with their i
   plan::write_xlsx(w, nullptr, path, false, {});
   CHECK_THROWS_AS(plan::write_xlsx(w, nullptr, path, false, {}), UserError);  // no overwrite without --force
   plan::write_xlsx(w, nullptr, path, true, {});
-  std::ifstream in(path, std::ios::binary);
-  std::stringstream ss;
-  ss << in.rdbuf();
-  const Book book = read_book(unzip(ss.str()));
+  const Book book = read_book(unzip(read_file(path)));
   fs::remove_all(dir);
+
+  // Every line of every sheet, and every line of the summary, holds the value `plan --json` prints for the
+  // same plan, in the unit of its row (Summary!B21, cost_per_year, was 31,557,600x the JSON's: issue 19).
+  auto json = read_json(plan::plan_json(w), "plan --json");
+  REQUIRE(json.ok());
+  const Node* json_lines = json->find("lines");
+  REQUIRE(json_lines != nullptr);
+  std::map<std::string, const Node*> by_key;
+  int lines_compared = 0;
+  for (const auto& [key, line] : json_lines->members) {
+    const Node* value = line.find("value");
+    REQUIRE(value != nullptr);
+    by_key[key] = &line;
+    if (value->kind == Node::Kind::null) continue;
+    const std::string sheet = plan::sheet_title(line.find("sheet")->str);
+    INFO("line " << key << " on sheet " << sheet);
+    REQUIRE(book.count(sheet) == 1);
+    const std::string cell = value_cell(book, sheet, key);
+    check_against_json(book, sheet, cell, book.at(sheet).count(column_c(cell)) ? book.at(sheet).at(column_c(cell)).text : "", line);
+    ++lines_compared;
+  }
+  CHECK(lines_compared > 150);
+  int summary_compared = 0;
+  int checks_row = 1 << 30;  // the summary's lines come before its "checks" heading
+  for (const auto& [ref, c] : book.at("Summary"))
+    if (ref[0] == 'A' && c.is_text && c.text == "checks") checks_row = std::stoi(ref.substr(1));
+  for (const auto& [ref, c] : book.at("Summary")) {
+    if (ref[0] != 'A' || !c.is_text || std::stoi(ref.substr(1)) >= checks_row || by_key.count(c.text) == 0) continue;
+    std::string cell = ref;
+    cell[0] = 'B';
+    const std::string unit = book.at("Summary").count(column_c(cell)) ? book.at("Summary").at(column_c(cell)).text : "";
+    INFO("summary line " << c.text);
+    REQUIRE(by_key.at(c.text)->find("value")->kind != Node::Kind::null);
+    check_against_json(book, "Summary", cell, unit, *by_key.at(c.text));
+    ++summary_compared;
+  }
+  CHECK(summary_compared == static_cast<int>(plan::default_columns(*l->program).size()));
   for (const char* sheet : {"Summary", "Inputs", "Memory per device", "Decode", "Serving", "Fleet", "Network", "Power and energy", "Cooling",
                             "Cost of ownership", "Cost per token", "Sources"})
     CHECK(book.count(sheet) == 1);
@@ -324,5 +408,62 @@ TEST_CASE("the workbook's formulas reproduce the worksheet and move with their i
   REQUIRE(twice->problems.empty());
   CHECK(live("Fleet", gpus) == twice->q("gpus"));
   CHECK(live("Power and energy", bill) == Approx(twice->q("energy_bill") / 1.0).epsilon(0.05));
+
+  // The Sweep sheet: each row holds the values of the sweep's JSON Lines (cost_per_year was 31,557,600x off there too).
+  {
+    plan::Problems problems;
+    const plan::SweepPlan sw = plan::make_sweep(l->spec, *l->program, {"workload.rate=10/s,40/s", "money.capex_per_gpu=$30000,$40000"}, "", "", problems);
+    INFO(problems.text());
+    REQUIRE(problems.empty());
+    l->ev->set_cross_checks(false);
+    plan::SweepStats stats;
+    const auto rows = plan::run_sweep(*l->ev, l->spec, l->in, sw, stats);
+    REQUIRE(rows.size() == 4);
+    fs::create_directories(dir);
+    const std::string sweep_path = (dir / "sweep.xlsx").string();
+    const plan::SweepTable table{&sw, &rows};
+    plan::write_xlsx(w, &table, sweep_path, false, {});
+    const Book sweep_book = read_book(unzip(read_file(sweep_path)));
+    fs::remove_all(dir);
+    REQUIRE(sweep_book.count("Sweep") == 1);
+    const auto& sheet = sweep_book.at("Sweep");
+    cli::OutputOptions opt;
+    opt.format = cli::OutputFormat::json;
+    const std::string jsonl = plan::render_sweep(*l->program, sw, rows, opt);
+    std::istringstream lines(jsonl);
+    std::string text;
+    std::size_t r = 0;
+    int compared = 0;
+    while (std::getline(lines, text)) {
+      auto row = read_json(text, "plan --sweep --json");
+      REQUIRE(row.ok());
+      ++r;  // workbook row r + 1 (row 1 is the header)
+      for (std::size_t c = 0; c < sw.columns.size(); ++c) {
+        const std::string col = column_name(sw.axes.size() + c);
+        const std::string head = sheet.at(col + "1").text;  // "key (unit)" or "key"
+        const auto open = head.find(" (");
+        CHECK(head.substr(0, open) == sw.columns[c]);
+        const std::string unit = open == std::string::npos ? "" : head.substr(open + 2, head.size() - open - 3);
+        const Node* v = row->find(sw.columns[c]);
+        REQUIRE(v != nullptr);
+        if (v->kind == Node::Kind::null) continue;
+        const std::string cell = col + std::to_string(r + 1);
+        INFO("sweep row " << r << " column " << sw.columns[c]);
+        if (v->is_table()) {
+          check_against_json(sweep_book, "Sweep", cell, unit, *v);
+        } else {  // text: {"value": text}
+          Node wrapped;
+          wrapped.kind = Node::Kind::table;
+          wrapped.members.push_back({"value", *v});
+          check_against_json(sweep_book, "Sweep", cell, unit, wrapped);
+        }
+        ++compared;
+      }
+    }
+    CHECK(r == rows.size());
+    CHECK(compared >= static_cast<int>(rows.size() * sw.columns.size()) - 4);
+    // The owner's cost per year is among the sweep's columns (it was the one 31,557,600x off).
+    CHECK(std::find(sw.columns.begin(), sw.columns.end(), "cost_per_year") != sw.columns.end());
+  }
 #endif
 }

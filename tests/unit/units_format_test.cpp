@@ -47,6 +47,29 @@ TEST_CASE("human output uses four significant digits and engineering prefixes", 
   CHECK(h("6.3e24 FLOP") == "6.3e24 FLOP");
 }
 
+TEST_CASE("request and event rates print per second, never in hertz", "[units][format]") {
+  // Issue 19 item 16: `serve capacity` printed 0.3 requests per second as "300 mHz" (read as megahertz).
+  for (const char* rate : {"0.3/s", "18/min", "300 mHz", "720 Hz", "21.6/s", "12207031.25/s", "3000/h", "1e-5/s", "0/s"}) {
+    auto q = parse_quantity(rate);
+    REQUIRE(q.ok());
+    const std::string shown = format_human(*q);
+    INFO(rate << " shows as " << shown);
+    CHECK(shown.find("Hz") == std::string::npos);
+    CHECK(shown.ends_with("/s"));
+    CHECK(shown.find(' ') == std::string::npos);  // no prefix, no space: "0.3/s", never "300 m/s"
+    auto back = parse_quantity(shown);            // what is printed reads back as the same rate
+    REQUIRE(back.ok());
+    CHECK(back->dim == q->dim);
+    CHECK(back->value == Approx(q->value).epsilon(1e-3));
+  }
+  CHECK(h("300 mHz") == "0.3/s");
+  CHECK(h("720 Hz") == "720/s");
+  // A clock or a signal still prints in hertz when its output asks for it.
+  auto nyquist = parse_quantity("16 GHz");
+  REQUIRE(nyquist.ok());
+  CHECK(format_human(*nyquist, {}, "Hz") == "16 GHz");
+}
+
 TEST_CASE("rounding never leaves 1000 before a prefix", "[units][format]") {
   CHECK(h("999.99 GB") == "1 TB");
   CHECK(h("999.96 W") == "1 kW");
