@@ -70,7 +70,6 @@ void run_layout(Context& ctx) {
                        "give a global batch that is a multiple of --seq tokens"}};
   }
   p.zero = ctx.count("zero");
-  if (p.zero > 3) throw UserError{{fmt::format("--zero {}: ZeRO stages are 0, 1, 2 and 3", p.zero), "give --zero 0..3"}};
   p.chunks = ctx.text("schedule") == "interleaved" ? opt_int(ctx, "chunks", 1'000'000) : 1;
   p.reserve = ctx.get<Bytes>("framework_reserve");
   const std::string& rc = ctx.text("recompute");
@@ -349,7 +348,7 @@ Calculator layout_calculator() {
   c.inputs.push_back({.name = "micro_batch", .kind = InputKind::integer, .help = "sequences per micro-batch", .default_value = "1", .most = kMaxBatch, .most_why = kBatchWhy});
   c.inputs.push_back({.name = "zero", .kind = InputKind::integer,
                       .help = "ZeRO stage over dp x cp: 0 none (Megatron without the distributed optimizer), 1 optimizer, 2 + gradients, 3 + weights",
-                      .default_value = "0", .bound = Bound::non_negative, .most = 3, .most_why = "ZeRO has stages 0 to 3"});
+                      .default_value = "0", .bound = Bound::non_negative, .most = 3, .most_why = "ZeRO stages are 0, 1, 2 and 3"});
   c.inputs.push_back({.name = "recompute", .kind = InputKind::choice,
                       .help = "activation recomputation: auto (the least that fits), none, selective, full", .default_value = "auto",
                       .choices = {"auto", "none", "selective", "full"}});

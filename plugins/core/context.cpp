@@ -44,20 +44,20 @@ bool within(Bound b, double v) {
   return false;
 }
 
-// The one check of an integer input, wherever its value comes from: a whole number from the least its bound
-// allows to the `most` its descriptor declares. Past this, Context::integer and Context::count are exact.
+// The one check of an integer input, wherever its value comes from: a whole number, at most the `most` its
+// descriptor declares (the least is its Bound, checked with every other input's). Past these checks
+// Context::integer and Context::count are exact.
 template <class Label>
 void check_integer(const Input& in, double v, const std::string& text, const Label& label) {
   if (!std::isfinite(v) || v != std::floor(v))
     throw UserError{{label() + ": expected a whole number, got \"" + text + "\"", "counts are whole numbers"}};
-  const std::int64_t least = in.bound == Bound::positive ? 1 : 0;
   const bool signed_ok = in.bound == Bound::any;
-  if (v > static_cast<double>(in.most) || (!signed_ok && v < static_cast<double>(least)) || (signed_ok && v < -static_cast<double>(in.most))) {
+  if (v > static_cast<double>(in.most) || (signed_ok && v < -static_cast<double>(in.most))) {
     std::string hint = in.most_why.empty() ? fmt::format("{} takes at most {}", label(), format_count(static_cast<double>(in.most), 15))
                                            : std::string(in.most_why);
     if (!in.example.empty()) hint += ", e.g. " + std::string(in.example);
-    throw UserError{{fmt::format("{}: expected a whole number from {} to {}, got \"{}\"", label(),
-                                 signed_ok ? format_count(-static_cast<double>(in.most), 15) : format_count(static_cast<double>(least), 15),
+    const double least = signed_ok ? -static_cast<double>(in.most) : in.bound == Bound::positive ? 1.0 : 0.0;
+    throw UserError{{fmt::format("{}: expected a whole number from {} to {}, got \"{}\"", label(), format_count(least, 15),
                                  format_count(static_cast<double>(in.most), 15), text),
                      hint}};
   }
@@ -196,7 +196,9 @@ Context::Context(const Plugin& plugin, const Calculator& calc, const RawInputs& 
           if (in.kind == InputKind::quantity || in.kind == InputKind::integer) {
             if (node.kind != Node::Kind::string && !node.is_number())
               throw UserError{{where + ": expected a quantity, got " + std::string(node.kind_name()), ""}};
-            ri.raw = node.kind == Node::Kind::string ? node.str : format_machine(node.number);
+            ri.raw = node.kind == Node::Kind::string    ? node.str
+                     : node.kind == Node::Kind::integer ? std::to_string(node.integer)
+                                                        : format_machine(node.number);
             ri.value = parse_value(in, ri.raw, [&] { return where; });
           } else if (node.kind == Node::Kind::string) {
             ri.raw = node.str;

@@ -41,7 +41,6 @@ void run_train(Context& ctx) {
   const double hidden = m.arch ? m.arch->hidden_size : 0.0;
   const StatePerParam per = state_per_param(opt, dtype_bytes(wd), dtype_bytes(ctx.text("grads_dtype")), master, hidden);
   const int zero = ctx.count("zero");
-  if (zero > 3) throw UserError{{fmt::format("--zero {}: ZeRO stages are 0, 1, 2 and 3", zero), "give --zero 0..3"}};
   const int tp = ctx.count("tp");
   const int pp = ctx.count("pp");
   int dp = ctx.count("dp");
@@ -168,7 +167,7 @@ Calculator train_calculator() {
   c.inputs.push_back({.name = "master", .kind = InputKind::choice, .help = "keep an FP32 master copy of the weights",
                       .default_value = "yes", .choices = {"yes", "no"}});
   c.inputs.push_back({.name = "zero", .kind = InputKind::integer, .help = "ZeRO stage: 0 none, 1 optimizer, 2 + gradients, 3 + weights",
-                      .default_value = "0", .example = "3", .bound = Bound::non_negative, .most = 3, .most_why = "ZeRO has stages 0 to 3"});
+                      .default_value = "0", .example = "3", .bound = Bound::non_negative, .most = 3, .most_why = "ZeRO stages are 0, 1, 2 and 3"});
   c.inputs.push_back({.name = "dp", .kind = InputKind::integer, .help = "data-parallel ranks (ZeRO shards over them)",
                       .default_value = "1", .example = "64", .most = 1'000'000'000});
   c.inputs.push_back({.name = "tp", .kind = InputKind::integer, .help = "tensor-parallel ranks", .default_value = "1", .example = "8", .most = kMaxParallel, .most_why = kParallelWhy});

@@ -88,7 +88,7 @@ TEST_CASE("every integer input declares a bound and rejects values past it, nami
         const std::string flag = Context::flag_name(in.name);
         INFO(std::string(p.name) + " " + std::string(c.name) + " " + flag);
         CHECK(in.most >= 1);
-        CHECK(in.most <= kMaxParamsInput);
+        CHECK(in.most <= kMaxSeed);  // every bound is exact in a double
         // Values that once wrapped at 32 bits (2^31 and 2^32 + 1), one past the bound, and a huge one.
         std::vector<double> bad = {static_cast<double>(in.most) + 1, 1e16};
         for (double v : {2147483648.0, 4294967297.0})
