@@ -170,7 +170,8 @@ Calculator error_calc() {
   c.inputs = {
       {.name = "dtypes", .kind = InputKind::text, .help = "formats to compare, separated by commas",
        .default_value = "int4,fp4-e2m1,int4-g32,mxfp4,nvfp4", .example = "int4,fp4-e2m1,mxfp4,nvfp4"},
-      {.name = "size", .kind = InputKind::integer, .help = "values in the tensor", .default_value = "4096", .example = "65536"},
+      {.name = "size", .kind = InputKind::integer, .help = "values in the tensor", .default_value = "4096", .example = "65536",
+       .most = 16'777'216, .most_why = "the statistics settle long before that"},
       {.name = "outliers", .kind = InputKind::integer, .help = "number of outliers (overrides --outlier-share)",
        .example = "1", .bound = Bound::non_negative, .optional = true},
       {.name = "outlier_share", .kind = InputKind::quantity, .dim = dims::none, .help = "share of values that are outliers",
