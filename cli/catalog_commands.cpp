@@ -221,6 +221,10 @@ std::string entry_json(const Entry& e, const Date& as_of) {
   if (e.kind() == "model") {
     std::string note;
     const auto rows = derived_params(e, note);
+    if (rows.empty() && !note.empty()) {
+      out += ", \"derived_error\": ";
+      append_json_string(out, note);
+    }
     out += ", \"derived\": {";
     for (std::size_t i = 0; i < rows.size(); ++i) {
       out += i ? ", " : "";
@@ -364,6 +368,8 @@ ExitStatus show_entry(const Entry& e, const GlobalOptions& g) {
       rows.push_back({"derived." + k, format_count(v, g.out.number.digits), "", first ? "[derived] " + note : "[derived]"});
       first = false;
     }
+    // A file the model reader rejects shows its fields, and says why nothing is derived from them.
+    if (first && !note.empty()) rows.push_back({"derived", "not computed", "", "error: " + note});
   }
   std::size_t w0 = 0, w1 = 0;
   for (const auto& r : rows) {

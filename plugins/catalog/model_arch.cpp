@@ -11,6 +11,11 @@ namespace infracalc {
 
 namespace {
 
+// A value as a file gave it, for an error: whole numbers with separators (2,000,000,000), others as written.
+std::string shown_count(double v) {
+  return std::isfinite(v) && v == std::floor(v) && std::fabs(v) < 1e15 ? format_count(v, 15) : format_machine(v);
+}
+
 // Reads optional integer-like fields, recording provenance.
 class Reader {
  public:
@@ -50,7 +55,7 @@ class Reader {
     if (!std::isfinite(*v) || *v != std::floor(*v) || *v < static_cast<double>(least) || *v > static_cast<double>(most)) {
       if (!err)
         err = Error{fmt::format("{}: {}: expected a whole number from {} to {}, got {}", ref->location, path, format_count(static_cast<double>(least), 15),
-                                format_count(static_cast<double>(most), 15), format_machine(*v)),
+                                format_count(static_cast<double>(most), 15), shown_count(*v)),
                     *v > static_cast<double>(most) ? std::string(kModelLimitWhy) : "fix the model file"};
       return 0;
     }
@@ -64,7 +69,7 @@ class Reader {
     if (!std::isfinite(*v) || *v != std::floor(*v) || *v < 1 || *v > static_cast<double>(kMaxTokens)) {
       if (!err)
         err = Error{fmt::format("{}: {}: expected a whole number of tokens from 1 to {}, got {}", ref->location, path,
-                                format_count(static_cast<double>(kMaxTokens), 15), format_machine(*v)),
+                                format_count(static_cast<double>(kMaxTokens), 15), shown_count(*v)),
                     "fix the model file"};
       return std::nullopt;
     }
@@ -125,7 +130,7 @@ Expected<ModelArch> read_model_arch(const Entry& e, std::vector<Provenance>* cit
         const double p = std::string_view(key) == "params_total" ? m.params_total_published : m.params_active_published;
         if (!std::isfinite(p) || p <= 0 || p > kMaxParams)
           err = Error{fmt::format("{}: {}: expected a count above 0 and at most {}, got {}", ref->location, key, format_machine(kMaxParams),
-                                  format_machine(p)),
+                                  shown_count(p)),
                       "fix the model file"};
       }
   if (err) return *err;
