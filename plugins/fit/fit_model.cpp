@@ -113,6 +113,10 @@ ResolvedModel resolve_model(Context& ctx, bool need_arch) {
   }
   if (r.arch) check_arch(*r.arch);
   const bool countable = r.arch && r.arch->vocab_size > 0 && (r.arch->ffn_size > 0 || r.arch->moe);
+  if (countable && count_params(*r.arch).total > kMaxParams)
+    throw UserError{{fmt::format("the architecture gives {:.4g} parameters, more than the {:.0e} infracalc accepts", count_params(*r.arch).total,
+                                 kMaxParams),
+                     "check --layers, --hidden-size, --ffn-size, --vocab-size and --experts: " + std::string(kModelLimitWhy)}};
   if (ctx.has("params")) {
     r.params = ctx.number("params");
     if (countable) {
