@@ -15,6 +15,7 @@
 #include "plugins/catalog/schema.hpp"
 #include "plugins/core/json.hpp"
 #include "units/format.hpp"
+#include "units/suggest.hpp"
 
 namespace infracalc::cli {
 
@@ -220,6 +221,10 @@ std::string entry_json(const Entry& e, const Date& as_of) {
   if (e.kind() == "model") {
     std::string note;
     const auto rows = derived_params(e, note);
+    if (rows.empty() && !note.empty()) {
+      out += ", \"derived_error\": ";
+      append_json_string(out, note);
+    }
     out += ", \"derived\": {";
     for (std::size_t i = 0; i < rows.size(); ++i) {
       out += i ? ", " : "";
@@ -233,6 +238,27 @@ std::string entry_json(const Entry& e, const Date& as_of) {
   return out + "}\n";
 }
 
+// --kind must name an entry kind or a `type` that occurs among the listed entries: an unknown word is a typo,
+// never an empty list.
+void check_kind_filter(const std::vector<std::string_view>& kinds, const std::string& typed) {
+  std::vector<std::string> known;
+  auto add = [&](std::string k) {
+    if (!k.empty() && std::find(known.begin(), known.end(), k) == known.end()) known.push_back(std::move(k));
+  };
+  for (auto kind : kinds)
+    for (const Entry* e : Catalog::instance().all(kind)) {
+      add(e->kind());
+      if (auto t = e->text("type")) add(lower(*t));
+    }
+  const std::string want = lower(typed);
+  if (std::find(known.begin(), known.end(), want) != known.end()) return;
+  std::sort(known.begin(), known.end());
+  const std::vector<std::string_view> views(known.begin(), known.end());
+  std::string hint = did_you_mean(typed, views);
+  hint += (hint.empty() ? "" : "; ") + fmt::format("valid kinds: {}", fmt::join(known, ", "));
+  throw UserError{{"--kind: unknown kind \"" + typed + "\"", hint}};
+}
+
 ExitStatus list_kind(const std::vector<std::string_view>& kinds, const ListFilter& f, const GlobalOptions& g) {
   std::optional<Quantity> min_mem;
   if (!f.min_memory.empty()) {
@@ -240,6 +266,7 @@ ExitStatus list_kind(const std::vector<std::string_view>& kinds, const ListFilte
     if (!q) throw UserError{q.error()};
     min_mem = q.value();
   }
+  if (!f.kind.empty()) check_kind_filter(kinds, f.kind);
   std::vector<const Entry*> rows;
   for (auto kind : kinds)
     for (const Entry* e : Catalog::instance().all(kind)) {
@@ -247,7 +274,7 @@ ExitStatus list_kind(const std::vector<std::string_view>& kinds, const ListFilte
         const auto v = e->text("vendor");
         if (!v || lower(*v) != lower(f.vendor)) continue;
       }
-      if (!f.kind.empty() && e->kind() != f.kind) {
+      if (!f.kind.empty() && e->kind() != lower(f.kind)) {
         const auto t = e->text("type");
         if (!t || lower(*t) != lower(f.kind)) continue;
       }
@@ -341,6 +368,8 @@ ExitStatus show_entry(const Entry& e, const GlobalOptions& g) {
       rows.push_back({"derived." + k, format_count(v, g.out.number.digits), "", first ? "[derived] " + note : "[derived]"});
       first = false;
     }
+    // A file the model reader rejects shows its fields, and says why nothing is derived from them.
+    if (first && !note.empty()) rows.push_back({"derived", "not computed", "", "error: " + note});
   }
   std::size_t w0 = 0, w1 = 0;
   for (const auto& r : rows) {

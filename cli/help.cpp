@@ -3,6 +3,7 @@
 #include "cli/commands.hpp"
 #include "plugins/core/context.hpp"
 #include "units/dim.hpp"
+#include "units/format.hpp"
 
 namespace infracalc::cli {
 
@@ -23,7 +24,10 @@ std::string details(const Input& in) {
   std::vector<std::string> parts;
   if (in.kind == InputKind::quantity)
     parts.push_back(in.point ? "a temperature in degC" : dim_words(in.dim) + (in.dim.dimensionless() ? "" : ", " + base_unit_string(in.dim)));
-  if (in.kind == InputKind::integer) parts.push_back("whole number");
+  if (in.kind == InputKind::integer)
+    parts.push_back(fmt::format("whole number, {} to {}", in.bound == Bound::any ? format_count(-static_cast<double>(in.most), 15)
+                                                        : in.bound == Bound::positive ? std::string("1") : std::string("0"),
+                                format_count(static_cast<double>(in.most), 15)));
   if (in.kind == InputKind::choice) {
     std::string c;
     for (auto x : in.choices) c += (c.empty() ? "" : "|") + std::string(x);

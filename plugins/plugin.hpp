@@ -37,6 +37,24 @@ enum class Bound : std::uint8_t {
   open_fraction, ///< 0 < x < 1 (acceptance rates)
 };
 
+/// The largest value an integer input accepts unless its descriptor declares `most`: past any count one
+/// question needs, small enough that an int holds it and a product of two stays exact in 64 bits.
+inline constexpr std::int64_t kDefaultMaxInteger = 1'000'000'000;
+
+/// Bounds shared by integer inputs of many calculators (see Input::most).
+/// Devices along one parallel dimension (tensor, pipeline, expert, context).
+inline constexpr std::int64_t kMaxParallel = 32'768;
+/// Why kMaxParallel is the limit.
+inline constexpr std::string_view kParallelWhy = "no deployment splits one dimension over more than 32,768 devices";
+/// Sequences in one batch (or micro-batch).
+inline constexpr std::int64_t kMaxBatch = 1'000'000;
+/// Why kMaxBatch is the limit.
+inline constexpr std::string_view kBatchWhy = "no engine batches more than 1,000,000 sequences; split the load over replicas";
+/// A random seed (held exactly by a double).
+inline constexpr std::int64_t kMaxSeed = 9'000'000'000'000'000;
+/// A parameter-count input (1e15: far past any model).
+inline constexpr std::int64_t kMaxParamsInput = 1'000'000'000'000'000;
+
 /// One declared input of a calculator.
 struct Input {
   /// Key in snake_case (JSON and batch); the flag is the same in kebab-case: kv_heads → --kv-heads.
@@ -61,6 +79,12 @@ struct Input {
   bool optional = false;
   /// True when a temperature point (degC) is expected.
   bool point = false;
+  /// Integer inputs: the largest value accepted (from a flag, a data file, a default or a batch record). The
+  /// host rejects more, naming the input and this bound, so a calculator never sees a wrapped or huge count.
+  std::int64_t most = kDefaultMaxInteger;
+  /// Integer inputs: why `most` is the limit, for the error's hint ("no model has more layers"); empty for a
+  /// generic hint.
+  std::string_view most_why{};
 };
 
 /// One declared output value.

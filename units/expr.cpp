@@ -1,5 +1,6 @@
 #include "units/expr.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <fmt/format.h>
 #include <string>
@@ -212,6 +213,16 @@ class Parser {
     const Nest nest(depth_);
     if (is_op("-")) {
       ++i_;
+      // A sign written on a literal temperature point belongs to its reading: "-10 degC" is ten degrees below
+      // zero (263.15 K), not the kelvin value negated. Other literals keep '-' as an operator so that -2^2 is -4.
+      if (peek().kind == Tok::number) {
+        ExprNode lit = with_unit(-number_token());
+        if (lit.value.point) return power_tail(std::move(lit));
+        lit.value.value = -lit.value.value;
+        ExprNode n = node(ExprNode::Kind::neg);
+        n.args.push_back(power_tail(std::move(lit)));
+        return n;
+      }
       ExprNode n = node(ExprNode::Kind::neg);
       n.args.push_back(unary());
       return n;
@@ -220,7 +231,11 @@ class Parser {
       ++i_;
       return unary();
     }
-    ExprNode base = atom();
+    return power_tail(atom());
+  }
+
+  // "base ^ exponent" when a '^' follows, else the base.
+  ExprNode power_tail(ExprNode base) {
     if (is_op("^")) {
       ++i_;
       return binary(ExprNode::Kind::pow, std::move(base), unary());
@@ -362,7 +377,19 @@ class Parser {
 };
 
 Quantity call_value(const std::string& name, const std::vector<Quantity>& args) {
-  if (name == "min" || name == "max") {
+  // A temperature point (degC) is a reading on a scale with an arbitrary zero: comparing points is meaningful,
+  // but the size, root or rounding of a reading is not. Such calls are errors; take a difference first.
+  const bool variadic = name == "min" || name == "max";
+  for (const auto& a : args) {
+    if (!a.point) continue;
+    if (!variadic)
+      throw UserError{{name + "() of a temperature point (degC) is not defined: a reading has no size of its own",
+                       "apply it to a difference in K, e.g. " + name + "(T - 20 degC)"}};
+    if (!std::all_of(args.begin(), args.end(), [](const Quantity& x) { return x.point; }))
+      throw UserError{{name + "() compares temperature points (degC) with temperature differences (K)",
+                       "give every argument in degC, or every one in K"}};
+  }
+  if (variadic) {
     Quantity best = args[0];
     for (std::size_t k = 1; k < args.size(); ++k) {
       (void)subtract(args[k], best);  // dimension check
@@ -400,6 +427,9 @@ Quantity eval_node(const ExprNode& n, const ExprResolver& resolve) {
     }
     case K::neg: {
       Quantity q = eval_node(n.args[0], resolve);
+      if (q.point)
+        throw UserError{{"cannot negate a temperature point (degC): the reading's zero is arbitrary",
+                         "write the sign on the reading itself (-10 degC), or negate a difference in K"}};
       q.value = -q.value;
       return q;
     }

@@ -11,6 +11,7 @@
 #include <fmt/format.h>
 
 #include "plugins/catalog/catalog.hpp"
+#include "plugins/core/counts.hpp"
 #include "plugins/core/toml_reader.hpp"
 #include "units/format.hpp"
 
@@ -23,6 +24,23 @@ namespace {
 const std::vector<std::string> kTypes = {"llama",    "mistral",     "mixtral",     "qwen2",  "qwen3",
                                          "qwen3_moe", "deepseek_v2", "deepseek_v3", "gemma",  "gemma2",
                                          "gemma3",   "gemma3_text", "gpt_oss"};
+
+// The most each config field may hold: the catalog's model limits (model_arch.hpp), so an imported file always
+// reads back and its parameter count stays finite.
+std::int64_t most_of(std::string_view key) {
+  static constexpr std::pair<std::string_view, std::int64_t> kLimits[] = {
+      {"num_hidden_layers", kMaxLayers},      {"first_k_dense_replace", kMaxLayers}, {"decoder_sparse_step", kMaxLayers},
+      {"moe_layer_freq", kMaxLayers},         {"sliding_window_pattern", kMaxLayers}, {"num_attention_heads", kMaxHeads},
+      {"num_key_value_heads", kMaxHeads},     {"head_dim", kMaxHeadDim},             {"qk_rope_head_dim", kMaxHeadDim},
+      {"qk_nope_head_dim", kMaxHeadDim},      {"v_head_dim", kMaxHeadDim},           {"vocab_size", kMaxVocab},
+      {"num_local_experts", kMaxExperts},     {"num_experts", kMaxExperts},          {"n_routed_experts", kMaxExperts},
+      {"n_shared_experts", kMaxExperts},      {"num_experts_per_tok", kMaxExperts},  {"experts_per_token", kMaxExperts},
+      {"max_position_embeddings", kMaxTokens}, {"sliding_window", kMaxTokens},
+  };
+  for (const auto& [k, most] : kLimits)
+    if (k == key) return most;
+  return kMaxWidth;  // hidden_size, intermediate sizes, LoRA ranks
+}
 
 bool is_gemma(const std::string& t) { return t.rfind("gemma", 0) == 0; }
 bool is_deepseek(const std::string& t) { return t == "deepseek_v2" || t == "deepseek_v3"; }
@@ -53,11 +71,12 @@ class Config {
       if (!err) err = error(key, "expected a " + std::string(allow_zero ? "non-negative" : "positive") + " whole number");
       return std::nullopt;
     }
-    if (n->number > kMaxModelCount) {
+    const auto most = static_cast<double>(most_of(key));
+    if (n->number > most) {
       if (!err)
-        err = error(key, fmt::format("({}) is above {:.0f}, the most a model file can hold",
-                                     n->number < 1e15 ? fmt::format("{:.0f}", n->number) : format_machine(n->number), kMaxModelCount),
-                    "check the config: no transformer has that many; the field may be mistyped");
+        err = error(key, fmt::format("({}) is above {}, the most infracalc accepts for it",
+                                     n->number < 1e15 ? fmt::format("{:.0f}", n->number) : format_machine(n->number), format_count(most, 15)),
+                    "check the config: " + std::string(kModelLimitWhy));
       return std::nullopt;
     }
     return static_cast<long long>(n->number);
@@ -391,6 +410,10 @@ Expected<HfImport> import_hf_config(const Node& root, const HfImportOptions& opt
   if (!provisional) return Error{src + ": the converted file does not read back: " + provisional.error().text(), "please report this"};
   out.arch = provisional.value();
   out.params = count_params(out.arch);
+  if (!std::isfinite(out.params.total) || out.params.total > kMaxParams)
+    return Error{fmt::format("{}: the architecture gives {} parameters, more than the {} infracalc accepts", src,
+                             format_machine(out.params.total), format_machine(kMaxParams)),
+                 "check the config's counts (layers, widths, experts): " + std::string(kModelLimitWhy)};
   std::string params = "params_total = { value = " + whole(out.params.total) +
                        ", basis = \"derived\", note = \"computed from the architecture by model import; config.json has no parameter count\" }\n";
   if (is_moe)

@@ -2,10 +2,19 @@
 
 #include <algorithm>
 #include <cmath>
+#include <fmt/format.h>
+
+#include "plugins/core/counts.hpp"
+#include "units/format.hpp"
 
 namespace infracalc {
 
 namespace {
+
+// A value as a file gave it, for an error: whole numbers with separators (2,000,000,000), others as written.
+std::string shown_count(double v) {
+  return std::isfinite(v) && v == std::floor(v) && std::fabs(v) < 1e15 ? format_count(v, 15) : format_machine(v);
+}
 
 // Reads optional integer-like fields, recording provenance.
 class Reader {
@@ -34,17 +43,37 @@ class Reader {
     if (cited_ != nullptr) cited_->push_back(ref->provenance);
     return q->value;
   }
-  int count(std::string_view path, std::optional<Error>& err, bool required) {
+  // A whole number from `least` to `most`; 0 when absent (an error when required). Errors name file:line:col
+  // and the field, so a data file gets the same checks as a flag before any arithmetic uses it.
+  int count(std::string_view path, std::optional<Error>& err, bool required, std::int64_t least, std::int64_t most) {
+    auto ref = e_.field(path);
     auto v = number(path, err);
     if (!v) {
       if (required && !err) err = Error{e_.file() + ": model " + e_.id() + " has no '" + std::string(path) + "'", "add it to the model file"};
       return 0;
     }
-    if (*v < 0 || *v != std::floor(*v) || *v > kMaxModelCount) {
-      if (!err) err = Error{e_.file() + ": " + std::string(path) + " must be a whole number, got " + std::to_string(*v), ""};
+    if (!std::isfinite(*v) || *v != std::floor(*v) || *v < static_cast<double>(least) || *v > static_cast<double>(most)) {
+      if (!err)
+        err = Error{fmt::format("{}: {}: expected a whole number from {} to {}, got {}", ref->location, path, format_count(static_cast<double>(least), 15),
+                                format_count(static_cast<double>(most), 15), shown_count(*v)),
+                    *v > static_cast<double>(most) ? std::string(kModelLimitWhy) : "fix the model file"};
       return 0;
     }
     return static_cast<int>(*v);
+  }
+  // A token count from 1 to kMaxTokens; nullopt when absent.
+  std::optional<std::int64_t> token_count(std::string_view path, std::optional<Error>& err) {
+    auto ref = e_.field(path);
+    auto v = tokens(path, err);
+    if (!v) return std::nullopt;
+    if (!std::isfinite(*v) || *v != std::floor(*v) || *v < 1 || *v > static_cast<double>(kMaxTokens)) {
+      if (!err)
+        err = Error{fmt::format("{}: {}: expected a whole number of tokens from 1 to {}, got {}", ref->location, path,
+                                format_count(static_cast<double>(kMaxTokens), 15), shown_count(*v)),
+                    "fix the model file"};
+      return std::nullopt;
+    }
+    return static_cast<std::int64_t>(*v);
   }
   std::optional<std::string> text(std::string_view path) {
     auto ref = e_.field(path);
@@ -81,20 +110,29 @@ Expected<ModelArch> read_model_arch(const Entry& e, std::vector<Provenance>* cit
   std::optional<Error> err;
   ModelArch m;
   m.id = e.id();
-  m.layers = r.count("layers", err, true);
-  m.hidden_size = r.count("hidden_size", err, true);
-  m.attention_heads = r.count("attention_heads", err, true);
-  m.kv_heads = r.count("kv_heads", err, true);
-  m.head_dim = r.count("head_dim", err, true);
-  m.ffn_size = r.count("ffn_size", err, false);
-  m.vocab_size = r.count("vocab_size", err, false);
+  m.layers = r.count("layers", err, true, 1, kMaxLayers);
+  m.hidden_size = r.count("hidden_size", err, true, 1, kMaxWidth);
+  m.attention_heads = r.count("attention_heads", err, true, 1, kMaxHeads);
+  m.kv_heads = r.count("kv_heads", err, true, 1, kMaxHeads);
+  m.head_dim = r.count("head_dim", err, true, 1, kMaxHeadDim);
+  m.ffn_size = r.count("ffn_size", err, false, 1, kMaxWidth);
+  m.vocab_size = r.count("vocab_size", err, false, 1, kMaxVocab);
   if (auto t = r.boolean("tied_embeddings")) m.tied_embeddings = *t;
   if (auto b = r.boolean("attention_bias")) m.attention_bias = *b;
   if (auto b = r.boolean("active_excludes_embedding")) m.active_excludes_embedding = *b;
   if (auto a = r.text("activation")) m.gated_mlp = *a == "swiglu" || *a == "geglu" || *a == "gated-gelu" || *a == "gated-silu";
-  if (auto c = r.tokens("max_context", err)) m.max_context = static_cast<std::int64_t>(*c);
+  if (auto c = r.token_count("max_context", err)) m.max_context = *c;
   if (auto p = r.number("params_total", err)) m.params_total_published = *p;
   if (auto p = r.number("params_active", err)) m.params_active_published = *p;
+  if (!err)
+    for (const char* key : {"params_total", "params_active"})
+      if (auto ref = e.field(key)) {
+        const double p = std::string_view(key) == "params_total" ? m.params_total_published : m.params_active_published;
+        if (!std::isfinite(p) || p <= 0 || p > kMaxParams)
+          err = Error{fmt::format("{}: {}: expected a count above 0 and at most {}, got {}", ref->location, key, format_machine(kMaxParams),
+                                  shown_count(p)),
+                      "fix the model file"};
+      }
   if (err) return *err;
 
   // Layout: explicit [attention] layout, else from the head counts.
@@ -115,16 +153,19 @@ Expected<ModelArch> read_model_arch(const Entry& e, std::vector<Provenance>* cit
                  ""};
   if (m.layout == AttentionLayout::mla) {
     MlaDims d;
-    d.kv_lora_rank = r.count("attention.kv_lora_rank", err, true);
-    d.qk_rope_head_dim = r.count("attention.qk_rope_head_dim", err, true);
-    d.qk_nope_head_dim = r.count("attention.qk_nope_head_dim", err, true);
-    d.v_head_dim = r.count("attention.v_head_dim", err, true);
-    d.q_lora_rank = r.count("attention.q_lora_rank", err, false);
+    d.kv_lora_rank = r.count("attention.kv_lora_rank", err, true, 1, kMaxWidth);
+    d.qk_rope_head_dim = r.count("attention.qk_rope_head_dim", err, true, 1, kMaxHeadDim);
+    d.qk_nope_head_dim = r.count("attention.qk_nope_head_dim", err, true, 1, kMaxHeadDim);
+    d.v_head_dim = r.count("attention.v_head_dim", err, true, 1, kMaxHeadDim);
+    d.q_lora_rank = r.count("attention.q_lora_rank", err, false, 0, kMaxWidth);
     m.mla = d;
   }
-  if (auto w = r.tokens("attention.sliding_window", err)) m.sliding_window = static_cast<std::int64_t>(*w);
-  m.kv_shared_layers = r.count("attention.kv_shared_layers", err, false);
+  if (auto w = r.token_count("attention.sliding_window", err)) m.sliding_window = *w;
+  m.kv_shared_layers = r.count("attention.kv_shared_layers", err, false, 0, kMaxLayers);
   if (err) return *err;
+  if (m.kv_shared_layers >= m.layers)
+    return Error{fmt::format("{}: attention.kv_shared_layers ({}) must be fewer than layers ({})", e.file(), m.kv_shared_layers, m.layers),
+                 "at least the first layer stores its own KV cache"};
 
   // Layer pattern: a list repeated cyclically over the layers; without one, every layer is full
   // attention, or sliding when a window is given.
@@ -148,14 +189,17 @@ Expected<ModelArch> read_model_arch(const Entry& e, std::vector<Provenance>* cit
 
   if (e.field("moe")) {
     MoeDims d;
-    d.experts = r.count("moe.experts", err, true);
-    d.experts_per_token = r.count("moe.experts_per_token", err, true);
-    d.shared_experts = r.count("moe.shared_experts", err, false);
-    d.expert_ffn_size = r.count("moe.expert_ffn_size", err, true);
-    d.dense_layers = r.count("moe.dense_layers", err, false);
+    d.experts = r.count("moe.experts", err, true, 1, kMaxExperts);
+    d.experts_per_token = r.count("moe.experts_per_token", err, true, 1, kMaxExperts);
+    d.shared_experts = r.count("moe.shared_experts", err, false, 0, kMaxExperts);
+    d.expert_ffn_size = r.count("moe.expert_ffn_size", err, true, 1, kMaxWidth);
+    d.dense_layers = r.count("moe.dense_layers", err, false, 0, kMaxLayers);
     if (err) return *err;
     if (d.experts_per_token > d.experts)
       return Error{e.file() + ": moe.experts_per_token exceeds moe.experts", ""};
+    if (d.dense_layers >= m.layers)
+      return Error{fmt::format("{}: moe.dense_layers ({}) must be fewer than layers ({})", e.file(), d.dense_layers, m.layers),
+                   "a mixture-of-experts model has at least one MoE layer"};
     m.moe = d;
   }
   if (err) return *err;
@@ -183,7 +227,7 @@ ParamCount count_params(const ModelArch& m) {
     const double q = h * m.attention_heads * m.head_dim;
     const double kv = 2.0 * h * m.kv_heads * m.head_dim;
     const double o = static_cast<double>(m.attention_heads) * m.head_dim * h;
-    const double bias = m.attention_bias ? static_cast<double>(m.attention_heads + 2 * m.kv_heads) * m.head_dim : 0.0;
+    const double bias = m.attention_bias ? (static_cast<double>(m.attention_heads) + 2.0 * m.kv_heads) * m.head_dim : 0.0;
     attn = q + kv + o + bias;
   }
   c.attention = attn * m.layers;
@@ -192,13 +236,15 @@ ParamCount count_params(const ModelArch& m) {
   double active_mlp = 0;
   if (m.moe) {
     const MoeDims& d = *m.moe;
+    // Every product in double: counts within the model limits multiply past 2^31.
     const double expert = mats * h * d.expert_ffn_size;
-    const int moe_layers = m.layers - d.dense_layers;
-    c.mlp = d.dense_layers * dense_mlp + moe_layers * (d.experts + d.shared_experts) * expert;
+    const double dense_layers = d.dense_layers;
+    const double moe_layers = static_cast<double>(m.layers) - dense_layers;
+    c.mlp = dense_layers * dense_mlp + moe_layers * (static_cast<double>(d.experts) + d.shared_experts) * expert;
     c.router = moe_layers * h * d.experts;
-    active_mlp = d.dense_layers * dense_mlp + moe_layers * (d.experts_per_token + d.shared_experts) * expert;
+    active_mlp = dense_layers * dense_mlp + moe_layers * (static_cast<double>(d.experts_per_token) + d.shared_experts) * expert;
   } else {
-    c.mlp = m.layers * dense_mlp;
+    c.mlp = static_cast<double>(m.layers) * dense_mlp;
     active_mlp = c.mlp;
   }
   c.norms = (2.0 * m.layers + 1.0) * h;

@@ -3,6 +3,7 @@
 
 #include <cstdint>
 #include <optional>
+#include <string_view>
 #include <string>
 #include <vector>
 
@@ -117,9 +118,25 @@ struct ParamCount {
   double active = 0;
 };
 
-/// The largest whole-number field (layers, widths, heads, experts, vocabulary) a model file may give: counts are
-/// held as int. `model import` applies the same limit to the config fields it converts.
-inline constexpr double kMaxModelCount = 2e9;
+/// Limits of a model's structural counts, far past any real model, applied alike to data files (read_model_arch),
+/// `model import` and the architecture flags (--layers, --heads, ...): within them every per-layer table is small
+/// and the parameter count is finite, so a mistyped count is an error naming the field, never a hang.
+/// Transformer layers (the deepest published models have a few hundred).
+inline constexpr std::int64_t kMaxLayers = 10'000;
+/// Query or key/value heads per layer.
+inline constexpr std::int64_t kMaxHeads = 100'000;
+/// Width of one head (head_dim and the MLA per-head widths).
+inline constexpr std::int64_t kMaxHeadDim = 100'000;
+/// Residual, MLP, expert and latent widths.
+inline constexpr std::int64_t kMaxWidth = 10'000'000;
+/// Vocabulary size.
+inline constexpr std::int64_t kMaxVocab = 100'000'000;
+/// Routed or shared experts per MoE layer.
+inline constexpr std::int64_t kMaxExperts = 1'000'000;
+/// The most parameters a model may have (params_total and the count computed from the architecture).
+inline constexpr double kMaxParams = 1e15;
+/// Why the structural limits are what they are, for error hints.
+inline constexpr std::string_view kModelLimitWhy = "no real model comes near this; the value is probably mistyped";
 
 /// Reads a model entry; errors name file:line:col and the field. `cited` collects provenance when given.
 [[nodiscard]] Expected<ModelArch> read_model_arch(const Entry& e, std::vector<Provenance>* cited = nullptr);

@@ -87,9 +87,9 @@ Hardware resolve_hardware(Context& ctx) {
   if (ctx.has("peak")) hw.peak = ctx.get<FlopsPerSecond>("peak");
   else if (hw.gpu) hw.peak = catalog_peak(ctx, *hw.gpu, precision);
 
-  if (ctx.has("scaleup_domain")) hw.domain = static_cast<int>(ctx.integer("scaleup_domain"));
+  if (ctx.has("scaleup_domain")) hw.domain = ctx.count("scaleup_domain");
   else if (hw.system) hw.domain = catalog_count(ctx, *hw.system, "scaleup_domain").value_or(0);
-  if (ctx.has("gpus_per_node")) hw.per_node = static_cast<int>(ctx.integer("gpus_per_node"));
+  if (ctx.has("gpus_per_node")) hw.per_node = ctx.count("gpus_per_node");
   else if (hw.system) hw.per_node = catalog_count(ctx, *hw.system, "accelerators_per_node").value_or(0);
   if (hw.domain == 0 && hw.per_node > 0) hw.domain = hw.per_node;
 

@@ -160,7 +160,7 @@ Calculator experts_calculator() {
   c.refs = {{"model", {"model"}, "MoE model id: experts, top-k, hidden size, layers"}};
   for (auto& r : hardware_refs()) c.refs.push_back(r);
   c.inputs = fit::model_inputs();
-  c.inputs.push_back({.name = "ep", .kind = InputKind::integer, .help = "expert-parallel devices the routed experts spread over (a divisor of the experts)", .example = "64"});
+  c.inputs.push_back({.name = "ep", .kind = InputKind::integer, .help = "expert-parallel devices the routed experts spread over (a divisor of the experts)", .example = "64", .most = kMaxParallel, .most_why = kParallelWhy});
   c.inputs.push_back({.name = "batch", .kind = InputKind::quantity, .dim = dims::token,
                       .help = "tokens each device routes per step (micro-batch sequences x sequence length)", .example = "8192"});
   c.inputs.push_back({.name = "capacity_factor", .kind = InputKind::quantity, .dim = dims::none,
@@ -171,13 +171,13 @@ Calculator experts_calculator() {
                       .default_value = "0", .example = "0.5", .bound = Bound::non_negative});
   c.inputs.push_back({.name = "trials", .kind = InputKind::integer, .help = "simulated steps to average", .default_value = "10"});
   c.inputs.push_back({.name = "seed", .kind = InputKind::integer, .help = "RNG seed (same seed, same answer)", .default_value = "1",
-                      .bound = Bound::non_negative});
+                      .bound = Bound::non_negative, .most = kMaxSeed});
   c.inputs.push_back({.name = "dispatch_dtype", .kind = InputKind::choice, .help = "format of dispatched activations (DeepSeek-V3 dispatches FP8)",
                       .default_value = "bf16", .choices = {"bf16", "fp8", "fp32"}});
   c.inputs.push_back({.name = "combine_dtype", .kind = InputKind::choice, .help = "format of combined expert outputs",
                       .default_value = "bf16", .choices = {"bf16", "fp8", "fp32"}});
   c.inputs.push_back({.name = "tp", .kind = InputKind::integer, .help = "tensor-parallel ranks beside each expert-parallel rank (domain fit)",
-                      .default_value = "1"});
+                      .default_value = "1", .most = kMaxParallel, .most_why = kParallelWhy});
   for (auto& in : hardware_inputs())
     if (in.name != "memory" && in.name != "peak") c.inputs.push_back(in);
   c.outputs = {

@@ -19,9 +19,15 @@ namespace {
 
 std::string gb_text(Bytes x) { return fmt::format("{:.4g} GB", x.value() / 1e9); }
 
-// A parallel degree or per-device count (0 when not given), bounded so it fits the int the search holds it in.
+// A parallel degree or per-device count (0 when not given); the host checked its declared bound, and a degree
+// cannot exceed the accelerators of the job (`most`).
 int opt_int(Context& ctx, std::string_view key, std::int64_t most) {
-  return ctx.has(key) ? static_cast<int>(whole_input(ctx, key, 1, std::min<std::int64_t>(most, 1 << 30))) : 0;
+  if (!ctx.has(key)) return 0;
+  const int v = ctx.count(key);
+  if (v > most)
+    throw UserError{{fmt::format("{}: expected a whole number from 1 to {}, got {}", Context::flag_name(key), most, v),
+                     "a parallel degree or per-device count cannot exceed --gpus"}};
+  return v;
 }
 
 std::string verdict_of(const Layout& l, const Layout& chosen, std::int64_t chosen_mp, bool by_waste) {
@@ -63,8 +69,7 @@ void run_layout(Context& ctx) {
       throw UserError{{fmt::format("--global-batch is {:g} sequences of --seq {:g}: not a whole number", seqs, p.seq.value()),
                        "give a global batch that is a multiple of --seq tokens"}};
   }
-  p.zero = static_cast<int>(ctx.integer("zero"));
-  if (p.zero > 3) throw UserError{{fmt::format("--zero {}: ZeRO stages are 0, 1, 2 and 3", p.zero), "give --zero 0..3"}};
+  p.zero = ctx.count("zero");
   p.chunks = ctx.text("schedule") == "interleaved" ? opt_int(ctx, "chunks", 1'000'000) : 1;
   p.reserve = ctx.get<Bytes>("framework_reserve");
   const std::string& rc = ctx.text("recompute");
@@ -339,11 +344,11 @@ Calculator layout_calculator() {
   c.inputs.push_back({.name = "global_batch", .kind = InputKind::quantity, .dim = dims::token,
                       .help = "tokens per optimizer step (sets the micro-batches each pipeline runs)", .example = "16M", .optional = true});
   c.inputs.push_back({.name = "batch_sequences", .kind = InputKind::integer,
-                      .help = "sequences per optimizer step (instead of --global-batch)", .example = "2048", .optional = true});
-  c.inputs.push_back({.name = "micro_batch", .kind = InputKind::integer, .help = "sequences per micro-batch", .default_value = "1"});
+                      .help = "sequences per optimizer step (instead of --global-batch)", .example = "2048", .optional = true, .most = kMaxBatch, .most_why = kBatchWhy});
+  c.inputs.push_back({.name = "micro_batch", .kind = InputKind::integer, .help = "sequences per micro-batch", .default_value = "1", .most = kMaxBatch, .most_why = kBatchWhy});
   c.inputs.push_back({.name = "zero", .kind = InputKind::integer,
                       .help = "ZeRO stage over dp x cp: 0 none (Megatron without the distributed optimizer), 1 optimizer, 2 + gradients, 3 + weights",
-                      .default_value = "0", .bound = Bound::non_negative});
+                      .default_value = "0", .bound = Bound::non_negative, .most = 3, .most_why = "ZeRO stages are 0, 1, 2 and 3"});
   c.inputs.push_back({.name = "recompute", .kind = InputKind::choice,
                       .help = "activation recomputation: auto (the least that fits), none, selective, full", .default_value = "auto",
                       .choices = {"auto", "none", "selective", "full"}});
@@ -355,13 +360,13 @@ Calculator layout_calculator() {
                       .help = "fewest: the fewest model-parallel devices that fit, then the least waste (Narayanan et al. 2021); "
                               "waste: the least estimated waste among layouts that fit",
                       .default_value = "fewest", .choices = {"fewest", "waste"}});
-  c.inputs.push_back({.name = "tp", .kind = InputKind::integer, .help = "force the tensor-parallel degree", .example = "8", .optional = true});
-  c.inputs.push_back({.name = "cp", .kind = InputKind::integer, .help = "force the context-parallel degree", .example = "16", .optional = true});
-  c.inputs.push_back({.name = "pp", .kind = InputKind::integer, .help = "force the pipeline degree", .example = "16", .optional = true});
+  c.inputs.push_back({.name = "tp", .kind = InputKind::integer, .help = "force the tensor-parallel degree", .example = "8", .optional = true, .most = kMaxParallel, .most_why = kParallelWhy});
+  c.inputs.push_back({.name = "cp", .kind = InputKind::integer, .help = "force the context-parallel degree", .example = "16", .optional = true, .most = kMaxParallel, .most_why = kParallelWhy});
+  c.inputs.push_back({.name = "pp", .kind = InputKind::integer, .help = "force the pipeline degree", .example = "16", .optional = true, .most = kMaxParallel, .most_why = kParallelWhy});
   c.inputs.push_back({.name = "dp", .kind = InputKind::integer, .help = "force the data-parallel degree", .example = "128", .optional = true});
-  c.inputs.push_back({.name = "ep", .kind = InputKind::integer, .help = "force the expert-parallel degree (MoE)", .example = "64", .optional = true});
+  c.inputs.push_back({.name = "ep", .kind = InputKind::integer, .help = "force the expert-parallel degree (MoE)", .example = "64", .optional = true, .most = kMaxParallel, .most_why = kParallelWhy});
   c.inputs.push_back({.name = "max_tp", .kind = InputKind::integer, .help = "largest tensor-parallel degree to consider", .example = "8",
-                      .optional = true});
+                      .optional = true, .most = kMaxParallel, .most_why = kParallelWhy});
   c.inputs.push_back({.name = "framework_reserve", .kind = InputKind::quantity, .dim = dims::information,
                       .help = "CUDA context, communication buffers and allocator slack per device", .default_value = "2GB",
                       .bound = Bound::non_negative});

@@ -25,12 +25,6 @@ fit::Recompute recompute_of(const std::string& s) {
   return fit::Recompute::selective;
 }
 
-int positive_int(Context& ctx, std::string_view key, std::int64_t max) {
-  const auto v = ctx.integer(key);
-  if (v < 1 || v > max)
-    throw UserError{{fmt::format("{} {}: expected 1 to {}", Context::flag_name(key), v, max), "give a smaller count"}};
-  return static_cast<int>(v);
-}
 
 // One row per device: a slot per chunk-forward time, "F3" for a forward of micro-batch 3, "B3" for a
 // backward (twice as long by default), "--" idle.
@@ -54,10 +48,10 @@ Table timeline(const PipeSimResult& r, int stages, double slot) {
 }
 
 void run_pipeline(Context& ctx) {
-  const int p = positive_int(ctx, "stages", 4096);
-  const int m = positive_int(ctx, "microbatches", 1 << 16);
+  const int p = ctx.count("stages");
+  const int m = ctx.count("microbatches");
   Schedule s = schedule_of(ctx.text("schedule"));
-  const int v = s == Schedule::interleaved ? positive_int(ctx, "chunks", 256) : 1;
+  const int v = s == Schedule::interleaved ? ctx.count("chunks") : 1;
   if (s == Schedule::interleaved && v < 2)
     throw UserError{{"--schedule interleaved needs --chunks 2 or more (model chunks per device)", "e.g. --chunks 2; --chunks 1 is plain 1f1b"}};
   const double ratio = ctx.number("backward_ratio");
@@ -66,7 +60,7 @@ void run_pipeline(Context& ctx) {
   std::optional<fit::ResolvedModel> model;
   if (ctx.ref("model") || ctx.has("layers")) {
     if (ctx.ref("model") || ctx.has("hidden_size")) model = fit::resolve_model(ctx, false);
-    layers = model && model->arch ? model->arch->layers : static_cast<int>(ctx.integer("layers"));
+    layers = model && model->arch ? model->arch->layers : ctx.count("layers");
     if (layers < p)
       throw UserError{{fmt::format("--stages {} exceeds the {} layers", p, layers), "each stage needs at least one layer"}};
     if (s == Schedule::interleaved && layers < p * v)
@@ -111,7 +105,7 @@ void run_pipeline(Context& ctx) {
     a.heads = model->arch->attention_heads;
     a.layers = model->arch->layers;
     a.vocab = model->arch->vocab_size;
-    a.tp = static_cast<int>(ctx.integer("tp"));
+    a.tp = ctx.count("tp");
     a.pp = p;
     a.sequence_parallel = a.tp > 1;
     const Bytes per_layer = fit::activation_per_layer(a, recompute_of(ctx.text("recompute")));
@@ -184,12 +178,12 @@ Calculator pipeline_calculator() {
       "stages, uneven stages and zero-bubble schedules.";
   c.refs = {{"model", {"model"}, "model id: layers (stage split) and the shape for activation memory"}};
   c.inputs = {
-      {.name = "stages", .kind = InputKind::integer, .help = "pipeline stages P (devices in one pipeline)", .example = "8"},
-      {.name = "microbatches", .kind = InputKind::integer, .help = "micro-batches per step M", .example = "32"},
+      {.name = "stages", .kind = InputKind::integer, .help = "pipeline stages P (devices in one pipeline)", .example = "8", .most = 4096},
+      {.name = "microbatches", .kind = InputKind::integer, .help = "micro-batches per step M", .example = "32", .most = 65'536},
       {.name = "schedule", .kind = InputKind::choice, .help = "gpipe, 1f1b or interleaved (1F1B over --chunks model chunks per device)",
        .default_value = "1f1b", .choices = {"gpipe", "1f1b", "interleaved"}},
       {.name = "chunks", .kind = InputKind::integer, .help = "model chunks per device v for --schedule interleaved", .default_value = "2",
-       .example = "4"},
+       .example = "4", .most = 256},
       {.name = "backward_ratio", .kind = InputKind::quantity, .dim = dims::none, .help = "backward time / forward time",
        .default_value = "2", .example = "3"},
       {.name = "forward_time", .kind = InputKind::quantity, .dim = dims::time,
@@ -201,9 +195,9 @@ Calculator pipeline_calculator() {
   for (auto& in : fit::model_inputs()) c.inputs.push_back(in);
   c.inputs.push_back({.name = "seq", .kind = InputKind::quantity, .dim = dims::token, .help = "sequence length (activation memory)",
                       .default_value = "4096", .example = "8192"});
-  c.inputs.push_back({.name = "micro_batch", .kind = InputKind::integer, .help = "sequences per micro-batch", .default_value = "1"});
+  c.inputs.push_back({.name = "micro_batch", .kind = InputKind::integer, .help = "sequences per micro-batch", .default_value = "1", .most = kMaxBatch, .most_why = kBatchWhy});
   c.inputs.push_back({.name = "tp", .kind = InputKind::integer, .help = "tensor-parallel ranks per stage (activation memory)",
-                      .default_value = "1", .example = "8"});
+                      .default_value = "1", .example = "8", .most = kMaxParallel, .most_why = kParallelWhy});
   c.inputs.push_back({.name = "recompute", .kind = InputKind::choice, .help = "activation recomputation: none, selective, full",
                       .default_value = "selective", .choices = {"none", "selective", "full"}});
   c.inputs.push_back({.name = "trace", .kind = InputKind::flag, .help = "add the simulated schedule, slot by slot, as a table"});

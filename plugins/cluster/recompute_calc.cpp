@@ -2,6 +2,7 @@
 #include <cmath>
 #include <fmt/format.h>
 
+#include "plugins/catalog/model_arch.hpp"
 #include "plugins/cluster/cluster_calcs.hpp"
 #include "plugins/cluster/recompute.hpp"
 
@@ -13,7 +14,7 @@ void run_recompute(Context& ctx) {
   const auto n64 = ctx.integer("layers");
   if (n64 < 1 || n64 > 100000) throw UserError{{"--layers: expected 1 to 100,000 layers", "e.g. --layers 9"}};
   const int n = static_cast<int>(n64);
-  const int k = ctx.has("interval") ? static_cast<int>(ctx.integer("interval")) : sqrt_interval(n);
+  const int k = ctx.has("interval") ? ctx.count("interval") : sqrt_interval(n);
   if (k < 1 || k > n) throw UserError{{fmt::format("--interval {}: expected 1 to {} (the layer count)", k, n), "omit it for ceil(sqrt(n))"}};
   ctx.set_number("interval", k);
   ctx.set_number("checkpoints", checkpoints_kept(n, k));
@@ -67,9 +68,9 @@ Calculator recompute_calculator() {
       "forwards = n - ceil(n/k), about one extra forward pass (a third more compute when backward costs two forwards). The "
       "calculator runs a real chain of layers both ways and checks the gradients agree.";
   c.inputs = {
-      {.name = "layers", .kind = InputKind::integer, .help = "layers in the chain n", .example = "9"},
+      {.name = "layers", .kind = InputKind::integer, .help = "layers in the chain n", .example = "9", .most = kMaxLayers, .most_why = kModelLimitWhy},
       {.name = "interval", .kind = InputKind::integer, .help = "keep every k-th layer input (default ceil(sqrt(n)))", .example = "3",
-       .optional = true},
+       .optional = true, .most = kMaxLayers},
       {.name = "backward_ratio", .kind = InputKind::quantity, .dim = dims::none, .help = "backward cost / forward cost",
        .default_value = "2"},
       {.name = "activation_per_layer", .kind = InputKind::quantity, .dim = dims::information,

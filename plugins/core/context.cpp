@@ -2,6 +2,8 @@
 
 #include <algorithm>
 #include <cmath>
+#include <fmt/format.h>
+#include <limits>
 #include <stdexcept>
 
 #include "units/format.hpp"
@@ -42,6 +44,25 @@ bool within(Bound b, double v) {
   return false;
 }
 
+// The one check of an integer input, wherever its value comes from: a whole number, at most the `most` its
+// descriptor declares (the least is its Bound, checked with every other input's). Past these checks
+// Context::integer and Context::count are exact.
+template <class Label>
+void check_integer(const Input& in, double v, const std::string& text, const Label& label) {
+  if (!std::isfinite(v) || v != std::floor(v))
+    throw UserError{{label() + ": expected a whole number, got \"" + text + "\"", "counts are whole numbers"}};
+  const bool signed_ok = in.bound == Bound::any;
+  if (v > static_cast<double>(in.most) || (signed_ok && v < -static_cast<double>(in.most))) {
+    std::string hint = in.most_why.empty() ? fmt::format("{} takes at most {}", label(), format_count(static_cast<double>(in.most), 15))
+                                           : std::string(in.most_why);
+    if (!in.example.empty()) hint += ", e.g. " + std::string(in.example);
+    const double least = signed_ok ? -static_cast<double>(in.most) : in.bound == Bound::positive ? 1.0 : 0.0;
+    throw UserError{{fmt::format("{}: expected a whole number from {} to {}, got \"{}\"", label(), format_count(least, 15),
+                                 format_count(static_cast<double>(in.most), 15), text),
+                     hint}};
+  }
+}
+
 // Parses one input's text; `label()` names it in errors ("--layers" or "llama-3-70b.layers"). A callable,
 // so the name is only built when there is an error to report (batch mode parses millions of inputs).
 template <class Label>
@@ -74,10 +95,7 @@ Cell parse_value(const Input& in, const std::string& text, const Label& label) {
         throw UserError{std::move(e)};
       }
       const Quantity v = q.value();
-      if (in.kind == InputKind::integer && v.value != std::floor(v.value))
-        throw UserError{{label() + ": expected a whole number, got \"" + text + "\"", "counts are whole numbers"}};
-      if (in.kind == InputKind::integer && std::fabs(v.value) > 9.0e15)
-        throw UserError{{label() + ": \"" + text + "\" is too large for a count", "counts must be below 9e15"}};
+      if (in.kind == InputKind::integer) check_integer(in, v.value, text, label);
       if (!in.point && !within(in.bound, v.value)) {
         std::string hint = in.example.empty() ? std::string() : "e.g. " + std::string(in.example);
         if (v.value < 0 && in.dim[Base::currency] > 0 && (in.bound == Bound::positive || in.bound == Bound::non_negative))
@@ -178,7 +196,9 @@ Context::Context(const Plugin& plugin, const Calculator& calc, const RawInputs& 
           if (in.kind == InputKind::quantity || in.kind == InputKind::integer) {
             if (node.kind != Node::Kind::string && !node.is_number())
               throw UserError{{where + ": expected a quantity, got " + std::string(node.kind_name()), ""}};
-            ri.raw = node.kind == Node::Kind::string ? node.str : format_machine(node.number);
+            ri.raw = node.kind == Node::Kind::string    ? node.str
+                     : node.kind == Node::Kind::integer ? std::to_string(node.integer)
+                                                        : format_machine(node.number);
             ri.value = parse_value(in, ri.raw, [&] { return where; });
           } else if (node.kind == Node::Kind::string) {
             ri.raw = node.str;
@@ -248,7 +268,19 @@ double Context::number(std::string_view key) const {
   return q.value;
 }
 
-std::int64_t Context::integer(std::string_view key) const { return static_cast<std::int64_t>(std::llround(quantity(key).value)); }
+std::int64_t Context::integer(std::string_view key) const {
+  // The host checked the value against the input's bound, so the conversion is exact.
+  return static_cast<std::int64_t>(std::llround(quantity(key).value));
+}
+
+int Context::count(std::string_view key) const {
+  const Input* decl = nullptr;
+  for (const auto& in : calc_.inputs)
+    if (in.name == key) decl = &in;
+  if (decl == nullptr || decl->kind != InputKind::integer || decl->most > std::numeric_limits<int>::max())
+    throw std::logic_error("input '" + std::string(key) + "' is not an integer input whose bound fits an int");
+  return static_cast<int>(integer(key));
+}
 
 const std::string& Context::text(std::string_view key) const {
   const auto& ri = need(key);

@@ -40,8 +40,10 @@ class Context {
   }
   /// A dimensionless input as a plain number.
   [[nodiscard]] double number(std::string_view key) const;
-  /// An integer input.
+  /// An integer input, within the bounds its descriptor declares (the host checked it).
   [[nodiscard]] std::int64_t integer(std::string_view key) const;
+  /// An integer input as an int; the input's declared `most` must fit an int (else a logic error).
+  [[nodiscard]] int count(std::string_view key) const;
   /// A choice or text input.
   [[nodiscard]] const std::string& text(std::string_view key) const;
   /// A flag input.

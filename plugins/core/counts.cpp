@@ -40,13 +40,6 @@ std::int64_t count_product(std::int64_t a, std::int64_t b, const CountOf& of, do
   return whole_count(static_cast<double>(a) * static_cast<double>(b), Rounding::up, of, most);
 }
 
-std::int64_t whole_input(const Context& ctx, std::string_view key, std::int64_t least, std::int64_t most) {
-  const std::int64_t v = ctx.integer(key);
-  if (v < least || v > most)
-    throw UserError{{fmt::format("{}: expected a whole number from {} to {}, got {}", Context::flag_name(key), least, most, v), ""}};
-  return v;
-}
-
 std::int64_t whole_tokens(const Context& ctx, std::string_view key, std::int64_t least, std::int64_t most) {
   const double v = ctx.get<Tokens>(key).value();
   if (v != std::floor(v) || v < static_cast<double>(least) || v > static_cast<double>(most))

@@ -48,10 +48,6 @@ struct CountOf {
 /// a x b for counts (replicas x devices per replica), checked against `most` like whole_count.
 [[nodiscard]] std::int64_t count_product(std::int64_t a, std::int64_t b, const CountOf& of, double most = kMaxCount);
 
-/// An integer input checked to lie from `least` to `most` (so it fits the int or the loop it feeds); throws
-/// UserError "<flag>: expected a whole number from <least> to <most>, got <v>" otherwise.
-[[nodiscard]] std::int64_t whole_input(const Context& ctx, std::string_view key, std::int64_t least, std::int64_t most);
-
 /// A token-count input as a whole number from `least` to `most`; throws UserError naming the flag, the range
 /// and the value otherwise (a token count cast to an integer goes through here, never a bare cast).
 [[nodiscard]] std::int64_t whole_tokens(const Context& ctx, std::string_view key, std::int64_t least, std::int64_t most);

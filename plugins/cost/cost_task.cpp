@@ -31,11 +31,11 @@ void run_task(Context& ctx) {
   const Tokens tool_result = ctx.get<Tokens>("tool_result_tokens");
   const bool full = ctx.text("history") == "full";
   const Usd tool_cost = ctx.get<Usd>("tool_cost");
-  const int retries = static_cast<int>(ctx.integer("retries"));
+  const int retries = ctx.count("retries");
   if (retries < 0) throw UserError{{"--retries must be zero or more", "retries after a failed attempt"}};
 
   Agent a;
-  a.steps = static_cast<int>(ctx.integer("steps"));
+  a.steps = ctx.count("steps");
   if (a.steps < 1 || a.steps > 100000) throw UserError{{"--steps must be from 1 to 100,000", "calls the agent makes per attempt"}};
   a.output_per_step = ctx.get<Tokens>("tokens_per_step");
   a.prices.input = ctx.has("input_price") ? ctx.get<UsdPerToken>("input_price") : from_base<UsdPerToken>(0.0);
@@ -88,7 +88,7 @@ void run_task(Context& ctx) {
 
   if (ctx.has("alt_steps")) {
     Agent b = a;
-    b.steps = static_cast<int>(ctx.integer("alt_steps"));
+    b.steps = ctx.count("alt_steps");
     if (b.steps < 1 || b.steps > 100000) throw UserError{{"--alt-steps must be from 1 to 100,000", ""}};
     if (ctx.has("alt_tokens_per_step")) b.output_per_step = ctx.get<Tokens>("alt_tokens_per_step");
     if (ctx.has("alt_input_price")) b.prices.input = ctx.get<UsdPerToken>("alt_input_price");
@@ -138,7 +138,7 @@ Calculator task_calculator() {
       "--alt-* describe a second agent (e.g. a cheaper model that takes more steps).";
   c.refs = {api_ref()};
   c.inputs = {
-      {.name = "steps", .kind = InputKind::integer, .help = "model calls per attempt", .example = "20"},
+      {.name = "steps", .kind = InputKind::integer, .help = "model calls per attempt", .example = "20", .most = 1'000'000},
       {.name = "tokens_per_step", .kind = InputKind::quantity, .dim = dims::token,
        .help = "output tokens per call (hidden reasoning included)", .example = "800"},
       {.name = "prompt_tokens", .kind = InputKind::quantity, .dim = dims::token, .help = "input tokens of the first call",

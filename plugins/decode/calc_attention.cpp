@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <fmt/format.h>
 
+#include "plugins/catalog/model_arch.hpp"
 #include "plugins/core/context.hpp"
 #include "plugins/decode/decode_attention.hpp"
 #include "plugins/decode/decode_calculators.hpp"
@@ -17,9 +18,7 @@ namespace {
 
 int count_or(Context& ctx, std::string_view key, int fallback) {
   if (!ctx.has(key)) return fallback;
-  const auto v = ctx.integer(key);
-  if (v < 1) throw UserError{{Context::flag_name(key) + ": expected at least 1", ""}};
-  return static_cast<int>(v);
+  return ctx.count(key);  // the host checked it against the declared bound
 }
 
 void calculate_attention(Context& ctx) {
@@ -119,15 +118,15 @@ Calculator attention_calculator() {
       {
           {.name = "tokens", .kind = InputKind::quantity, .dim = dims::token, .help = "sequence length N", .example = "8k"},
           {.name = "head_dim", .kind = InputKind::integer, .help = "width of one head d (default: hidden size / heads)",
-           .example = "128", .catalog = "model.head_dim", .optional = true},
+           .example = "128", .catalog = "model.head_dim", .optional = true, .most = kMaxHeadDim, .most_why = kModelLimitWhy},
           {.name = "heads", .kind = InputKind::integer, .help = "query heads per layer (default 1: per-head figures)", .example = "64",
-           .catalog = "model.attention_heads", .optional = true},
+           .catalog = "model.attention_heads", .optional = true, .most = kMaxHeads, .most_why = kModelLimitWhy},
           {.name = "kv_heads", .kind = InputKind::integer, .help = "key/value heads per layer (default: as many as query heads)",
-           .example = "8", .catalog = "model.kv_heads", .optional = true},
+           .example = "8", .catalog = "model.kv_heads", .optional = true, .most = kMaxHeads, .most_why = kModelLimitWhy},
           {.name = "layers", .kind = InputKind::integer, .help = "layers (default 1)", .example = "80", .catalog = "model.layers",
-           .optional = true},
+           .optional = true, .most = kMaxLayers, .most_why = kModelLimitWhy},
           {.name = "hidden_size", .kind = InputKind::integer, .help = "model width, to derive the head width", .example = "8192",
-           .catalog = "model.hidden_size", .optional = true},
+           .catalog = "model.hidden_size", .optional = true, .most = kMaxWidth, .most_why = kModelLimitWhy},
           {.name = "dtype", .kind = InputKind::choice, .help = "storage format of Q, K, V, O and the score matrices",
            .default_value = "fp16", .example = "bf16", .choices = storage_format_names()},
           {.name = "sram", .kind = InputKind::quantity, .dim = dims::information,

@@ -3,6 +3,7 @@
 // expert is read, and expert parallelism adds an all-to-all.
 #include <fmt/format.h>
 
+#include "plugins/catalog/model_arch.hpp"
 #include "plugins/core/context.hpp"
 #include "plugins/core/counts.hpp"
 #include "plugins/decode/decode_calculators.hpp"
@@ -14,7 +15,7 @@ namespace infracalc::decode {
 
 namespace {
 
-int count(Context& ctx, std::string_view key) { return static_cast<int>(whole_input(ctx, key, 1, 1'000'000'000)); }
+int count(Context& ctx, std::string_view key) { return ctx.count(key); }
 
 void calculate_moe(Context& ctx) {
   std::optional<Workload> w;
@@ -131,13 +132,13 @@ Calculator moe_calculator() {
   c.inputs = join(join(join(
                            {
                                {.name = "experts", .kind = InputKind::integer, .help = "routed experts per MoE layer",
-                                .example = "256", .catalog = "model.moe.experts", .optional = true},
+                                .example = "256", .catalog = "model.moe.experts", .optional = true, .most = kMaxExperts, .most_why = kModelLimitWhy},
                                {.name = "experts_per_token", .kind = InputKind::integer, .help = "routed experts each token activates (top-k)",
-                                .example = "8", .catalog = "model.moe.experts_per_token", .optional = true},
+                                .example = "8", .catalog = "model.moe.experts_per_token", .optional = true, .most = kMaxExperts, .most_why = kModelLimitWhy},
                                {.name = "batch", .kind = InputKind::integer, .help = "tokens per step (sequences decoded together)",
-                                .default_value = "1", .example = "64"},
+                                .default_value = "1", .example = "64", .most = kMaxBatch, .most_why = kBatchWhy},
                                {.name = "ep", .kind = InputKind::integer, .help = "expert-parallel devices the experts are spread over (a divisor of the experts)",
-                                .default_value = "1", .example = "8"},
+                                .default_value = "1", .example = "8", .most = kMaxParallel, .most_why = kParallelWhy},
                            },
                            model),
                       device),

@@ -104,7 +104,7 @@ Calculator roofline_calculator() {
   c.inputs = join(join(model_inputs(), device_inputs(true)),
                   {
                       {.name = "batch", .kind = InputKind::integer, .help = "sequences decoded together (prompts prefilled together)",
-                       .default_value = "1", .example = "64"},
+                       .default_value = "1", .example = "64", .most = kMaxBatch, .most_why = kBatchWhy},
                       {.name = "tokens", .kind = InputKind::quantity, .dim = dims::token,
                        .help = "sequence length: context held in the KV cache while decoding, prompt length for prefill",
                        .default_value = "0", .example = "8k", .bound = Bound::non_negative},

@@ -102,7 +102,7 @@ Calculator speculative_calculator() {
        .example = "0.05", .bound = Bound::non_negative},
       {.name = "tree_width", .kind = InputKind::integer, .help = "candidates per level of a draft tree (Medusa's m)",
        .example = "2", .optional = true},
-      {.name = "batch", .kind = InputKind::integer, .help = "sequences decoded together", .default_value = "1", .example = "64"},
+      {.name = "batch", .kind = InputKind::integer, .help = "sequences decoded together", .default_value = "1", .example = "64", .most = kMaxBatch, .most_why = kBatchWhy},
       {.name = "tokens", .kind = InputKind::quantity, .dim = dims::token, .help = "context held per sequence",
        .default_value = "0", .example = "4k", .bound = Bound::non_negative},
   };

@@ -4,6 +4,7 @@
 #include <cmath>
 #include <fmt/format.h>
 
+#include "plugins/catalog/model_arch.hpp"
 #include "plugins/formats/storage.hpp"
 #include "units/format.hpp"
 #include "units/parse.hpp"
@@ -36,11 +37,8 @@ void add_resolved(Context& ctx, std::string key, Origin origin, Cell value, std:
   ctx.result().inputs.push_back(std::move(ri));
 }
 
-int positive_int(Context& ctx, std::string_view key) {
-  const auto v = ctx.integer(key);
-  if (v < 1) throw UserError{{Context::flag_name(key) + ": expected a whole number of at least 1, got " + std::to_string(v), ""}};
-  return static_cast<int>(v);
-}
+// The host checked the input against its declared bound (at least 1, at most its `most`).
+int positive_int(Context& ctx, std::string_view key) { return ctx.count(key); }
 
 // Applies architecture flags given explicitly over the catalog's values.
 void apply_overrides(Context& ctx, ModelArch& m) {
@@ -86,15 +84,15 @@ std::vector<Input> model_inputs() {
       {.name = "kv_dtype", .kind = InputKind::choice, .help = "storage format of the KV cache", .default_value = "fp16",
        .example = "fp8", .choices = storage_format_names()},
       {.name = "layers", .kind = InputKind::integer, .help = "transformer layers (overrides the model's)", .example = "80",
-       .catalog = "model.layers", .optional = true},
+       .catalog = "model.layers", .optional = true, .most = kMaxLayers, .most_why = kModelLimitWhy},
       {.name = "hidden_size", .kind = InputKind::integer, .help = "model width (overrides the model's)", .example = "8192",
-       .catalog = "model.hidden_size", .optional = true},
+       .catalog = "model.hidden_size", .optional = true, .most = kMaxWidth, .most_why = kModelLimitWhy},
       {.name = "heads", .kind = InputKind::integer, .help = "query heads per layer (overrides the model's)", .example = "64",
-       .catalog = "model.attention_heads", .optional = true},
+       .catalog = "model.attention_heads", .optional = true, .most = kMaxHeads, .most_why = kModelLimitWhy},
       {.name = "kv_heads", .kind = InputKind::integer, .help = "key/value heads per layer (overrides the model's)", .example = "8",
-       .catalog = "model.kv_heads", .optional = true},
+       .catalog = "model.kv_heads", .optional = true, .most = kMaxHeads, .most_why = kModelLimitWhy},
       {.name = "head_dim", .kind = InputKind::integer, .help = "width of one attention head (overrides the model's)", .example = "128",
-       .catalog = "model.head_dim", .optional = true},
+       .catalog = "model.head_dim", .optional = true, .most = kMaxHeadDim, .most_why = kModelLimitWhy},
   };
 }
 
@@ -158,6 +156,10 @@ std::optional<Workload> resolve_workload(Context& ctx, bool required) {
     m.attention_heads = positive_int(ctx, "heads");
     m.kv_heads = positive_int(ctx, "kv_heads");
     m.head_dim = positive_int(ctx, "head_dim");
+    if (!ctx.has("hidden_size") && static_cast<std::int64_t>(m.attention_heads) * m.head_dim > kMaxWidth)
+      throw UserError{{fmt::format("--heads x --head-dim is {}, wider than any model ({} at most)",
+                                   static_cast<std::int64_t>(m.attention_heads) * m.head_dim, kMaxWidth),
+                       "give --hidden-size, or check --heads and --head-dim"}};
     m.hidden_size = ctx.has("hidden_size") ? positive_int(ctx, "hidden_size") : m.attention_heads * m.head_dim;
     m.layer_types.assign(static_cast<std::size_t>(m.layers), LayerAttention::full);
     arch = m;

@@ -12,13 +12,13 @@ namespace infracalc::decode {
 
 std::vector<Input> step_inputs() {
   return {
-      {.name = "batch", .kind = InputKind::integer, .help = "sequences decoded together", .default_value = "1", .example = "64"},
+      {.name = "batch", .kind = InputKind::integer, .help = "sequences decoded together", .default_value = "1", .example = "64", .most = kMaxBatch, .most_why = kBatchWhy},
       {.name = "tokens", .kind = InputKind::quantity, .dim = dims::token,
        .help = "context held in the KV cache per sequence (0: weights only)", .default_value = "0", .example = "8k",
        .bound = Bound::non_negative},
       {.name = "tp", .kind = InputKind::integer,
        .help = "tensor-parallel devices: weights, KV heads and arithmetic are split across them", .default_value = "1",
-       .example = "8"},
+       .example = "8", .most = kMaxParallel, .most_why = kParallelWhy},
   };
 }
 

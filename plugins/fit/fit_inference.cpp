@@ -28,8 +28,8 @@ void run_inference(Context& ctx) {
   s.comm = ctx.get<Bytes>("comm_buffers");
   if (ctx.has("activations")) s.activations = ctx.get<Bytes>("activations");
   s.step_tokens = ctx.get<Tokens>("step_tokens");
-  const int tp = static_cast<int>(whole_input(ctx, "tp", 1, 1 << 20));
-  const int pp = static_cast<int>(whole_input(ctx, "pp", 1, 1 << 20));
+  const int tp = ctx.count("tp");
+  const int pp = ctx.count("pp");
   if (s.arch.attention_heads % tp != 0)
     throw UserError{{fmt::format("--tp {} does not divide the {} attention heads", tp, s.arch.attention_heads), "use a divisor of the head count"}};
   if (pp > s.arch.layers) throw UserError{{fmt::format("--pp {} exceeds the {} layers", pp, s.arch.layers), "use at most one stage per layer"}};
@@ -133,9 +133,9 @@ Calculator inference_calculator() {
   c.inputs.push_back({.name = "tokens", .kind = InputKind::quantity, .dim = dims::token, .help = "context length per sequence",
                       .example = "8k"});
   c.inputs.push_back({.name = "batch", .kind = InputKind::integer, .help = "sequences resident at once (per replica)",
-                      .default_value = "1", .example = "32"});
-  c.inputs.push_back({.name = "tp", .kind = InputKind::integer, .help = "tensor-parallel devices", .default_value = "1", .example = "8"});
-  c.inputs.push_back({.name = "pp", .kind = InputKind::integer, .help = "pipeline stages", .default_value = "1", .example = "2"});
+                      .default_value = "1", .example = "32", .most = kMaxBatch, .most_why = kBatchWhy});
+  c.inputs.push_back({.name = "tp", .kind = InputKind::integer, .help = "tensor-parallel devices", .default_value = "1", .example = "8", .most = kMaxParallel, .most_why = kParallelWhy});
+  c.inputs.push_back({.name = "pp", .kind = InputKind::integer, .help = "pipeline stages", .default_value = "1", .example = "2", .most = kMaxParallel, .most_why = kParallelWhy});
   c.inputs.push_back({.name = "devices", .kind = InputKind::integer, .help = "devices in the deployment (a multiple of tp x pp)",
                       .example = "16", .optional = true});
   c.inputs.push_back({.name = "memory", .kind = InputKind::quantity, .dim = dims::information, .help = "memory per device",

@@ -11,27 +11,33 @@ namespace infracalc::fit {
 std::vector<Input> model_inputs() {
   return {
       {.name = "params", .kind = InputKind::integer,
-       .help = "total parameters (overrides the count computed from the architecture)", .example = "70e9", .optional = true},
-      {.name = "layers", .kind = InputKind::integer, .help = "transformer layers", .example = "80", .optional = true},
-      {.name = "hidden_size", .kind = InputKind::integer, .help = "model (residual) width", .example = "8192", .optional = true},
-      {.name = "heads", .kind = InputKind::integer, .help = "query heads per layer", .example = "64", .optional = true},
+       .help = "total parameters (overrides the count computed from the architecture)", .example = "70e9", .optional = true,
+       .most = static_cast<std::int64_t>(kMaxParams), .most_why = kModelLimitWhy},
+      {.name = "layers", .kind = InputKind::integer, .help = "transformer layers", .example = "80", .optional = true,
+       .most = kMaxLayers, .most_why = kModelLimitWhy},
+      {.name = "hidden_size", .kind = InputKind::integer, .help = "model (residual) width", .example = "8192", .optional = true,
+       .most = kMaxWidth, .most_why = kModelLimitWhy},
+      {.name = "heads", .kind = InputKind::integer, .help = "query heads per layer", .example = "64", .optional = true,
+       .most = kMaxHeads, .most_why = kModelLimitWhy},
       {.name = "kv_heads", .kind = InputKind::integer, .help = "key/value heads per layer (default: heads)", .example = "8",
-       .optional = true},
+       .optional = true, .most = kMaxHeads, .most_why = kModelLimitWhy},
       {.name = "head_dim", .kind = InputKind::integer, .help = "width of one head (default: hidden_size / heads)",
-       .example = "128", .optional = true},
+       .example = "128", .optional = true, .most = kMaxHeadDim, .most_why = kModelLimitWhy},
       {.name = "ffn_size", .kind = InputKind::integer, .help = "MLP intermediate width (per expert for MoE)", .example = "28672",
-       .optional = true},
-      {.name = "vocab_size", .kind = InputKind::integer, .help = "vocabulary size", .example = "128256", .optional = true},
-      {.name = "experts", .kind = InputKind::integer, .help = "routed experts per MoE layer", .example = "8", .optional = true},
+       .optional = true, .most = kMaxWidth, .most_why = kModelLimitWhy},
+      {.name = "vocab_size", .kind = InputKind::integer, .help = "vocabulary size", .example = "128256", .optional = true,
+       .most = kMaxVocab, .most_why = kModelLimitWhy},
+      {.name = "experts", .kind = InputKind::integer, .help = "routed experts per MoE layer", .example = "8", .optional = true,
+       .most = kMaxExperts, .most_why = kModelLimitWhy},
       {.name = "experts_per_token", .kind = InputKind::integer, .help = "experts each token activates (top-k)", .example = "2",
-       .optional = true},
+       .optional = true, .most = kMaxExperts, .most_why = kModelLimitWhy},
       {.name = "tied_embeddings", .kind = InputKind::flag, .help = "input embedding and output head share one matrix"},
   };
 }
 
 namespace {
 
-int flag_int(Context& ctx, std::string_view key) { return static_cast<int>(whole_input(ctx, key, 1, 2'000'000'000)); }
+int flag_int(Context& ctx, std::string_view key) { return ctx.count(key); }
 
 // Architecture from flags alone: enough to count parameters and size KV and activations.
 std::optional<ModelArch> arch_from_flags(Context& ctx) {
@@ -44,6 +50,9 @@ std::optional<ModelArch> arch_from_flags(Context& ctx) {
   m.attention_heads = flag_int(ctx, "heads");
   m.kv_heads = ctx.has("kv_heads") ? flag_int(ctx, "kv_heads") : m.attention_heads;
   m.head_dim = ctx.has("head_dim") ? flag_int(ctx, "head_dim") : m.hidden_size / m.attention_heads;
+  if (m.head_dim < 1)
+    throw UserError{{fmt::format("--hidden-size ({}) is smaller than --heads ({}): no head width", m.hidden_size, m.attention_heads),
+                     "give --head-dim, or check --hidden-size and --heads"}};
   m.ffn_size = ctx.has("ffn_size") ? flag_int(ctx, "ffn_size") : 0;
   m.vocab_size = ctx.has("vocab_size") ? flag_int(ctx, "vocab_size") : 0;
   m.tied_embeddings = ctx.flag("tied_embeddings");
@@ -104,6 +113,10 @@ ResolvedModel resolve_model(Context& ctx, bool need_arch) {
   }
   if (r.arch) check_arch(*r.arch);
   const bool countable = r.arch && r.arch->vocab_size > 0 && (r.arch->ffn_size > 0 || r.arch->moe);
+  if (countable && count_params(*r.arch).total > kMaxParams)
+    throw UserError{{fmt::format("the architecture gives {:.4g} parameters, more than the {:.0e} infracalc accepts", count_params(*r.arch).total,
+                                 kMaxParams),
+                     "check --layers, --hidden-size, --ffn-size, --vocab-size and --experts: " + std::string(kModelLimitWhy)}};
   if (ctx.has("params")) {
     r.params = ctx.number("params");
     if (countable) {

@@ -40,11 +40,10 @@ void run_train(Context& ctx) {
   }
   const double hidden = m.arch ? m.arch->hidden_size : 0.0;
   const StatePerParam per = state_per_param(opt, dtype_bytes(wd), dtype_bytes(ctx.text("grads_dtype")), master, hidden);
-  const int zero = static_cast<int>(ctx.integer("zero"));
-  if (zero > 3) throw UserError{{fmt::format("--zero {}: ZeRO stages are 0, 1, 2 and 3", zero), "give --zero 0..3"}};
-  const int tp = static_cast<int>(whole_input(ctx, "tp", 1, 1 << 20));
-  const int pp = static_cast<int>(whole_input(ctx, "pp", 1, 1 << 20));
-  int dp = static_cast<int>(whole_input(ctx, "dp", 1, 1 << 30));
+  const int zero = ctx.count("zero");
+  const int tp = ctx.count("tp");
+  const int pp = ctx.count("pp");
+  int dp = ctx.count("dp");
   if (ctx.has("devices")) {
     const auto devices = ctx.integer("devices");
     if (devices % (static_cast<std::int64_t>(tp) * pp) != 0)
@@ -168,11 +167,11 @@ Calculator train_calculator() {
   c.inputs.push_back({.name = "master", .kind = InputKind::choice, .help = "keep an FP32 master copy of the weights",
                       .default_value = "yes", .choices = {"yes", "no"}});
   c.inputs.push_back({.name = "zero", .kind = InputKind::integer, .help = "ZeRO stage: 0 none, 1 optimizer, 2 + gradients, 3 + weights",
-                      .default_value = "0", .example = "3", .bound = Bound::non_negative});
+                      .default_value = "0", .example = "3", .bound = Bound::non_negative, .most = 3, .most_why = "ZeRO stages are 0, 1, 2 and 3"});
   c.inputs.push_back({.name = "dp", .kind = InputKind::integer, .help = "data-parallel ranks (ZeRO shards over them)",
-                      .default_value = "1", .example = "64"});
-  c.inputs.push_back({.name = "tp", .kind = InputKind::integer, .help = "tensor-parallel ranks", .default_value = "1", .example = "8"});
-  c.inputs.push_back({.name = "pp", .kind = InputKind::integer, .help = "pipeline stages", .default_value = "1", .example = "4"});
+                      .default_value = "1", .example = "64", .most = 1'000'000'000});
+  c.inputs.push_back({.name = "tp", .kind = InputKind::integer, .help = "tensor-parallel ranks", .default_value = "1", .example = "8", .most = kMaxParallel, .most_why = kParallelWhy});
+  c.inputs.push_back({.name = "pp", .kind = InputKind::integer, .help = "pipeline stages", .default_value = "1", .example = "4", .most = kMaxParallel, .most_why = kParallelWhy});
   c.inputs.push_back({.name = "devices", .kind = InputKind::integer, .help = "total devices (sets dp = devices / (tp x pp))",
                       .example = "1024", .optional = true});
   c.inputs.push_back({.name = "recompute", .kind = InputKind::choice, .help = "activation recomputation: none, selective, full",
@@ -182,7 +181,7 @@ Calculator train_calculator() {
   c.inputs.push_back({.name = "seq", .kind = InputKind::quantity, .dim = dims::token, .help = "sequence length",
                       .default_value = "4096", .example = "8k"});
   c.inputs.push_back({.name = "micro_batch", .kind = InputKind::integer, .help = "micro-batch size (sequences per step per device)",
-                      .default_value = "1", .example = "2"});
+                      .default_value = "1", .example = "2", .most = kMaxBatch, .most_why = kBatchWhy});
   c.inputs.push_back({.name = "memory", .kind = InputKind::quantity, .dim = dims::information, .help = "memory per device",
                       .example = "80GB", .catalog = "gpu.memory_capacity", .optional = true});
   c.inputs.push_back({.name = "framework_reserve", .kind = InputKind::quantity, .dim = dims::information,

@@ -94,7 +94,7 @@ void run_bits(Context& ctx) {
   std::string scale_name = f.storage != nullptr ? std::string(f.storage->scale) : std::string();
   int tensor_scale_bits = f.storage != nullptr && f.storage->block > 0 ? f.storage->tensor_scale_bits : 0;
   if (ctx.has("block")) {
-    block = static_cast<int>(ctx.integer("block"));
+    block = ctx.count("block");
     if (scale_name.empty()) scale_name = s.integer ? "fp16" : "e8m0";
     if (f.storage != nullptr && f.storage->block > 0 && block != f.storage->block)
       ctx.note(fmt::format("{} is defined with blocks of {}; --block {} describes a variant", f.storage->name, f.storage->block, block));
@@ -156,7 +156,6 @@ void run_bits(Context& ctx) {
 void run_error(Context& ctx) {
   TensorRecipe r;
   r.count = static_cast<std::size_t>(ctx.integer("size"));
-  if (r.count > 16'777'216) throw UserError{{"--size: at most 16,777,216 values", "the statistics settle long before that"}};
   r.outlier_sigmas = ctx.number("outlier_sigmas");
   r.seed = static_cast<std::uint64_t>(ctx.integer("seed"));
   if (ctx.has("outliers")) {

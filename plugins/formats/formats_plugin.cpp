@@ -127,7 +127,7 @@ Calculator bits_calc() {
   c.inputs = {
       dtype_input(),
       {.name = "block", .kind = InputKind::integer, .help = "values per block or group scale (overrides the format's own)",
-       .example = "128", .optional = true},
+       .example = "128", .optional = true, .most = 1'048'576},
       {.name = "scale_format", .kind = InputKind::choice, .help = "block scale encoding (default: E8M0 for floats, FP16 for integers)",
        .example = "fp16", .choices = {"e8m0", "fp8-e4m3", "fp16", "bf16", "fp32"}, .optional = true},
       {.name = "tensor_values", .kind = InputKind::integer, .help = "values per tensor, to spread the per-tensor scale",
@@ -170,7 +170,8 @@ Calculator error_calc() {
   c.inputs = {
       {.name = "dtypes", .kind = InputKind::text, .help = "formats to compare, separated by commas",
        .default_value = "int4,fp4-e2m1,int4-g32,mxfp4,nvfp4", .example = "int4,fp4-e2m1,mxfp4,nvfp4"},
-      {.name = "size", .kind = InputKind::integer, .help = "values in the tensor", .default_value = "4096", .example = "65536"},
+      {.name = "size", .kind = InputKind::integer, .help = "values in the tensor", .default_value = "4096", .example = "65536",
+       .most = 16'777'216, .most_why = "the statistics settle long before that"},
       {.name = "outliers", .kind = InputKind::integer, .help = "number of outliers (overrides --outlier-share)",
        .example = "1", .bound = Bound::non_negative, .optional = true},
       {.name = "outlier_share", .kind = InputKind::quantity, .dim = dims::none, .help = "share of values that are outliers",
@@ -178,7 +179,7 @@ Calculator error_calc() {
       {.name = "outlier_sigmas", .kind = InputKind::quantity, .dim = dims::none,
        .help = "outlier magnitude in standard deviations of the bulk", .default_value = "50", .example = "20"},
       {.name = "seed", .kind = InputKind::integer, .help = "random seed", .default_value = "1", .example = "7",
-       .bound = Bound::non_negative},
+       .bound = Bound::non_negative, .most = kMaxSeed},
   };
   c.outputs = {
       {"signal_rms", dims::none, "RMS of the tensor"},

@@ -13,7 +13,7 @@ namespace {
 bool from_flag(const Context& ctx, std::string_view key) { return ctx.has(key) && ctx.origin(key) == Origin::flag; }
 
 // A count of layers, heads or widths: integer inputs reach 9e15, the architecture holds ints.
-int count_input(const Context& ctx, std::string_view key) { return static_cast<int>(whole_input(ctx, key, 0, 1'000'000'000)); }
+int count_input(const Context& ctx, std::string_view key) { return ctx.count(key); }
 
 // "5:1" is five sliding layers then one full layer, repeated; a comma list spells the cycle out
 // ("sliding,full" or "s,f"); "full" makes every layer full attention.
@@ -96,21 +96,21 @@ void check_heads(const ModelArch& m) {
 std::vector<Input> arch_inputs() {
   return {
       {.name = "layers", .kind = InputKind::integer, .help = "transformer layers", .example = "80", .catalog = "model.layers",
-       .optional = true},
+       .optional = true, .most = kMaxLayers, .most_why = kModelLimitWhy},
       {.name = "heads", .kind = InputKind::integer, .help = "query (attention) heads per layer", .example = "64",
-       .catalog = "model.attention_heads", .optional = true},
+       .catalog = "model.attention_heads", .optional = true, .most = kMaxHeads, .most_why = kModelLimitWhy},
       {.name = "kv_heads", .kind = InputKind::integer, .help = "key/value heads per layer (GQA; = heads for MHA, 1 for MQA)",
-       .example = "8", .catalog = "model.kv_heads", .optional = true},
+       .example = "8", .catalog = "model.kv_heads", .optional = true, .most = kMaxHeads, .most_why = kModelLimitWhy},
       {.name = "head_dim", .kind = InputKind::integer, .help = "width of one attention head", .example = "128",
-       .catalog = "model.head_dim", .optional = true},
+       .catalog = "model.head_dim", .optional = true, .most = kMaxHeadDim, .most_why = kModelLimitWhy},
       {.name = "attention", .kind = InputKind::choice,
        .help = "attention layout; overrides the model file's (default: the model's, or derived from the head counts)",
        .example = "gqa", .choices = {"mha", "gqa", "mqa", "mla"}, .optional = true},
       {.name = "kv_lora_rank", .kind = InputKind::integer,
-       .help = "MLA: width of the cached compressed KV latent (default: the model file's)", .example = "512", .optional = true},
+       .help = "MLA: width of the cached compressed KV latent (default: the model file's)", .example = "512", .optional = true, .most = kMaxWidth, .most_why = kModelLimitWhy},
       {.name = "rope_dim", .kind = InputKind::integer,
        .help = "MLA: width of the decoupled RoPE key cached beside the latent (default: the model file's)", .example = "64",
-       .optional = true},
+       .optional = true, .most = kMaxHeadDim, .most_why = kModelLimitWhy},
       {.name = "sliding_window", .kind = InputKind::integer, .dim = dims::token,
        .help = "window of sliding-window layers in tokens (default: the model file's); every layer slides unless "
                "--layer-pattern says otherwise",
@@ -121,7 +121,7 @@ std::vector<Input> arch_inputs() {
        .example = "5:1", .optional = true},
       {.name = "shared_layers", .kind = InputKind::integer,
        .help = "layers at the top of the stack that reuse an earlier layer's cache and store none (default: the model file's)",
-       .example = "0", .bound = Bound::non_negative, .optional = true},
+       .example = "0", .bound = Bound::non_negative, .optional = true, .most = kMaxLayers, .most_why = kModelLimitWhy},
   };
 }
 
@@ -134,7 +134,7 @@ std::vector<Input> precision_inputs() {
                "(one per token per KV head or MLA vector), group (one per --kv-group-size elements)",
        .default_value = "tensor", .example = "group", .choices = {"tensor", "head", "group"}},
       {.name = "kv_group_size", .kind = InputKind::integer, .help = "elements that share one scale with --kv-scales group",
-       .default_value = "32", .example = "64"},
+       .default_value = "32", .example = "64", .most = 1'048'576},
       {.name = "scale_dtype", .kind = InputKind::choice, .help = "storage format of each scale (and zero point)",
        .default_value = "fp16", .example = "fp32", .choices = {"fp16", "bf16", "fp32"}},
       {.name = "zero_point", .kind = InputKind::flag,
@@ -147,10 +147,10 @@ std::vector<Input> parallel_inputs() {
       {.name = "tp", .kind = InputKind::integer,
        .help = "tensor-parallel ranks: KV heads are split across them (replicated past the KV head count; an MLA latent "
                "is replicated on every rank)",
-       .default_value = "1", .example = "8"},
+       .default_value = "1", .example = "8", .most = kMaxParallel, .most_why = kParallelWhy},
       {.name = "pp", .kind = InputKind::integer,
        .help = "pipeline stages: layers are split into consecutive blocks of ceil(layers / pp)", .default_value = "1",
-       .example = "2"},
+       .example = "2", .most = kMaxParallel, .most_why = kParallelWhy},
   };
 }
 
@@ -234,7 +234,7 @@ KvPrecision resolve_precision(Context& ctx, bool scales_need_quantized) {
   p.format = find_storage_format(ctx.text("dtype"));
   const std::string scales = ctx.text("kv_scales");
   p.scales = scales == "head" ? ScaleGranularity::vector : scales == "group" ? ScaleGranularity::group : ScaleGranularity::tensor;
-  p.group_size = static_cast<int>(ctx.integer("kv_group_size"));
+  p.group_size = ctx.count("kv_group_size");
   p.scale_bytes = bytes_per_value(*find_storage_format(ctx.text("scale_dtype")));
   p.zero_point = ctx.flag("zero_point");
   const std::string_view dt = p.format->name;
@@ -250,8 +250,8 @@ KvPrecision resolve_precision(Context& ctx, bool scales_need_quantized) {
 
 Parallelism resolve_parallel(Context& ctx, const ModelArch& m) {
   Parallelism par;
-  par.tp = static_cast<int>(ctx.integer("tp"));
-  par.pp = static_cast<int>(ctx.integer("pp"));
+  par.tp = ctx.count("tp");
+  par.pp = ctx.count("pp");
   if (m.attention_heads > 0 && m.attention_heads % par.tp != 0)
     throw UserError{{fmt::format("--tp ({}) does not divide the query heads ({})", par.tp, m.attention_heads),
                      "tensor parallelism gives every rank the same number of query heads"}};

@@ -181,7 +181,7 @@ Calculator capacity_calculator() {
                       .help = "weight bytes (default: parameters x bytes per value at --weight-dtype)", .example = "140GB",
                       .bound = Bound::non_negative, .optional = true});
   c.inputs.push_back({.name = "params", .kind = InputKind::integer,
-                      .help = "parameter count (default: counted from the model's architecture)", .example = "70e9", .optional = true});
+                      .help = "parameter count (default: counted from the model's architecture)", .example = "70e9", .optional = true, .most = kMaxParamsInput, .most_why = kModelLimitWhy});
   c.inputs.push_back({.name = "weight_dtype", .kind = InputKind::choice, .help = "storage format of the weights (default: --dtype)",
                       .example = "fp8", .choices = storage_format_names(), .optional = true});
   c.inputs.push_back({.name = "utilization", .kind = InputKind::quantity, .dim = dims::none,
@@ -194,7 +194,7 @@ Calculator capacity_calculator() {
                       .help = "tokens per sequence for max_batch (default: the model's maximum context, else 8192)",
                       .default_value = "8192", .example = "32k", .catalog = "model.max_context"});
   c.inputs.push_back({.name = "batch", .kind = InputKind::integer, .help = "sequences for max_context and the --tokens check",
-                      .default_value = "1", .example = "16"});
+                      .default_value = "1", .example = "16", .most = kMaxBatch, .most_why = kBatchWhy});
   c.inputs.push_back({.name = "tokens", .kind = InputKind::quantity, .dim = dims::token,
                       .help = "context to check per sequence (adds kv_required, kv_fraction, fits, devices_needed)", .example = "10M",
                       .optional = true});

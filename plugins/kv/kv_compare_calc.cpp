@@ -27,7 +27,7 @@ void run_compare(Context& ctx) {
   const Number batch = Number::from_value(static_cast<double>(ctx.integer("batch")));
 
   int gqa = m.layout == AttentionLayout::gqa && !m.mla ? m.kv_heads : default_gqa_heads(m.attention_heads);
-  if (ctx.has("gqa_kv_heads")) gqa = static_cast<int>(ctx.integer("gqa_kv_heads"));
+  if (ctx.has("gqa_kv_heads")) gqa = ctx.count("gqa_kv_heads");
   if (gqa > m.attention_heads || m.attention_heads % gqa != 0)
     throw UserError{{fmt::format("--gqa-kv-heads ({}) must divide the query heads ({})", gqa, m.attention_heads), "e.g. --gqa-kv-heads 8"}};
   const int width = m.head_dim > 0 ? m.head_dim : (m.mla && m.mla->v_head_dim > 0 ? m.mla->v_head_dim : 0);
@@ -99,12 +99,12 @@ Calculator compare_calculator() {
   c.inputs = arch_inputs();
   c.inputs.push_back({.name = "gqa_kv_heads", .kind = InputKind::integer,
                       .help = "KV heads of the GQA row (default: the model's own for a GQA model, else 8 when it divides the heads)",
-                      .example = "8", .optional = true});
+                      .example = "8", .optional = true, .most = kMaxHeads, .most_why = kModelLimitWhy});
   for (auto& in : precision_inputs()) c.inputs.push_back(in);
   c.inputs.push_back({.name = "tokens", .kind = InputKind::quantity, .dim = dims::token,
                       .help = "tokens per sequence for the totals (default: the model's maximum context, else 8192)",
                       .default_value = "8192", .example = "128k", .catalog = "model.max_context"});
-  c.inputs.push_back({.name = "batch", .kind = InputKind::integer, .help = "sequences", .default_value = "1", .example = "32"});
+  c.inputs.push_back({.name = "batch", .kind = InputKind::integer, .help = "sequences", .default_value = "1", .example = "32", .most = kMaxBatch, .most_why = kBatchWhy});
   for (auto& in : parallel_inputs()) c.inputs.push_back(in);
   c.outputs = {
       {"mha_bytes_per_token", dims::information, "bytes per token under MHA"},

@@ -94,7 +94,7 @@ Calculator compress_calculator() {
   c.inputs.push_back({.name = "prompt", .kind = InputKind::quantity, .dim = dims::token, .help = "prompt tokens", .example = "8000"});
   c.inputs.push_back({.name = "generate", .kind = InputKind::quantity, .dim = dims::token,
                       .help = "tokens generated after the prompt", .default_value = "0", .example = "30000", .bound = Bound::non_negative});
-  c.inputs.push_back({.name = "batch", .kind = InputKind::integer, .help = "sequences", .default_value = "1", .example = "8"});
+  c.inputs.push_back({.name = "batch", .kind = InputKind::integer, .help = "sequences", .default_value = "1", .example = "8", .most = kMaxBatch, .most_why = kBatchWhy});
   c.inputs.push_back({.name = "h2o_ratio", .kind = InputKind::quantity, .dim = dims::none,
                       .help = "H2O: share of the sequence kept (heavy hitters + recent); the paper's main setting is 20%",
                       .default_value = "20%", .example = "10%", .bound = Bound::fraction});
@@ -112,7 +112,7 @@ Calculator compress_calculator() {
                       .default_value = "1020", .example = "2044"});
   c.inputs.push_back({.name = "cachegen_ratio", .kind = InputKind::quantity, .dim = dims::none,
                       .help = "CacheGen: stored size of the --dtype cache / encoded size", .default_value = "4", .example = "3.5"});
-  c.inputs.push_back({.name = "points", .kind = InputKind::integer, .help = "rows of the growth table", .default_value = "9", .example = "20"});
+  c.inputs.push_back({.name = "points", .kind = InputKind::integer, .help = "rows of the growth table", .default_value = "9", .example = "20", .most = 1'000'000});
   c.outputs = {
       {"full_bytes", dims::information, "uncompressed cache at --dtype"},
       {"int8_bytes", dims::information, "INT8 cache (scales per --kv-scales)"},

@@ -152,7 +152,7 @@ Calculator offload_calculator() {
       {.name = "cache", .kind = InputKind::quantity, .dim = dims::information, .help = "cache bytes to place (default: the model's at --tokens)",
        .example = "40GB", .optional = true},
       {.name = "tokens", .kind = InputKind::quantity, .dim = dims::token, .help = "tokens per sequence", .example = "128k", .optional = true},
-      {.name = "batch", .kind = InputKind::integer, .help = "sequences", .default_value = "1", .example = "8"},
+      {.name = "batch", .kind = InputKind::integer, .help = "sequences", .default_value = "1", .example = "8", .most = kMaxBatch, .most_why = kBatchWhy},
       {.name = "chunk", .kind = InputKind::quantity, .dim = dims::information,
        .help = "move the cache in chunks of this size, each paying the latency (default: one transfer)", .example = "64KiB", .optional = true},
       {.name = "recompute_rate", .kind = InputKind::quantity, .dim = dims::token_rate,

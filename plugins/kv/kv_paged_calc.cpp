@@ -211,7 +211,7 @@ Calculator paged_calculator() {
   c.refs = {model_ref()};
   c.inputs = {
       {.name = "block_size", .kind = InputKind::integer, .help = "tokens per KV block (vLLM's default is 16)", .default_value = "16",
-       .example = "32"},
+       .example = "32", .most = 1'048'576},
       {.name = "blocks", .kind = InputKind::integer, .help = "blocks in the pool (or give --memory with a model)", .example = "2048",
        .optional = true},
       {.name = "memory", .kind = InputKind::quantity, .dim = dims::information,
@@ -225,7 +225,7 @@ Calculator paged_calculator() {
       {.name = "count", .kind = InputKind::integer, .help = "a seeded random stream of this many requests", .example = "500",
        .optional = true},
       {.name = "seed", .kind = InputKind::integer, .help = "seed of the random stream", .default_value = "1", .example = "7",
-       .bound = Bound::non_negative},
+       .bound = Bound::non_negative, .most = kMaxSeed},
       {.name = "prompt_mean", .kind = InputKind::quantity, .dim = dims::token, .help = "mean prompt length of the random stream",
        .default_value = "512", .example = "1000"},
       {.name = "output_mean", .kind = InputKind::quantity, .dim = dims::token, .help = "mean output length of the random stream",

@@ -148,7 +148,7 @@ Calculator prefix_calculator() {
        .default_value = "0", .example = "200", .bound = Bound::non_negative},
       {.name = "output", .kind = InputKind::quantity, .dim = dims::token, .help = "output tokens of each request",
        .default_value = "0", .example = "300", .bound = Bound::non_negative},
-      {.name = "block_size", .kind = InputKind::integer, .help = "tokens per KV block", .default_value = "16", .example = "32"},
+      {.name = "block_size", .kind = InputKind::integer, .help = "tokens per KV block", .default_value = "16", .example = "32", .most = 1'048'576},
       {.name = "cache_read", .kind = InputKind::quantity, .dim = dims::none,
        .help = "price of a cached prefix token as a share of the base input price (default: the --price entry's, else 10%)",
        .default_value = "10%", .example = "50%", .bound = Bound::fraction0},

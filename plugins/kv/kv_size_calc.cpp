@@ -117,7 +117,7 @@ Calculator size_calculator() {
   for (auto& in : precision_inputs()) c.inputs.push_back(in);
   c.inputs.push_back({.name = "tokens", .kind = InputKind::quantity, .dim = dims::token,
                       .help = "tokens held per sequence (context length)", .example = "128k"});
-  c.inputs.push_back({.name = "batch", .kind = InputKind::integer, .help = "sequences held at once", .default_value = "1", .example = "32"});
+  c.inputs.push_back({.name = "batch", .kind = InputKind::integer, .help = "sequences held at once", .default_value = "1", .example = "32", .most = kMaxBatch, .most_why = kBatchWhy});
   for (auto& in : parallel_inputs()) c.inputs.push_back(in);
   c.inputs.push_back({.name = "budget", .kind = InputKind::quantity, .dim = dims::information,
                       .help = "memory the cache may use (per device when --tp or --pp > 1); adds a fits verdict", .example = "40GB",

@@ -95,7 +95,7 @@ Calculator work_calculator() {
       {.name = "step", .kind = InputKind::integer, .help = "step to report (1-based; default: the last)", .example = "6", .optional = true},
       {.name = "samples", .kind = InputKind::integer, .help = "rows of the per-step table", .default_value = "10", .example = "50"},
       {.name = "hidden", .kind = InputKind::integer, .help = "model width for projection FLOPs (default: the model's hidden size)",
-       .example = "8192", .catalog = "model.hidden_size", .optional = true},
+       .example = "8192", .catalog = "model.hidden_size", .optional = true, .most = kMaxWidth, .most_why = kModelLimitWhy},
   };
   for (auto& in : arch_inputs()) c.inputs.push_back(in);
   for (auto& in : precision_inputs()) c.inputs.push_back(in);

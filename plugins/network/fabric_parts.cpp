@@ -35,7 +35,7 @@ std::vector<Input> fabric_inputs() {
       {.name = "nic_speed", .kind = InputKind::quantity, .dim = dims::data_rate,
        .help = "line rate of one NIC port, one direction (default: the switch port speed)", .example = "400Gb/s", .optional = true},
       {.name = "tiers", .kind = InputKind::integer, .help = "switch tiers 1, 2 or 3 (default: the fewest that fit)", .example = "3",
-       .optional = true},
+       .optional = true, .most = 3, .most_why = "four and more tiers are not modelled"},
       {.name = "oversubscription", .kind = InputKind::text, .help = "leaf host:uplink port ratio (1:1 is non-blocking)",
        .default_value = "1:1", .example = "2:1"},
       {.name = "host_cables", .kind = InputKind::choice, .help = "NIC-to-leaf cables: optical (transceivers at both ends) or copper (DAC, no optics)",
@@ -90,8 +90,7 @@ FabricParts size_fabric(Context& ctx, std::int64_t endpoints, FabricDesign desig
   in.endpoints = endpoints;
   in.radix = *radix;
   in.oversubscription = parse_ratio(ctx.text("oversubscription"), "--oversubscription");
-  in.tiers = ctx.has("tiers") ? static_cast<int>(ctx.integer("tiers")) : 0;
-  if (in.tiers < 0 || in.tiers > 3) throw UserError{{"--tiers: expected 1, 2 or 3", "four and more tiers are not modelled"}};
+  in.tiers = ctx.has("tiers") ? ctx.count("tiers") : 0;
   in.design = design;
   in.rails = rails;
   out.plan = plan_fabric(in);

@@ -27,8 +27,8 @@ void run_distribution(Context& ctx) {
   const Number pf = Number::from_value(ctx.number("power_factor"));
   if (supply == pwr::Supply::dc && ctx.origin("power_factor") == Origin::flag && pf.value() != 1.0)
     throw UserError{{"--power-factor applies to AC supplies only", "drop it, or give --supply ac-1ph or ac-3ph"}};
-  const int taps = static_cast<int>(ctx.integer("taps"));
-  const int parallel = static_cast<int>(ctx.integer("parallel"));
+  const int taps = ctx.count("taps");
+  const int parallel = ctx.count("parallel");
   const Number loss_k = pwr::distributed_loss_factor(taps);
   const Number drop_k = pwr::distributed_drop_factor(taps);
   const double conductors_loaded = supply == pwr::Supply::ac_three ? 3.0 : 2.0;
@@ -151,14 +151,14 @@ Calculator power_distribution_calculator() {
       {.name = "cross_section", .kind = InputKind::quantity, .dim = dims::area, .help = "conductor cross-section",
        .example = "240mm2", .optional = true},
       {.name = "parallel", .kind = InputKind::integer, .help = "conductors in parallel per pole or phase", .default_value = "1",
-       .example = "4"},
+       .example = "4", .most = 1000, .most_why = "no feeder runs more than 1,000 conductors in parallel"},
       {.name = "material", .kind = InputKind::choice, .help = "conductor material", .default_value = "copper",
        .choices = pwr::conductor_material_names()},
       {.name = "conductor_temp", .kind = InputKind::quantity, .dim = dims::temperature,
        .help = "conductor temperature for its resistivity (bus bars run at 60-90 degC)", .default_value = "20 degC",
        .example = "70degC", .point = true},
       {.name = "taps", .kind = InputKind::integer, .help = "equal loads spread evenly along the conductor (trays on a bus bar)",
-       .default_value = "1", .example = "18"},
+       .default_value = "1", .example = "18", .most = 1'000'000},
       {.name = "compare_voltage", .kind = InputKind::quantity, .dim = dims::voltage,
        .help = "a second supply voltage for the same power: current and loss ratios", .example = "800V", .optional = true},
       {.name = "loss_budget", .kind = InputKind::quantity, .dim = dims::none,

@@ -316,7 +316,7 @@ Calculator capacity_calculator() {
       {.name = "length_dist", .kind = InputKind::choice, .help = "lengths of the simulated requests around the means",
        .default_value = "fixed", .example = "exponential", .choices = {"fixed", "uniform", "exponential"}},
       {.name = "seed", .kind = InputKind::integer, .help = "seed of the simulated lengths and arrivals", .default_value = "1",
-       .example = "7", .bound = Bound::non_negative},
+       .example = "7", .bound = Bound::non_negative, .most = kMaxSeed},
   };
   c.inputs = concat(concat(own, replica_inputs()), engine_inputs());
   c.outputs = {

@@ -27,7 +27,7 @@ void run_disaggregate(Context& ctx) {
   if (rep.max_context > 0 && prompt + output > rep.max_context)
     throw UserError{{fmt::format("{} + {} tokens exceed the model's {}-token context", prompt, output, rep.max_context), "shorten the requests"}};
   const int decode_tp = rep.tp;
-  const int prefill_tp = ctx.has("prefill_tp") ? static_cast<int>(whole_input(ctx, "prefill_tp", 1, 1 << 20)) : decode_tp;
+  const int prefill_tp = ctx.has("prefill_tp") ? ctx.count("prefill_tp") : decode_tp;
 
   // The prefill pool may split the model differently.
   std::unique_ptr<RooflineStepModel> prefill_own;
@@ -77,7 +77,7 @@ void run_disaggregate(Context& ctx) {
     ctx.set("kv_transfer_bytes", kv_bytes);
     if (ctx.has("transfer_bandwidth")) {
       const BytesPerSecond bw = ctx.get<BytesPerSecond>("transfer_bandwidth");
-      const int links = ctx.has("transfer_links") ? static_cast<int>(whole_input(ctx, "transfer_links", 1, 1 << 20)) : std::min(prefill_tp, decode_tp);
+      const int links = ctx.has("transfer_links") ? ctx.count("transfer_links") : std::min(prefill_tp, decode_tp);
       const Seconds latency = ctx.has("transfer_latency") ? ctx.get<Seconds>("transfer_latency") : Seconds{};
       transfer = transfer_time(kv_bytes, bw, links, latency);
       ctx.set("kv_transfer_time", transfer);
@@ -140,9 +140,9 @@ Calculator disaggregate_calculator() {
       {.name = "output_tokens", .kind = InputKind::quantity, .dim = dims::token, .help = "output length of the request mix",
        .default_value = "300", .example = "500"},
       {.name = "prefill_tp", .kind = InputKind::integer, .help = "tensor-parallel devices per prefill replica (default: --tp)",
-       .example = "4", .optional = true},
+       .example = "4", .optional = true, .most = kMaxParallel, .most_why = kParallelWhy},
       {.name = "decode_batch", .kind = InputKind::integer, .help = "sequences per decode step (default: what the KV budget holds)",
-       .example = "128", .optional = true},
+       .example = "128", .optional = true, .most = kMaxBatch, .most_why = kBatchWhy},
       {.name = "target_rate", .kind = InputKind::quantity, .dim = dims::frequency, .help = "requests per second to serve",
        .example = "20/s", .optional = true},
       {.name = "transfer_bandwidth", .kind = InputKind::quantity, .dim = dims::data_rate,
@@ -150,7 +150,7 @@ Calculator disaggregate_calculator() {
        .catalog = "fabric.bandwidth_per_direction", .optional = true},
       {.name = "transfer_links", .kind = InputKind::integer,
        .help = "links a transfer uses in parallel (default: the smaller pool's devices per replica, one NIC each)", .example = "8",
-       .optional = true},
+       .optional = true, .most = kMaxParallel},
       {.name = "transfer_latency", .kind = InputKind::quantity, .dim = dims::time, .help = "fixed latency of one transfer",
        .example = "20us", .bound = Bound::non_negative, .optional = true},
   };

@@ -49,7 +49,7 @@ void run_latency(Context& ctx) {
   if (need_model && !can_model)
     throw UserError{{"nothing prices the prefill or decode stages", "give --tpot and --prefill-time (or --prefill-rate), or --model ID --gpu ID"}};
   const Replica rep = can_model && need_model ? resolve_step_model(ctx, true) : Replica{};
-  const int batch = static_cast<int>(whole_input(ctx, "batch", 1, 1'000'000));
+  const int batch = ctx.count("batch");
 
   // Prefill: measured, at a rate, or modelled (only the uncached suffix is computed).
   Seconds prefill{}, prefill_uncached{};
@@ -215,7 +215,7 @@ Calculator latency_calculator() {
       {.name = "tpot", .kind = InputKind::quantity, .dim = dims::time, .help = "measured time per output token (else from the model)",
        .example = "9.5ms", .optional = true},
       {.name = "batch", .kind = InputKind::integer, .help = "sequences decoding together when the model prices decode",
-       .default_value = "1", .example = "32"},
+       .default_value = "1", .example = "32", .most = kMaxBatch, .most_why = kBatchWhy},
   };
   c.inputs = concat(own, replica_inputs());
   c.outputs = {

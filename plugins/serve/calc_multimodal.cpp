@@ -14,30 +14,24 @@ namespace infracalc::serve {
 
 namespace {
 
-std::int64_t count_of(Context& ctx, std::string_view key, std::int64_t least) {
-  const auto v = ctx.integer(key);
-  if (v < least || v > 1'000'000'000) throw UserError{{fmt::format("{}: expected a whole number of at least {}", Context::flag_name(key), least), ""}};
-  return v;
-}
-
 void run_multimodal(Context& ctx) {
-  const std::int64_t images = count_of(ctx, "images", 0);
-  const std::int64_t patch = count_of(ctx, "patch_size", 1);
-  const std::int64_t merge = count_of(ctx, "merge", 1);
-  const std::int64_t width = count_of(ctx, "image_width", 1);
-  const std::int64_t height = count_of(ctx, "image_height", 1);
+  const std::int64_t images = ctx.integer("images");
+  const std::int64_t patch = ctx.integer("patch_size");
+  const std::int64_t merge = ctx.integer("merge");
+  const std::int64_t width = ctx.integer("image_width");
+  const std::int64_t height = ctx.integer("image_height");
   const std::int64_t patches_per_image = image_tokens(width, height, patch, 1);
-  const std::int64_t per_image = ctx.has("tokens_per_image") ? count_of(ctx, "tokens_per_image", 1) : image_tokens(width, height, patch, merge);
+  const std::int64_t per_image = ctx.has("tokens_per_image") ? ctx.integer("tokens_per_image") : image_tokens(width, height, patch, merge);
   const std::int64_t image_total = count_product(images, per_image, {"--images", "image tokens", "fewer or smaller images"});
 
   std::int64_t frames = 0, per_frame = 0, video_total = 0, frame_patches = 0;
   if (ctx.has("video_duration")) {
     frames = video_frames(ctx.get<Seconds>("video_duration"), ctx.get<PerSecond>("video_fps"));
-    const std::int64_t fw = ctx.has("frame_width") ? count_of(ctx, "frame_width", 1) : width;
-    const std::int64_t fh = ctx.has("frame_height") ? count_of(ctx, "frame_height", 1) : height;
+    const std::int64_t fw = ctx.has("frame_width") ? ctx.integer("frame_width") : width;
+    const std::int64_t fh = ctx.has("frame_height") ? ctx.integer("frame_height") : height;
     frame_patches = image_tokens(fw, fh, patch, 1);
-    per_frame = ctx.has("tokens_per_frame") ? count_of(ctx, "tokens_per_frame", 1) : image_tokens(fw, fh, patch, merge);
-    const std::int64_t temporal = count_of(ctx, "temporal_merge", 1);
+    per_frame = ctx.has("tokens_per_frame") ? ctx.integer("tokens_per_frame") : image_tokens(fw, fh, patch, merge);
+    const std::int64_t temporal = ctx.integer("temporal_merge");
     (void)count_product((frames + temporal - 1) / temporal, per_frame, {"--video-duration", "video tokens", "a shorter or smaller clip"});
     video_total = video_tokens(frames, per_frame, temporal);
   }

@@ -132,7 +132,7 @@ void run_simulate(Context& ctx) {
 
   report_slo_and_cost(ctx, r, s, rep.tp);
 
-  const auto bins = occupancy(r, static_cast<int>(std::clamp<std::int64_t>(ctx.integer("bins"), 1, 10'000)), rep.engine.kv_blocks);
+  const auto bins = occupancy(r, ctx.count("bins"), rep.engine.kv_blocks);
   Table occ{"occupancy", "batch occupancy over time",
             {{"start", dims::time}, {"end", dims::time}, {"running", dims::none}, {"waiting", dims::none}, {"kv_use", dims::none},
              {"output_tokens_per_second", dims::token_rate}},
@@ -196,7 +196,7 @@ Calculator simulate_calculator() {
   c.refs.push_back(rental_ref());
   c.inputs = concat(concat(concat(replica_inputs(), engine_inputs()), stream_inputs()), report_inputs());
   c.inputs.push_back({.name = "bins", .kind = InputKind::integer, .help = "rows of the occupancy table (equal intervals of the run)",
-                      .default_value = "20", .example = "100"});
+                      .default_value = "20", .example = "100", .most = 10'000});
   c.inputs.push_back({.name = "trace", .kind = InputKind::flag, .help = "add the schedule (every step) and per-request tables"});
   c.outputs = {
       {"requests", dims::none, "requests answered"},

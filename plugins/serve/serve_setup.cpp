@@ -79,7 +79,7 @@ std::vector<Input> replica_inputs() {
   std::vector<Input> in = concat(decode::model_inputs(), decode::device_inputs(false));
   in.push_back({.name = "tp", .kind = InputKind::integer,
                 .help = "tensor-parallel devices per replica: weights, KV heads and arithmetic split across them", .default_value = "1",
-                .example = "8"});
+                .example = "8", .most = kMaxParallel, .most_why = kParallelWhy});
   in = concat(in, decode::link_inputs());
   in.push_back({.name = "step_time", .kind = InputKind::quantity, .dim = dims::time,
                 .help = "measured time of a decode step (replaces the roofline model; with --step-time-per-seq and --prefill-rate)",
@@ -99,16 +99,16 @@ std::vector<Input> engine_inputs() {
        .help = "scheduler: continuous (iteration-level, sequences join and leave every step) or static (a fixed batch in lockstep)",
        .default_value = "continuous", .example = "static", .choices = {"continuous", "static"}},
       {.name = "max_batch", .kind = InputKind::integer, .help = "most sequences in a batch (vLLM's max_num_seqs)", .default_value = "256",
-       .example = "64"},
+       .example = "64", .most = kMaxBatch, .most_why = kBatchWhy},
       {.name = "step_tokens", .kind = InputKind::quantity, .dim = dims::token,
        .help = "most tokens one step processes (vLLM's max_num_batched_tokens); also sizes the activations in the KV budget",
        .default_value = "8192", .example = "2048"},
       {.name = "chunked_prefill", .kind = InputKind::flag,
        .help = "split prompts into chunks that share steps with decodes (default: a step prefills or decodes)"},
       {.name = "block_size", .kind = InputKind::integer, .help = "tokens per KV block (vLLM's default is 16)", .default_value = "16",
-       .example = "32"},
+       .example = "32", .most = 1'048'576},
       {.name = "kv_blocks", .kind = InputKind::integer, .help = "KV blocks in the pool (overrides the budget from memory)",
-       .example = "4096", .optional = true},
+       .example = "4096", .optional = true, .most = 100'000'000},
       {.name = "kv_tokens", .kind = InputKind::quantity, .dim = dims::token,
        .help = "tokens the KV pool holds (overrides the budget from memory)", .example = "500k", .optional = true},
       {.name = "kv_budget", .kind = InputKind::quantity, .dim = dims::information,
@@ -143,7 +143,7 @@ std::vector<Input> stream_inputs() {
       {.name = "requests_file", .kind = InputKind::text,
        .help = "file of requests, one per line: PROMPT OUTPUT [ARRIVAL] (a time such as 1.5s: a trace to replay) or the --requests syntax",
        .example = "trace.txt", .optional = true},
-      {.name = "count", .kind = InputKind::integer, .help = "requests of the seeded stream", .default_value = "200", .example = "1000"},
+      {.name = "count", .kind = InputKind::integer, .help = "requests of the seeded stream", .default_value = "200", .example = "1000", .most = 1'000'000},
       {.name = "prompt_tokens", .kind = InputKind::quantity, .dim = dims::token, .help = "prompt length of the seeded stream (its mean)",
        .default_value = "512", .example = "1000"},
       {.name = "output_tokens", .kind = InputKind::quantity, .dim = dims::token, .help = "output length of the seeded stream (its mean)",
@@ -152,13 +152,13 @@ std::vector<Input> stream_inputs() {
        .help = "lengths of the seeded stream: fixed, uniform on [1, 2 x mean - 1], or exponential with the mean",
        .default_value = "fixed", .example = "exponential", .choices = {"fixed", "uniform", "exponential"}},
       {.name = "seed", .kind = InputKind::integer, .help = "seed of the lengths, arrivals and think times", .default_value = "1",
-       .example = "7", .bound = Bound::non_negative},
+       .example = "7", .bound = Bound::non_negative, .most = kMaxSeed},
       {.name = "rate", .kind = InputKind::quantity, .dim = dims::frequency,
        .help = "Poisson arrivals at this many requests per second (default: all requests queued at t = 0)", .example = "5/s",
        .optional = true},
       {.name = "users", .kind = InputKind::integer,
        .help = "a closed loop of this many users, each sending its next request when its answer returns (plus --think-time)",
-       .example = "32", .optional = true},
+       .example = "32", .optional = true, .most = 1'000'000},
       {.name = "think_time", .kind = InputKind::quantity, .dim = dims::time, .help = "closed loop: time between an answer and the next request",
        .default_value = "0s", .example = "5s", .bound = Bound::non_negative},
       {.name = "think_dist", .kind = InputKind::choice, .help = "closed loop: think times fixed or exponential with --think-time as mean",
@@ -179,7 +179,7 @@ Replica resolve_step_model(Context& ctx, bool required) {
   if (rep.workload) {
     rep.tp = decode::tp_degree(ctx, *rep.workload);
   } else {
-    rep.tp = static_cast<int>(whole_input(ctx, "tp", 1, 1 << 20));
+    rep.tp = ctx.count("tp");
   }
   if (ctx.has("step_time")) {
     const Seconds base = ctx.get<Seconds>("step_time");
@@ -228,10 +228,10 @@ Replica resolve_replica(Context& ctx, bool need_step_model) {
   Replica rep = resolve_step_model(ctx, need_step_model);
   EngineConfig& e = rep.engine;
   e.batching = ctx.text("batching") == "static" ? Batching::static_batch : Batching::continuous;
-  e.max_batch = static_cast<int>(whole_input(ctx, "max_batch", 1, 1'000'000));
+  e.max_batch = ctx.count("max_batch");
   e.step_tokens = whole_tokens(ctx, "step_tokens", 1, 1'000'000'000);
   e.chunked_prefill = ctx.flag("chunked_prefill");
-  e.block_size = whole_input(ctx, "block_size", 1, 1'000'000);
+  e.block_size = ctx.integer("block_size");
   e.preemption = ctx.text("preemption") == "swap" ? kv::Preemption::swap : kv::Preemption::recompute;
   if (e.batching == Batching::static_batch && e.chunked_prefill)
     ctx.note("--chunked-prefill does not apply to static batching (a batch prefills once, then decodes in lockstep)");
@@ -243,7 +243,7 @@ Replica resolve_replica(Context& ctx, bool need_step_model) {
   const bool arch = rep.kv_per_token.value() > 0;
   const Bytes block_bytes = static_cast<double>(e.block_size) * rep.kv_per_token;
   if (ctx.has("kv_blocks")) {
-    e.kv_blocks = whole_input(ctx, "kv_blocks", 1, 100'000'000);
+    e.kv_blocks = ctx.integer("kv_blocks");
   } else if (ctx.has("kv_tokens")) {
     e.kv_blocks = whole_tokens(ctx, "kv_tokens", 1, 100'000'000'000LL) / e.block_size;
     if (e.kv_blocks < 1) throw UserError{{"--kv-tokens holds less than one block", "give more --kv-tokens or a smaller --block-size"}};
@@ -290,7 +290,7 @@ SimInput resolve_stream(Context& ctx, const Replica& rep) {
   } else if (ctx.has("requests_file")) {
     in.requests = parse_request_file(kv::read_requests_file(ctx.text("requests_file")), "--requests-file", trace);
   } else {
-    const std::int64_t count = whole_input(ctx, "count", 1, 1'000'000);
+    const std::int64_t count = ctx.integer("count");
     const std::int64_t prompt = whole_tokens(ctx, "prompt_tokens", 1, 1'000'000'000);
     const std::int64_t output = whole_tokens(ctx, "output_tokens", 1, 1'000'000'000);
     const LengthDist dist = length_dist(ctx.text("length_dist"));
@@ -322,7 +322,7 @@ SimInput resolve_stream(Context& ctx, const Replica& rep) {
     poisson_arrivals(in.requests, ctx.get<PerSecond>("rate"), in.seed);
   } else if (users) {
     ClosedLoop c;
-    c.users = static_cast<int>(whole_input(ctx, "users", 1, 1'000'000));
+    c.users = ctx.count("users");
     c.think = ctx.get<Seconds>("think_time");
     c.exponential = ctx.text("think_dist") == "exponential";
     in.closed = c;

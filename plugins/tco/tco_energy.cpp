@@ -67,7 +67,7 @@ void run_energy(Context& ctx) {
     Table t{"tariff", "Energy bill over the tariff range",
             {{"tariff", dims::money_per_energy, "$/MWh"}, {"bill", dims::currency, ""}, {"vs_low", dims::currency, ""}}, {}};
     for (const auto& q : parse_series(ctx.text("tariff_range"), expectation_of<UsdPerJoule>(), "--tariff-range",
-                                      static_cast<int>(ctx.integer("steps")))) {
+                                      ctx.count("steps"))) {
       const Usd b = energy_bill(*energy, as<UsdPerJoule>(q, "--tariff-range"));
       t.rows.push_back({q, to_quantity(b), to_quantity(b - low)});
     }
@@ -121,7 +121,7 @@ void run_siting(Context& ctx) {
              {"energy_share", dims::none, ""}, {"leads", {}, ""}},
             {}};
     for (const auto& q : parse_series(ctx.text("tariffs"), expectation_of<UsdPerJoule>(), "--tariffs",
-                                      static_cast<int>(ctx.integer("steps")))) {
+                                      ctx.count("steps"))) {
       const UsdPerHour bill = energy_bill(*energy, as<UsdPerJoule>(q, "--tariffs")) / year();
       t.rows.push_back({q, to_quantity(bill), Quantity::number(energy_share(bill, *other)),
                         std::string(as<UsdPerJoule>(q, "--tariffs") > threshold ? "power" : "other factors")});
@@ -155,7 +155,7 @@ Calculator energy_calculator() {
   c.inputs.push_back({.name = "tariff_range", .kind = InputKind::text, .help = "tariff range LOW..HIGH",
                       .example = "$30/MWh..$120/MWh", .optional = true});
   c.inputs.push_back({.name = "steps", .kind = InputKind::integer, .help = "points in the range table", .default_value = "4",
-                      .example = "10"});
+                      .example = "10", .most = 1'000'000});
   c.inputs.push_back({.name = "connection_capex", .kind = InputKind::quantity, .dim = dims::currency,
                       .help = "cost of the site's grid connection (transmission, substation)", .example = "$7.2e9",
                       .optional = true});
@@ -206,7 +206,7 @@ Calculator siting_calculator() {
   c.inputs.push_back({.name = "tariffs", .kind = InputKind::text, .help = "tariffs for the share table (list or LOW..HIGH)",
                       .default_value = "$30/MWh..$120/MWh", .example = "$40/MWh,$80/MWh,$150/MWh"});
   c.inputs.push_back({.name = "steps", .kind = InputKind::integer, .help = "points in a --tariffs range", .default_value = "4",
-                      .example = "10"});
+                      .example = "10", .most = 1'000'000});
   c.outputs = {
       {"threshold_used", dims::money_per_energy, "the threshold applied", "$/MWh"},
       {"tariff_over_threshold", dims::none, "--tariff / threshold"},

@@ -114,7 +114,7 @@ void run_facility(Context& ctx) {
 
   if (annual_energy) {
     const auto tariffs = parse_series(ctx.text("tariffs"), expectation_of<UsdPerJoule>(), "--tariffs",
-                                      static_cast<int>(ctx.integer("steps")));
+                                      ctx.count("steps"));
     Table by_tariff{"tariff", "Sensitivity to the electricity tariff",
                     {{"tariff", dims::money_per_energy, "$/MWh"}, money_rate_column("energy_cost", "$/yr"),
                      money_rate_column("tco", "$/yr"), {"energy_share", dims::none, ""}, {"opex_share", dims::none, ""}},
@@ -192,7 +192,7 @@ Calculator facility_calculator() {
        .default_value = "3yr,5yr,7yr", .example = "3yr,4yr,5yr,6yr"},
       {.name = "tariffs", .kind = InputKind::text, .help = "tariffs for the sensitivity table (list, or LOW..HIGH with --steps)",
        .default_value = "$30/MWh..$120/MWh", .example = "$40/MWh,$80/MWh"},
-      {.name = "steps", .kind = InputKind::integer, .help = "points in a --tariffs range", .default_value = "4", .example = "10"},
+      {.name = "steps", .kind = InputKind::integer, .help = "points in a --tariffs range", .default_value = "4", .example = "10", .most = 1'000'000},
   };
   c.outputs = {
       {"it_capex", dims::currency, "IT capex depreciated over --life"},

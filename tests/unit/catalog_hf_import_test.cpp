@@ -10,6 +10,7 @@
 #include "plugins/catalog/hf_import.hpp"
 #include "plugins/core/atomic_file.hpp"
 #include "plugins/core/json.hpp"
+#include "units/format.hpp"
 
 using namespace infracalc;
 namespace fs = std::filesystem;
@@ -173,9 +174,31 @@ TEST_CASE("the importer's count limit is the model reader's", "[catalog][import]
   std::string huge = kLlama;
   huge.replace(huge.find("\"num_hidden_layers\": 32"), 23, "\"num_hidden_layers\": 3000000000");
   const std::string e = error_of(huge);
-  CHECK_THAT(e, Catch::Contains("num_hidden_layers (3000000000) is above 2000000000"));
+  CHECK_THAT(e, Catch::Contains("num_hidden_layers (3000000000) is above 10,000"));
   CHECK(e.find("please report") == std::string::npos);
   std::string limit = kLlama;
   limit.replace(limit.find("\"vocab_size\": "), 14, "\"vocab_size\": 2000000001, \"x\": ");
   CHECK_THAT(error_of(limit), Catch::Contains("vocab_size (2000000001) is above"));
+}
+
+TEST_CASE("counts past the model limits are errors naming the field, never a wrapped parameter count", "[catalog][import]") {
+  // 2e9 experts once wrapped the int product in the parameter count and wrote a negative params_total.
+  const std::string err = error_of(R"({"model_type": "mixtral", "hidden_size": 4096, "num_hidden_layers": 32, "num_attention_heads": 32,
+    "num_key_value_heads": 8, "intermediate_size": 14336, "vocab_size": 32000, "num_local_experts": 2000000000, "num_experts_per_tok": 2})");
+  CHECK_THAT(err, Catch::Contains("num_local_experts (2000000000) is above"));
+  CHECK_THAT(err, Catch::Contains(format_count(static_cast<double>(kMaxExperts), 15)));
+  std::string deep = kLlama;
+  deep.replace(deep.find("\"num_hidden_layers\": 32"), 23, "\"num_hidden_layers\": " + std::to_string(kMaxLayers + 1));
+  CHECK_THAT(error_of(deep), Catch::Contains("num_hidden_layers"));
+  // Every count within its limit, but together past the parameter limit: an error, not a huge or negative file.
+  const std::string big = error_of(R"({"model_type": "mixtral", "hidden_size": 10000000, "num_hidden_layers": 10000, "num_attention_heads": 32,
+    "num_key_value_heads": 8, "head_dim": 128, "intermediate_size": 10000000, "vocab_size": 32000, "num_local_experts": 1000000,
+    "num_experts_per_tok": 2})");
+  CHECK_THAT(big, Catch::Contains("parameters, more than"));
+  // Largest counts within the limits: the count stays finite and positive.
+  const HfImport ok = convert(json(R"({"model_type": "mixtral", "hidden_size": 4096, "num_hidden_layers": 32, "num_attention_heads": 32,
+    "num_key_value_heads": 8, "intermediate_size": 14336, "vocab_size": 32000, "num_local_experts": 100000, "num_experts_per_tok": 2})"),
+                              "many-experts");
+  CHECK(ok.params.total > 0);
+  CHECK(ok.params.total > 100000.0 * 3 * 4096 * 14336 * 32);
 }

@@ -6,6 +6,7 @@
 #include "plugins/catalog/catalog.hpp"
 #include "plugins/catalog/check.hpp"
 #include "plugins/catalog/model_arch.hpp"
+#include "plugins/core/toml_reader.hpp"
 
 using namespace infracalc;
 
@@ -129,4 +130,80 @@ TEST_CASE("dated series pick the newest entry not after --as-of", "[catalog][pri
   auto newest = e.dated("on_demand", Date{});
   REQUIRE(newest);
   CHECK(newest->provenance.as_of == "2025-06-05");
+}
+
+namespace {
+
+// Reads a model file from text after replacing one line of llama-3-70b's architecture.
+Expected<ModelArch> arch_with(const std::string& from, const std::string& to) {
+  std::string text = R"(id = "m"
+name = "M"
+kind = "model"
+layers = 80
+hidden_size = 8192
+attention_heads = 64
+kv_heads = 8
+head_dim = 128
+ffn_size = 28672
+activation = "swiglu"
+vocab_size = 128256
+params_total = 70.6e9
+[meta]
+as_of = 2024-04-18
+sources = ["test"]
+)";
+  const auto at = text.find(from);
+  REQUIRE(at != std::string::npos);
+  text.replace(at, from.size(), to);
+  auto node = read_toml(text, "m.toml");
+  REQUIRE(node.ok());
+  auto entry = Entry::from_node(std::move(node).value(), "m.toml", true);
+  REQUIRE(entry.ok());
+  return read_model_arch(*entry.value());
+}
+
+}  // namespace
+
+TEST_CASE("a model file's structural counts are checked before any arithmetic, naming the file and field", "[catalog][models]") {
+  REQUIRE(arch_with("kv_heads = 8", "kv_heads = 8").ok());
+  struct Bad {
+    const char* from;
+    const char* to;
+    const char* says;
+  };
+  const Bad cases[] = {
+      {"kv_heads = 8", "kv_heads = 0", "kv_heads: expected a whole number from 1 to"},
+      {"attention_heads = 64", "attention_heads = 0", "attention_heads: expected a whole number from 1"},
+      {"layers = 80", "layers = 2000000000", "layers: expected a whole number from 1 to 10,000"},
+      {"layers = 80", "layers = 2147483647", "layers: expected a whole number from 1 to 10,000"},
+      {"layers = 80", "layers = 0", "layers: expected a whole number from 1"},
+      {"head_dim = 128", "head_dim = -128", "head_dim: expected a whole number"},
+      {"hidden_size = 8192", "hidden_size = 1e12", "hidden_size: expected a whole number"},
+      {"kv_heads = 8", "kv_heads = 7", "kv_heads (7) must divide attention_heads (64)"},
+      {"params_total = 70.6e9", "params_total = -5", "params_total: expected a count above 0"},
+  };
+  for (const auto& c : cases) {
+    INFO(c.to);
+    auto a = arch_with(c.from, c.to);
+    REQUIRE_FALSE(a.ok());
+    CHECK_THAT(a.error().text(), Catch::Contains("m.toml"));
+    CHECK_THAT(a.error().text(), Catch::Contains(c.says));
+  }
+}
+
+TEST_CASE("parameter counts stay finite and positive at the model limits", "[catalog][models]") {
+  ModelArch m;
+  m.layers = static_cast<int>(kMaxLayers);
+  m.hidden_size = static_cast<int>(kMaxWidth);
+  m.attention_heads = static_cast<int>(kMaxHeads);
+  m.kv_heads = static_cast<int>(kMaxHeads);
+  m.head_dim = static_cast<int>(kMaxHeadDim);
+  m.ffn_size = static_cast<int>(kMaxWidth);
+  m.vocab_size = static_cast<int>(kMaxVocab);
+  m.moe = MoeDims{static_cast<int>(kMaxExperts), static_cast<int>(kMaxExperts), static_cast<int>(kMaxExperts), static_cast<int>(kMaxWidth), 1};
+  const ParamCount c = count_params(m);
+  CHECK(std::isfinite(c.total));
+  CHECK(c.total > 0);
+  CHECK(c.mlp > 1e24);  // 2e6 experts x 9,999 layers x 3 x 1e7 x 1e7: an int product would have wrapped
+  CHECK(c.active > 0);
 }

@@ -4,6 +4,9 @@
 
 #include "plugins/core/context.hpp"
 #include "plugins/registry.hpp"
+#include "units/format.hpp"
+
+#include <fmt/format.h>
 
 using namespace infracalc;
 
@@ -73,4 +76,38 @@ TEST_CASE("running a calculator with no inputs fails cleanly or succeeds with de
       }
     }
   }
+}
+
+TEST_CASE("every integer input declares a bound and rejects values past it, naming the input and the bound", "[robustness]") {
+  std::size_t checked = 0;
+  for (const auto& entry : plugin_table()) {
+    const Plugin& p = entry.get();
+    for (const auto& c : p.calculators) {
+      for (const auto& in : c.inputs) {
+        if (in.kind != InputKind::integer) continue;
+        const std::string flag = Context::flag_name(in.name);
+        INFO(std::string(p.name) + " " + std::string(c.name) + " " + flag);
+        CHECK(in.most >= 1);
+        CHECK(in.most <= kMaxSeed);  // every bound is exact in a double
+        // Values that once wrapped at 32 bits (2^31 and 2^32 + 1), one past the bound, and a huge one.
+        std::vector<double> bad = {static_cast<double>(in.most) + 1, 1e16};
+        for (double v : {2147483648.0, 4294967297.0})
+          if (v > static_cast<double>(in.most)) bad.push_back(v);
+        for (double v : bad) {
+          const std::string value = fmt::format("{:.0f}", v);
+          INFO(value);
+          try {
+            (void)run_calculator(p, c, {{std::string(in.name), value}});
+            FAIL("accepted a value past the bound");
+          } catch (const UserError& e) {
+            CHECK_THAT(e.error.message, Catch::Contains(flag));
+            if (v < 9e15) CHECK_THAT(e.error.message, Catch::Contains(format_count(static_cast<double>(in.most), 15)));
+            CHECK_FALSE(e.error.hint.empty());
+          }
+          ++checked;
+        }
+      }
+    }
+  }
+  CHECK(checked > 200);
 }

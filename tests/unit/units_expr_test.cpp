@@ -86,3 +86,27 @@ TEST_CASE("references resolve through a resolver, and expressions translate to s
   REQUIRE(c.ok());
   CHECK(to_spreadsheet_formula(*c, [](std::string_view) { return std::string("A1"); }) == "(CEILING((A1/8),1)+MAX(1,2))");
 }
+
+TEST_CASE("a temperature point takes its sign as part of the reading; other operations on a point are errors", "[units][calc]") {
+  CHECK(calc("-10 degC") == "-10 degC");
+  const auto minus_ten = evaluate("-10 degC");
+  REQUIRE(minus_ten.ok());
+  CHECK(minus_ten->value.point);
+  CHECK(minus_ten->value.value == Approx(263.15));
+  CHECK(calc("- 40 degC + 5 K") == "-35 degC");
+  CHECK(calc("20 degC - -10 degC") == "30 K");
+  CHECK(calc("min(-10 degC, 5 degC)") == "-10 degC");
+  CHECK(calc("max(-10 degC, -20 degC)") == "-10 degC");
+  CHECK(calc("-10 K") == "-10 K");
+  CHECK(calc("-2^2") == "-4");
+  CHECK(calc("abs(-10 degC - 5 degC)") == "15 K");
+  CHECK_THAT(calc("-(10 degC)"), Catch::Contains("cannot negate a temperature point"));
+  CHECK_THAT(calc("-(30 degC + 10 K)"), Catch::Contains("cannot negate a temperature point"));
+  for (const char* f : {"abs", "sqrt", "ceil", "floor", "round"}) {
+    INFO(f);
+    const std::string err = calc((std::string(f) + "(-10 degC)").c_str());
+    CHECK_THAT(err, Catch::Contains(std::string(f) + "() of a temperature point"));
+    CHECK_THAT(err, Catch::Contains("hint:"));
+  }
+  CHECK_THAT(calc("min(20 degC, 5 K)"), Catch::Contains("compares temperature points (degC) with temperature differences (K)"));
+}
