@@ -17,7 +17,7 @@ CMAKE_FLAGS := -DCMAKE_BUILD_TYPE=Release
 FUZZ_BUILD   ?= build-fuzz
 FUZZ_SECONDS ?= 60
 
-.PHONY: all deps build demo test unit asan bench fuzz clean
+.PHONY: all deps build demo test unit asan asan-build bench fuzz clean
 
 all: build
 
@@ -50,9 +50,11 @@ unit: build
 ASAN_FLAGS := -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="-O1 -g1 -DNDEBUG" \
               -DINFRACALC_SANITIZE=ON -DINFRACALC_CUDA=OFF
 
-asan: deps
+asan-build: deps
 	cmake -S . -B $(ASAN_BUILD) $(ASAN_FLAGS) -DINFRACALC_WERROR=$(WERROR)
 	cmake --build $(ASAN_BUILD) -j$(JOBS)
+
+asan: asan-build
 	cd $(ASAN_BUILD) && ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
 	  ctest --output-on-failure -j$(JOBS)
 
