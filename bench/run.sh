@@ -18,23 +18,32 @@ row() {  # label value unit target kind(time|rate)
 }
 printf '%-62s %12s %-9s %10s %-6s %s\n' "figure (median)" "measured" "unit" "target" "" "ratio"
 
-# Whole-process latency of single calculations (stdout to /dev/null; 3 warm-up runs).
+# Whole-process latency of single calculations, each timed interleaved with a bare process start
+# (/bin/true) so both see the same load: the ratio is the figure that holds on another host (issue 24:
+# at most 2.5x). stdout goes to /dev/null; 3 warm-up pairs.
 latency() {
   local label=$1; shift
-  read -r med _ _ < <("$timer" "$runs" "$bin" "$@")
-  row "$label" "$med" ms 5 time
+  read -r med ref ratio < <("$timer" --vs "$runs" /bin/true -- "$bin" "$@")
+  row "$label (ms; /bin/true $ref ms)" "$med" ms 5 time
+  row "  ... the same as a multiple of /bin/true" "$ratio" x 2.5 time
 }
+latency "latency: --version" --version
 latency "latency: kv size --model llama-3-70b --tokens 8000 --json" kv size --model llama-3-70b --tokens 8000 --json
 latency "latency: calc '140 GB / (3.35 TB/s)'" calc '140 GB / (3.35 TB/s)'
 latency "latency: decode ceiling --model llama-3-70b --gpu h100-sxm --batch 8" decode ceiling --model llama-3-70b --gpu h100-sxm --batch 8 --tokens 8000 --json
 latency "latency: fit inference --model llama-3-70b --gpu h100-sxm" fit inference --model llama-3-70b --gpu h100-sxm --tokens 8000 --json
 latency "latency: hw show h100-sxm --json" hw show h100-sxm --json
 # The peers are Python programs (llm-analysis, GenZ, kv-planner, ...); none is installed here and the
-# machine has no network. The start of the interpreter with the standard modules such a tool imports first
-# is the floor under any of them: shown as its ratio to our 5 ms target.
+# machine has no network. A bare interpreter start, and one with the standard modules such a tool imports
+# first, are the floor under any of them: each timed interleaved with our kv size query.
 if command -v python3 >/dev/null 2>&1; then
-  read -r med _ _ < <("$timer" 50 "$(command -v python3)" -c 'import json, math, argparse, dataclasses')
-  row "peer floor: python3 start + json/math/argparse/dataclasses" "$med" ms 5 time
+  py=$(command -v python3)
+  read -r ours bare ratio < <("$timer" --vs 50 "$py" -c pass -- "$bin" kv size --model llama-3-70b --tokens 8000 --json)
+  row "peer floor: bare python3 start (ms; our kv size $ours ms)" "$bare" ms 5 time
+  row "  ... our kv size as a fraction of a bare python3 start" "$ratio" x 1 time
+  read -r ours mods ratio < <("$timer" --vs 50 "$py" -c 'import json, math, argparse, dataclasses' -- "$bin" kv size --model llama-3-70b --tokens 8000 --json)
+  row "peer floor: python3 + json/math/argparse/dataclasses (ms)" "$mods" ms 5 time
+  row "  ... our kv size as a fraction of it" "$ratio" x 1 time
 fi
 
 # Batch throughput on one core, and memory flatness over a long stream.

@@ -22,7 +22,10 @@ namespace infracalc::cli {
 namespace {
 
 // Kinds that `hw list/show/compare` cover; prices, grids and facility data are under `data`.
-const std::vector<std::string_view> kHardwareKinds = {"accelerator", "system", "interconnect", "network", "memory", "storage"};
+// A function, not a global vector: nothing is built at start-up for commands that never list hardware.
+std::vector<std::string_view> hardware_kinds() {
+  return {"accelerator", "system", "interconnect", "network", "memory", "storage"};
+}
 
 std::string lower(std::string s) {
   std::transform(s.begin(), s.end(), s.begin(), [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
@@ -394,21 +397,21 @@ ExitStatus show_entry(const Entry& e, const GlobalOptions& g) {
 ExitStatus run_hw_list(const ListFilter& f, const GlobalOptions& g) {
   // Without --kind the list shows what most users mean by hardware: accelerators and systems.
   if (f.kind.empty()) return list_kind({"accelerator", "system"}, f, g);
-  return list_kind(kHardwareKinds, f, g);
+  return list_kind(hardware_kinds(), f, g);
 }
 ExitStatus run_model_list(const ListFilter& f, const GlobalOptions& g) { return list_kind({"model"}, f, g); }
 ExitStatus run_data_list(const ListFilter& f, const GlobalOptions& g) { return list_kind({""}, f, g); }
 
 ExitStatus run_entry_show(const std::string& id, const std::vector<std::string_view>& kinds, const GlobalOptions& g) {
   const bool model = !kinds.empty() && kinds.front() == "model";
-  const std::vector<std::string_view> wanted = model || kinds.empty() ? kinds : kHardwareKinds;
+  const std::vector<std::string_view> wanted = model || kinds.empty() ? kinds : hardware_kinds();
   return show_entry(Catalog::instance().get(id, wanted, model ? "model show" : kinds.empty() ? "data show" : "hw show"), g);
 }
 
 ExitStatus run_hw_compare(const std::vector<std::string>& ids, const GlobalOptions& g) {
   if (ids.size() < 2) throw UserError{{"hw compare needs at least two ids", "e.g. infracalc hw compare h100-sxm h200-sxm"}};
   std::vector<const Entry*> entries;
-  for (const auto& id : ids) entries.push_back(&Catalog::instance().get(id, kHardwareKinds, "hw compare"));
+  for (const auto& id : ids) entries.push_back(&Catalog::instance().get(id, hardware_kinds(), "hw compare"));
   std::vector<std::string> paths;
   std::vector<std::map<std::string, const Node*>> values(entries.size());
   for (std::size_t i = 0; i < entries.size(); ++i)

@@ -20,10 +20,14 @@ namespace infracalc {
 namespace {
 
 // Field names follow the transformers configuration classes (LlamaConfig, MistralConfig, MixtralConfig,
-// Qwen2Config, Qwen3MoeConfig, DeepseekV3Config, Gemma/Gemma2/Gemma3TextConfig, GptOssConfig).
-const std::vector<std::string> kTypes = {"llama",    "mistral",     "mixtral",     "qwen2",  "qwen3",
-                                         "qwen3_moe", "deepseek_v2", "deepseek_v3", "gemma",  "gemma2",
-                                         "gemma3",   "gemma3_text", "gpt_oss"};
+// Qwen2Config, Qwen3MoeConfig, DeepseekV3Config, Gemma/Gemma2/Gemma3TextConfig, GptOssConfig). Built on
+// first use, not at start-up: every command would otherwise pay for it.
+const std::vector<std::string>& model_types() {
+  static const std::vector<std::string> types = {"llama",     "mistral",     "mixtral",     "qwen2", "qwen3",
+                                                 "qwen3_moe", "deepseek_v2", "deepseek_v3", "gemma", "gemma2",
+                                                 "gemma3",    "gemma3_text", "gpt_oss"};
+  return types;
+}
 
 // The most each config field may hold: the catalog's model limits (model_arch.hpp), so an imported file always
 // reads back and its parameter count stays finite.
@@ -254,7 +258,7 @@ std::optional<Error> read_moe(const Config& c, const std::string& type, long lon
 
 }  // namespace
 
-const std::vector<std::string>& hf_supported_model_types() { return kTypes; }
+const std::vector<std::string>& hf_supported_model_types() { return model_types(); }
 
 std::string hf_suggest_id(const Node& config, std::string_view fallback) {
   std::string name;
@@ -271,9 +275,10 @@ Expected<HfImport> import_hf_config(const Node& root, const HfImportOptions& opt
   const Config c(root, src);
   const std::string type = c.type();
   if (type.empty()) return c.error("model_type", "missing", "pass a Hugging Face transformers config.json");
-  if (std::find(kTypes.begin(), kTypes.end(), type) == kTypes.end()) {
+  const auto& types = model_types();
+  if (std::find(types.begin(), types.end(), type) == types.end()) {
     std::string list;
-    for (const auto& t : kTypes) list += (list.empty() ? "" : ", ") + t;
+    for (const auto& t : types) list += (list.empty() ? "" : ", ") + t;
     return c.error("model_type", "\"" + type + "\" is not supported (supported: " + list + ")",
                    "write the model file by hand; see docs/data.md");
   }

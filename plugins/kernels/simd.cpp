@@ -569,3 +569,5 @@ void gemm_block(Isa isa, const GemmBlock& g, float* scratch) {
 }
 
 }  // namespace infracalc::kernels
+
+#undef INFRACALC_X86
