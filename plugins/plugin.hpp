@@ -7,7 +7,7 @@
 #include <limits>
 #include <string>
 #include <string_view>
-#include <unordered_map>
+#include <utility>
 #include <variant>
 #include <vector>
 
@@ -260,7 +260,8 @@ class NameIndex {
   [[nodiscard]] int find(std::string_view name, const std::vector<Input>& inputs, const std::vector<CatalogRef>& refs) const;
 
  private:
-  mutable std::unordered_map<std::string_view, int> table_;
+  // Open addressing keyed by length and end characters: cheaper than hashing every byte of short names.
+  mutable std::vector<std::pair<std::string_view, int>> table_;
   // What the table was built from: it is rebuilt when the descriptor's vectors change.
   mutable const Input* inputs_ = nullptr;
   mutable std::size_t input_count_ = 0;

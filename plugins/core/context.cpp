@@ -111,21 +111,42 @@ Cell parse_value(const Input& in, const std::string& text, const Label& label) {
 
 }  // namespace
 
+namespace {
+std::size_t name_hash(std::string_view name) {
+  return name.empty() ? 0 : name.size() * 131 + static_cast<unsigned char>(name.front()) * 31 + static_cast<unsigned char>(name.back());
+}
+}  // namespace
+
 int NameIndex::find(std::string_view name, const std::vector<Input>& inputs, const std::vector<CatalogRef>& refs) const {
   if (inputs_ != inputs.data() || input_count_ != inputs.size() || refs_ != refs.data() || ref_count_ != refs.size()) {
-    table_.clear();
+    std::size_t size = 8;
+    while (size < 2 * (inputs.size() + refs.size())) size *= 2;
+    table_.assign(size, {std::string_view{}, -1});
+    auto add = [&](std::string_view key, int slot) {
+      for (std::size_t h = name_hash(key);; ++h) {
+        auto& cell = table_[h & (size - 1)];
+        if (cell.second < 0) {
+          cell = {key, slot};
+          return true;
+        }
+        if (cell.first == key) return false;
+      }
+    };
     for (std::size_t i = 0; i < inputs.size(); ++i)
-      if (!table_.emplace(inputs[i].name, static_cast<int>(i)).second)
-        throw std::logic_error("input '" + std::string(inputs[i].name) + "' is declared twice");
+      if (!add(inputs[i].name, static_cast<int>(i))) throw std::logic_error("input '" + std::string(inputs[i].name) + "' is declared twice");
     // A reference named like an input shares the input's slot.
-    for (std::size_t j = 0; j < refs.size(); ++j) table_.emplace(refs[j].name, static_cast<int>(inputs.size() + j));
+    for (std::size_t j = 0; j < refs.size(); ++j) add(refs[j].name, static_cast<int>(inputs.size() + j));
     inputs_ = inputs.data();
     input_count_ = inputs.size();
     refs_ = refs.data();
     ref_count_ = refs.size();
   }
-  const auto it = table_.find(name);
-  return it == table_.end() ? -1 : it->second;
+  const std::size_t mask = table_.size() - 1;
+  for (std::size_t h = name_hash(name);; ++h) {
+    const auto& cell = table_[h & mask];
+    if (cell.second < 0) return -1;
+    if (cell.first == name) return cell.second;
+  }
 }
 
 bool KernelCheck::pass() const {
