@@ -7,6 +7,7 @@
 #include <limits>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <variant>
 #include <vector>
 
@@ -239,6 +240,35 @@ struct Kernel {
   std::function<std::vector<KernelCheck>(const KernelOptions&)> run;
 };
 
+/// A calculator's input and reference names to their positions, built on first use: the host resolves every
+/// input of every batch record by name. A copy starts empty, so a copied descriptor may be changed freely.
+class NameIndex {
+ public:
+  NameIndex() = default;
+  /// Starts empty: the copy belongs to another descriptor.
+  NameIndex(const NameIndex& /*unused*/) {}
+  /// Empties the table: it now belongs to another descriptor.
+  NameIndex& operator=(const NameIndex& /*unused*/) {
+    table_.clear();
+    inputs_ = nullptr;
+    refs_ = nullptr;
+    return *this;
+  }
+  ~NameIndex() = default;
+
+  /// The position of `name` in `inputs`, or inputs.size() + its position in `refs`, or -1 when neither declares it.
+  [[nodiscard]] int find(std::string_view name, const std::vector<Input>& inputs, const std::vector<CatalogRef>& refs) const;
+
+ private:
+  // Open addressing keyed by length and end characters: cheaper than hashing every byte of short names.
+  mutable std::vector<std::pair<std::string_view, int>> table_;
+  // What the table was built from: it is rebuilt when the descriptor's vectors change.
+  mutable const Input* inputs_ = nullptr;
+  mutable std::size_t input_count_ = 0;
+  mutable const CatalogRef* refs_ = nullptr;
+  mutable std::size_t ref_count_ = 0;
+};
+
 /// One calculator: inputs, outputs, the function that computes, and help.
 struct Calculator {
   /// Name, e.g. "size".
@@ -255,6 +285,12 @@ struct Calculator {
   std::vector<Output> outputs{};
   /// The computation.
   std::function<void(Context&)> run{};
+  /// Names of `inputs` and `refs` to positions (see slot()).
+  NameIndex names{};
+
+  /// The position of the input called `name` in `inputs`, or inputs.size() + the position of the reference in
+  /// `refs`, or -1 when neither declares it.
+  [[nodiscard]] int slot(std::string_view name) const { return names.find(name, inputs, refs); }
 };
 
 /// A plugin: a named group of calculators and their kernels.

@@ -7,6 +7,7 @@
 #include <sstream>
 
 #include "plugins/catalog/embedded.hpp"
+#include "plugins/catalog/model_arch.hpp"
 #include "plugins/core/toml_reader.hpp"
 #include "units/suggest.hpp"
 
@@ -97,6 +98,8 @@ Expected<std::unique_ptr<Entry>> Entry::from_node(Node root, std::string file, b
   return e;
 }
 
+Entry::~Entry() = default;
+
 std::string Entry::where(const Node& n) const { return position(file_, n); }
 
 FieldRef Entry::make_ref(const Node& node, std::string_view path) const {
@@ -121,9 +124,18 @@ FieldRef Entry::make_ref(const Node& node, std::string_view path) const {
 }
 
 std::optional<FieldRef> Entry::field(std::string_view path) const {
-  const Node* n = root_.at_path(path);
-  if (n == nullptr) return std::nullopt;
-  return make_ref(*n, path);
+  const FieldRef* r = field_ref(path);
+  if (r == nullptr) return std::nullopt;
+  return *r;
+}
+
+const FieldRef* Entry::field_ref(std::string_view path) const {
+  auto it = fields_.find(path);
+  if (it == fields_.end()) {
+    const Node* n = root_.at_path(path);
+    it = fields_.emplace(std::string(path), n == nullptr ? std::nullopt : std::optional<FieldRef>(make_ref(*n, path))).first;
+  }
+  return it->second ? &*it->second : nullptr;
 }
 
 Expected<Quantity> node_quantity(const Node& v, const Expectation& want, const std::string& label) {

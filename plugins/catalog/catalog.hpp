@@ -2,10 +2,12 @@
 // Files are parsed lazily, one at a time, the first time an id is needed.
 #pragma once
 
+#include <functional>
 #include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
+#include <unordered_map>
 #include <vector>
 
 #include "plugins/core/node.hpp"
@@ -42,9 +44,13 @@ struct FieldRef {
   std::string location;
 };
 
+struct ModelArchRead;
+
 /// One parsed data file.
 class Entry {
  public:
+  ~Entry();
+
   /// Builds an entry from a parsed file; errors name file:line:col.
   static Expected<std::unique_ptr<Entry>> from_node(Node root, std::string file, bool overlay);
 
@@ -67,6 +73,11 @@ class Entry {
 
   /// A field by dotted path with its provenance (inline-table overrides resolved), or nullopt.
   [[nodiscard]] std::optional<FieldRef> field(std::string_view path) const;
+  /// The same field, or nullptr; resolved on the first call for a path and kept with the entry.
+  [[nodiscard]] const FieldRef* field_ref(std::string_view path) const;
+  /// The entry read as a model architecture, with the provenance it cites (see read_model_arch in
+  /// model_arch.hpp); read on the first call and kept with the entry.
+  [[nodiscard]] const ModelArchRead& model_arch() const;
   /// A field read as a quantity of the expected dimension; errors name file:line:col and the field.
   [[nodiscard]] Expected<Quantity> quantity(std::string_view path, const Expectation& want) const;
   /// A field read as text (strings only); nullopt when absent.
@@ -85,6 +96,15 @@ class Entry {
   std::vector<std::string> sources_;
   std::string default_basis_;
   bool overlay_ = false;
+  // Entries are immutable once parsed, so what is derived from them is kept: a batch of records naming one
+  // model would otherwise format the same provenance (dates, file positions) for every record. Like the rest
+  // of the catalog's lazy loading, this is for one thread.
+  struct PathHash {
+    using is_transparent = void;
+    std::size_t operator()(std::string_view s) const { return std::hash<std::string_view>{}(s); }
+  };
+  mutable std::unordered_map<std::string, std::optional<FieldRef>, PathHash, std::equal_to<>> fields_;
+  mutable std::unique_ptr<const ModelArchRead> model_arch_;
 };
 
 /// Reads a value node as a quantity: a string with a unit, or a bare number for count-like dimensions.

@@ -22,7 +22,7 @@ class Reader {
   Reader(const Entry& e, std::vector<Provenance>* cited) : e_(e), cited_(cited) {}
 
   std::optional<double> number(std::string_view path, std::optional<Error>& err) {
-    auto ref = e_.field(path);
+    const FieldRef* ref = e_.field_ref(path);
     if (!ref) return std::nullopt;
     auto q = node_quantity(*ref->value, Expectation{dims::none, false}, ref->location + ": " + std::string(path));
     if (!q) {
@@ -33,7 +33,7 @@ class Reader {
     return q->value;
   }
   std::optional<double> tokens(std::string_view path, std::optional<Error>& err) {
-    auto ref = e_.field(path);
+    const FieldRef* ref = e_.field_ref(path);
     if (!ref) return std::nullopt;
     auto q = node_quantity(*ref->value, Expectation{dims::token, false}, ref->location + ": " + std::string(path));
     if (!q) {
@@ -46,7 +46,7 @@ class Reader {
   // A whole number from `least` to `most`; 0 when absent (an error when required). Errors name file:line:col
   // and the field, so a data file gets the same checks as a flag before any arithmetic uses it.
   int count(std::string_view path, std::optional<Error>& err, bool required, std::int64_t least, std::int64_t most) {
-    auto ref = e_.field(path);
+    const FieldRef* ref = e_.field_ref(path);
     auto v = number(path, err);
     if (!v) {
       if (required && !err) err = Error{e_.file() + ": model " + e_.id() + " has no '" + std::string(path) + "'", "add it to the model file"};
@@ -63,7 +63,7 @@ class Reader {
   }
   // A token count from 1 to kMaxTokens; nullopt when absent.
   std::optional<std::int64_t> token_count(std::string_view path, std::optional<Error>& err) {
-    auto ref = e_.field(path);
+    const FieldRef* ref = e_.field_ref(path);
     auto v = tokens(path, err);
     if (!v) return std::nullopt;
     if (!std::isfinite(*v) || *v != std::floor(*v) || *v < 1 || *v > static_cast<double>(kMaxTokens)) {
@@ -76,13 +76,13 @@ class Reader {
     return static_cast<std::int64_t>(*v);
   }
   std::optional<std::string> text(std::string_view path) {
-    auto ref = e_.field(path);
+    const FieldRef* ref = e_.field_ref(path);
     if (!ref || ref->value->kind != Node::Kind::string) return std::nullopt;
     if (cited_ != nullptr) cited_->push_back(ref->provenance);
     return ref->value->str;
   }
   std::optional<bool> boolean(std::string_view path) {
-    auto ref = e_.field(path);
+    const FieldRef* ref = e_.field_ref(path);
     if (!ref || ref->value->kind != Node::Kind::boolean) return std::nullopt;
     return ref->value->boolean;
   }
@@ -126,7 +126,7 @@ Expected<ModelArch> read_model_arch(const Entry& e, std::vector<Provenance>* cit
   if (auto p = r.number("params_active", err)) m.params_active_published = *p;
   if (!err)
     for (const char* key : {"params_total", "params_active"})
-      if (auto ref = e.field(key)) {
+      if (const FieldRef* ref = e.field_ref(key)) {
         const double p = std::string_view(key) == "params_total" ? m.params_total_published : m.params_active_published;
         if (!std::isfinite(p) || p <= 0 || p > kMaxParams)
           err = Error{fmt::format("{}: {}: expected a count above 0 and at most {}, got {}", ref->location, key, format_machine(kMaxParams),
@@ -170,7 +170,7 @@ Expected<ModelArch> read_model_arch(const Entry& e, std::vector<Provenance>* cit
   // Layer pattern: a list repeated cyclically over the layers; without one, every layer is full
   // attention, or sliding when a window is given.
   m.layer_types.assign(static_cast<std::size_t>(m.layers), m.sliding_window > 0 ? LayerAttention::sliding : LayerAttention::full);
-  if (auto ref = e.field("attention.layer_pattern")) {
+  if (const FieldRef* ref = e.field_ref("attention.layer_pattern")) {
     const Node& p = *ref->value;
     if (p.kind != Node::Kind::array || p.items.empty())
       return Error{ref->location + ": attention.layer_pattern must be a non-empty array of \"full\"/\"sliding\"", ""};
@@ -187,7 +187,7 @@ Expected<ModelArch> read_model_arch(const Entry& e, std::vector<Provenance>* cit
       return Error{ref->location + ": layer_pattern has sliding layers but attention.sliding_window is missing", ""};
   }
 
-  if (e.field("moe")) {
+  if (e.field_ref("moe") != nullptr) {
     MoeDims d;
     d.experts = r.count("moe.experts", err, true, 1, kMaxExperts);
     d.experts_per_token = r.count("moe.experts_per_token", err, true, 1, kMaxExperts);
@@ -204,6 +204,15 @@ Expected<ModelArch> read_model_arch(const Entry& e, std::vector<Provenance>* cit
   }
   if (err) return *err;
   return m;
+}
+
+const ModelArchRead& Entry::model_arch() const {
+  if (!model_arch_) {
+    std::vector<Provenance> cited;
+    auto arch = read_model_arch(*this, &cited);
+    model_arch_ = std::make_unique<const ModelArchRead>(ModelArchRead{std::move(arch), std::move(cited)});
+  }
+  return *model_arch_;
 }
 
 // Counts follow the standard decoder layout (Llama/Mistral/Qwen/DeepSeek Hugging Face implementations):

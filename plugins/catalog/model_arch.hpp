@@ -141,6 +141,14 @@ inline constexpr std::string_view kModelLimitWhy = "no real model comes near thi
 /// Reads a model entry; errors name file:line:col and the field. `cited` collects provenance when given.
 [[nodiscard]] Expected<ModelArch> read_model_arch(const Entry& e, std::vector<Provenance>* cited = nullptr);
 
+/// What read_model_arch gives for one entry, kept by Entry::model_arch().
+struct ModelArchRead {
+  /// The architecture, or the error reading it.
+  Expected<ModelArch> arch;
+  /// The provenance read_model_arch collected.
+  std::vector<Provenance> cited;
+};
+
 /// Parameter counts from the architecture (embeddings, attention incl. MLA, dense or MoE MLPs, routers, norms).
 [[nodiscard]] ParamCount count_params(const ModelArch& m);
 

@@ -111,6 +111,44 @@ Cell parse_value(const Input& in, const std::string& text, const Label& label) {
 
 }  // namespace
 
+namespace {
+std::size_t name_hash(std::string_view name) {
+  return name.empty() ? 0 : name.size() * 131 + static_cast<unsigned char>(name.front()) * 31 + static_cast<unsigned char>(name.back());
+}
+}  // namespace
+
+int NameIndex::find(std::string_view name, const std::vector<Input>& inputs, const std::vector<CatalogRef>& refs) const {
+  if (inputs_ != inputs.data() || input_count_ != inputs.size() || refs_ != refs.data() || ref_count_ != refs.size()) {
+    std::size_t size = 8;
+    while (size < 2 * (inputs.size() + refs.size())) size *= 2;
+    table_.assign(size, {std::string_view{}, -1});
+    auto add = [&](std::string_view key, int slot) {
+      for (std::size_t h = name_hash(key);; ++h) {
+        auto& cell = table_[h & (size - 1)];
+        if (cell.second < 0) {
+          cell = {key, slot};
+          return true;
+        }
+        if (cell.first == key) return false;
+      }
+    };
+    for (std::size_t i = 0; i < inputs.size(); ++i)
+      if (!add(inputs[i].name, static_cast<int>(i))) throw std::logic_error("input '" + std::string(inputs[i].name) + "' is declared twice");
+    // A reference named like an input shares the input's slot.
+    for (std::size_t j = 0; j < refs.size(); ++j) add(refs[j].name, static_cast<int>(inputs.size() + j));
+    inputs_ = inputs.data();
+    input_count_ = inputs.size();
+    refs_ = refs.data();
+    ref_count_ = refs.size();
+  }
+  const std::size_t mask = table_.size() - 1;
+  for (std::size_t h = name_hash(name);; ++h) {
+    const auto& cell = table_[h & mask];
+    if (cell.second < 0) return -1;
+    if (cell.first == name) return cell.second;
+  }
+}
+
 bool KernelCheck::pass() const {
   if (formula.dim != kernel.dim || !std::isfinite(formula.value) || !std::isfinite(kernel.value)) return false;
   const double diff = std::fabs(kernel.value - formula.value);
@@ -129,19 +167,17 @@ Context::Context(const Plugin& plugin, const Calculator& calc, const RawInputs& 
     : calc_(calc), options_(options) {
   result_.plugin = std::string(plugin.name);
   result_.calculator = std::string(calc.name);
-  // Every raw key must be a declared input or reference. Keys are normalised once (kebab → snake).
-  std::vector<std::string> keys;
-  keys.reserve(raw.size());
-  for (const auto& kv : raw) keys.push_back(kv.first.find('-') == std::string::npos ? kv.first : snake_key(kv.first));
-  auto declared = [&](std::string_view key) {
-    for (const auto& in : calc.inputs)
-      if (in.name == key) return true;
-    for (const auto& r : calc.refs)
-      if (r.name == key) return true;
-    return false;
-  };
-  for (const auto& key : keys) {
-    if (declared(key)) continue;
+  // Every raw key must be a declared input or reference. Keys are normalised once (kebab → snake) and
+  // resolved to their declared slot; the last value given for a slot wins.
+  std::vector<int> given(calc.inputs.size() + calc.refs.size(), -1);
+  for (std::size_t i = 0; i < raw.size(); ++i) {
+    const std::string& given_key = raw[i].first;
+    const int slot = given_key.find('-') == std::string::npos ? calc.slot(given_key) : calc.slot(snake_key(given_key));
+    if (slot >= 0) {
+      given[static_cast<std::size_t>(slot)] = static_cast<int>(i);
+      continue;
+    }
+    const std::string key = snake_key(given_key);
     // Suggestions read as flags, like every other input error: did you mean '--tokens'?
     std::vector<std::string> known;
     for (const auto& in : calc.inputs) known.push_back(kebab(in.name));
@@ -151,15 +187,13 @@ Context::Context(const Plugin& plugin, const Calculator& calc, const RawInputs& 
     throw UserError{{std::string(plugin.name) + " " + std::string(calc.name) + ": unknown input '" + flag_name(key) + "'",
                      hint}};
   }
-  auto raw_value = [&](std::string_view key) -> const std::string* {
-    const std::string* found = nullptr;
-    for (std::size_t i = 0; i < raw.size(); ++i)
-      if (keys[i] == key) found = &raw[i].second;  // the last one given wins
-    return found;
+  auto raw_value = [&](std::size_t slot) -> const std::string* {
+    return given[slot] < 0 ? nullptr : &raw[static_cast<std::size_t>(given[slot])].second;
   };
   result_.inputs.reserve(calc.inputs.size());
   for (const auto& r : calc.refs) {
-    if (const std::string* id = raw_value(r.name)) {
+    // The reference's own slot, or the input's when an input has the same name (both take the value).
+    if (const std::string* id = raw_value(static_cast<std::size_t>(calc.slot(r.name)))) {
       const Entry& e = Catalog::instance().get(*id, r.kinds, flag_name(r.name));
       refs_.emplace_back(std::string(r.name), &e);
       if (e.overlay())
@@ -169,8 +203,9 @@ Context::Context(const Plugin& plugin, const Calculator& calc, const RawInputs& 
   // Values the user typed are checked first, so a bad value is reported before a missing one.
   std::vector<std::optional<Cell>> typed(calc.inputs.size());
   for (std::size_t i = 0; i < calc.inputs.size(); ++i)
-    if (const std::string* text = raw_value(calc.inputs[i].name))
+    if (const std::string* text = raw_value(i))
       typed[i] = parse_value(calc.inputs[i], *text, [&] { return flag_name(calc.inputs[i].name); });
+  at_.assign(calc.inputs.size(), -1);
   for (std::size_t i = 0; i < calc.inputs.size(); ++i) {
     const Input& in = calc.inputs[i];
     ResolvedInput ri;
@@ -178,8 +213,9 @@ Context::Context(const Plugin& plugin, const Calculator& calc, const RawInputs& 
     auto label = [&] { return flag_name(in.name); };
     if (typed[i]) {
       ri.origin = Origin::flag;
-      ri.raw = *raw_value(in.name);
+      ri.raw = *raw_value(i);
       ri.value = std::move(*typed[i]);
+      at_[i] = static_cast<int>(result_.inputs.size());
       result_.inputs.push_back(std::move(ri));
       continue;
     }
@@ -188,30 +224,32 @@ Context::Context(const Plugin& plugin, const Calculator& calc, const RawInputs& 
       const std::string_view ref_name = in.catalog.substr(0, dot);
       const std::string_view path = in.catalog.substr(dot + 1);
       if (const Entry* e = ref(ref_name)) {
-        if (auto field = e->field(path)) {
+        if (const FieldRef* field = e->field_ref(path)) {
           ri.origin = Origin::catalog;
           ri.from = e->id();
           const Node& node = *field->value;
-          const std::string where = field->location + ": " + std::string(path);
+          // Built only for an error: batch mode fills these for every record.
+          auto where = [&] { return field->location + ": " + std::string(path); };
           if (in.kind == InputKind::quantity || in.kind == InputKind::integer) {
             if (node.kind != Node::Kind::string && !node.is_number())
-              throw UserError{{where + ": expected a quantity, got " + std::string(node.kind_name()), ""}};
+              throw UserError{{where() + ": expected a quantity, got " + std::string(node.kind_name()), ""}};
             ri.raw = node.kind == Node::Kind::string    ? node.str
                      : node.kind == Node::Kind::integer ? std::to_string(node.integer)
                                                         : format_machine(node.number);
-            ri.value = parse_value(in, ri.raw, [&] { return where; });
+            ri.value = parse_value(in, ri.raw, where);
           } else if (node.kind == Node::Kind::string) {
             ri.raw = node.str;
-            ri.value = parse_value(in, node.str, [&] { return where; });
+            ri.value = parse_value(in, node.str, where);
           } else if (node.kind == Node::Kind::boolean && in.kind == InputKind::flag) {
             ri.raw = node.boolean ? "true" : "false";
             ri.value = ri.raw;
           } else {
-            throw UserError{{where + ": expected " + std::string(in.kind == InputKind::flag ? "true or false" : "a string") +
+            throw UserError{{where() + ": expected " + std::string(in.kind == InputKind::flag ? "true or false" : "a string") +
                                  ", got " + std::string(node.kind_name()),
                              ""}};
           }
           cite(field->provenance);
+          at_[i] = static_cast<int>(result_.inputs.size());
           result_.inputs.push_back(std::move(ri));
           continue;
         }
@@ -221,6 +259,7 @@ Context::Context(const Plugin& plugin, const Calculator& calc, const RawInputs& 
       ri.origin = Origin::default_value;
       ri.raw = std::string(in.default_value);
       ri.value = parse_value(in, ri.raw, [&] { return label() + " (default)"; });
+      at_[i] = static_cast<int>(result_.inputs.size());
       result_.inputs.push_back(std::move(ri));
       continue;
     }
@@ -239,6 +278,13 @@ Context::Context(const Plugin& plugin, const Calculator& calc, const RawInputs& 
 }
 
 const ResolvedInput* Context::find(std::string_view key) const {
+  // Where the host put the input; a calculator may since have moved or added inputs in result().inputs, so
+  // the place is checked and the inputs are searched when it is stale or the input was not resolved.
+  if (const int slot = calc_.slot(key); slot >= 0 && static_cast<std::size_t>(slot) < at_.size()) {
+    const int at = at_[static_cast<std::size_t>(slot)];
+    if (at >= 0 && static_cast<std::size_t>(at) < result_.inputs.size() && result_.inputs[static_cast<std::size_t>(at)].key == key)
+      return &result_.inputs[static_cast<std::size_t>(at)];
+  }
   for (const auto& ri : result_.inputs)
     if (ri.key == key) return &ri;
   return nullptr;
@@ -304,8 +350,8 @@ const Entry* Context::ref(std::string_view name) const {
 }
 
 std::optional<Quantity> Context::catalog_quantity(const Entry& e, std::string_view path, const Expectation& want) {
-  auto field = e.field(path);
-  if (!field) return std::nullopt;
+  const FieldRef* field = e.field_ref(path);
+  if (field == nullptr) return std::nullopt;
   auto q = e.quantity(path, want);
   if (!q) throw UserError{q.error()};
   cite(field->provenance);
@@ -313,8 +359,8 @@ std::optional<Quantity> Context::catalog_quantity(const Entry& e, std::string_vi
 }
 
 std::optional<std::string> Context::catalog_text(const Entry& e, std::string_view path) {
-  auto field = e.field(path);
-  if (!field || field->value->kind != Node::Kind::string) return std::nullopt;
+  const FieldRef* field = e.field_ref(path);
+  if (field == nullptr || field->value->kind != Node::Kind::string) return std::nullopt;
   cite(field->provenance);
   return field->value->str;
 }

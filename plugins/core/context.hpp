@@ -99,6 +99,7 @@ class Context {
   const Calculator& calc_;
   RunOptions options_;
   std::vector<std::pair<std::string, const Entry*>> refs_;
+  std::vector<int> at_;  // for each declared input, its place in result_.inputs as resolved, or -1
   Result result_;
 };
 

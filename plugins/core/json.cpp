@@ -307,7 +307,6 @@ Expected<Node> read_json(std::string_view text, std::string_view source_name) {
 }
 
 void append_json_string(std::string& out, std::string_view s) {
-  out += '"';
   // Fast path: plain printable ASCII (keys, units, ids) is copied in one piece.
   std::size_t plain = 0;
   // Eight bytes at a time: a word is plain when none of its bytes is a control byte, non-ASCII, '"' or '\\'
@@ -325,6 +324,16 @@ void append_json_string(std::string& out, std::string_view s) {
     if (c < 0x20 || c >= 0x80 || c == '"' || c == '\\') break;
     ++plain;
   }
+  // A result writes about a hundred strings, most of them short and plain: one append with the quotes.
+  if (plain == s.size() && plain <= 62) {
+    char quoted[64];
+    quoted[0] = '"';
+    if (plain != 0) std::memcpy(quoted + 1, s.data(), plain);
+    quoted[plain + 1] = '"';
+    out.append(quoted, plain + 2);
+    return;
+  }
+  out += '"';
   out.append(s.data(), plain);
   for (std::size_t i = plain; i < s.size(); ++i) {
     const auto c = static_cast<unsigned char>(s[i]);

@@ -140,11 +140,10 @@ std::vector<Input> join(std::vector<Input> base, const std::vector<Input>& more)
 std::optional<Workload> resolve_workload(Context& ctx, bool required) {
   std::optional<ModelArch> arch;
   if (const Entry* m = ctx.ref("model")) {
-    std::vector<Provenance> cited;
-    auto a = read_model_arch(*m, &cited);
-    if (!a) throw UserError{a.error()};
-    for (const auto& p : cited) ctx.cite(p);
-    arch = std::move(a).value();
+    const ModelArchRead& read = m->model_arch();
+    if (!read.arch) throw UserError{read.arch.error()};
+    for (const auto& p : read.cited) ctx.cite(p);
+    arch = read.arch.value();
     apply_overrides(ctx, *arch);
   } else if (ctx.has("layers") || ctx.has("kv_heads") || ctx.has("head_dim")) {
     if (!(ctx.has("layers") && ctx.has("kv_heads") && ctx.has("head_dim") && ctx.has("heads")))

@@ -102,11 +102,10 @@ void check_arch(const ModelArch& m) {
 ResolvedModel resolve_model(Context& ctx, bool need_arch) {
   ResolvedModel r;
   if (const Entry* e = ctx.ref("model")) {
-    std::vector<Provenance> cited;
-    auto arch = read_model_arch(*e, &cited);
-    if (!arch) throw UserError{arch.error()};
-    for (const auto& p : cited) ctx.cite(p);
-    r.arch = std::move(arch).value();
+    const ModelArchRead& read = e->model_arch();
+    if (!read.arch) throw UserError{read.arch.error()};
+    for (const auto& p : read.cited) ctx.cite(p);
+    r.arch = read.arch.value();
     apply_overrides(ctx, *r.arch);
   } else {
     r.arch = arch_from_flags(ctx);

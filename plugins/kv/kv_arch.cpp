@@ -164,10 +164,10 @@ std::optional<ModelArch> resolve_arch(Context& ctx, bool required, bool cite_all
   ModelArch m;
   const Entry* model = ctx.ref("model");
   if (model != nullptr) {
-    std::vector<Provenance> cited;
-    auto arch = read_model_arch(*model, &cited);
+    const ModelArchRead& read = model->model_arch();
+    const auto& arch = read.arch;
     if (!arch) throw UserError{arch.error()};
-    for (const auto& p : cited) {
+    for (const auto& p : read.cited) {
       const bool cache_field = p.field == "layers" || p.field == "attention_heads" || p.field == "kv_heads" || p.field == "head_dim" ||
                                p.field.rfind("attention.", 0) == 0;
       if (cite_all || cache_field) ctx.cite(p);
