@@ -37,21 +37,18 @@ void add_resolved(Context& ctx, std::string key, Origin origin, Cell value, std:
   ctx.result().inputs.push_back(std::move(ri));
 }
 
-// The host checked the input against its declared bound (at least 1, at most its `most`).
-int positive_int(Context& ctx, std::string_view key) { return ctx.count(key); }
-
 // Applies architecture flags given explicitly over the catalog's values.
 void apply_overrides(Context& ctx, ModelArch& m) {
   auto flag = [&](std::string_view key) { return ctx.has(key) && ctx.origin(key) == Origin::flag; };
   if (flag("layers")) {
-    m.layers = positive_int(ctx, "layers");
+    m.layers = ctx.count("layers");
     m.layer_types.resize(static_cast<std::size_t>(m.layers),
                          m.layer_types.empty() ? LayerAttention::full : m.layer_types.back());
   }
-  if (flag("hidden_size")) m.hidden_size = positive_int(ctx, "hidden_size");
-  if (flag("heads")) m.attention_heads = positive_int(ctx, "heads");
-  if (flag("kv_heads")) m.kv_heads = positive_int(ctx, "kv_heads");
-  if (flag("head_dim")) m.head_dim = positive_int(ctx, "head_dim");
+  if (flag("hidden_size")) m.hidden_size = ctx.count("hidden_size");
+  if (flag("heads")) m.attention_heads = ctx.count("heads");
+  if (flag("kv_heads")) m.kv_heads = ctx.count("kv_heads");
+  if (flag("head_dim")) m.head_dim = ctx.count("head_dim");
 }
 
 void check_heads(const ModelArch& m) {
@@ -151,15 +148,15 @@ std::optional<Workload> resolve_workload(Context& ctx, bool required) {
                        "give all four, or --model ID"}};
     ModelArch m;
     m.id = "custom";
-    m.layers = positive_int(ctx, "layers");
-    m.attention_heads = positive_int(ctx, "heads");
-    m.kv_heads = positive_int(ctx, "kv_heads");
-    m.head_dim = positive_int(ctx, "head_dim");
+    m.layers = ctx.count("layers");
+    m.attention_heads = ctx.count("heads");
+    m.kv_heads = ctx.count("kv_heads");
+    m.head_dim = ctx.count("head_dim");
     if (!ctx.has("hidden_size") && static_cast<std::int64_t>(m.attention_heads) * m.head_dim > kMaxWidth)
       throw UserError{{fmt::format("--heads x --head-dim is {}, wider than any model ({} at most)",
                                    static_cast<std::int64_t>(m.attention_heads) * m.head_dim, kMaxWidth),
                        "give --hidden-size, or check --heads and --head-dim"}};
-    m.hidden_size = ctx.has("hidden_size") ? positive_int(ctx, "hidden_size") : m.attention_heads * m.head_dim;
+    m.hidden_size = ctx.has("hidden_size") ? ctx.count("hidden_size") : m.attention_heads * m.head_dim;
     m.layer_types.assign(static_cast<std::size_t>(m.layers), LayerAttention::full);
     arch = m;
   }
@@ -319,7 +316,7 @@ std::vector<int> parse_int_list(const std::string& text, std::string_view flag) 
   return out;
 }
 
-double batch_of(Context& ctx) { return static_cast<double>(positive_int(ctx, "batch")); }
+double batch_of(Context& ctx) { return static_cast<double>(ctx.count("batch")); }
 
 const char* bound_word(bool memory_bound) { return memory_bound ? "memory-bound" : "compute-bound"; }
 

@@ -37,31 +37,29 @@ std::vector<Input> model_inputs() {
 
 namespace {
 
-int flag_int(Context& ctx, std::string_view key) { return ctx.count(key); }
-
 // Architecture from flags alone: enough to count parameters and size KV and activations.
 std::optional<ModelArch> arch_from_flags(Context& ctx) {
   if (!ctx.has("layers") || !ctx.has("hidden_size")) return std::nullopt;
   ModelArch m;
   m.id = "flags";
-  m.layers = flag_int(ctx, "layers");
-  m.hidden_size = flag_int(ctx, "hidden_size");
+  m.layers = ctx.count("layers");
+  m.hidden_size = ctx.count("hidden_size");
   if (!ctx.has("heads")) throw UserError{{"missing --heads (query heads per layer)", "give --heads N with --layers and --hidden-size"}};
-  m.attention_heads = flag_int(ctx, "heads");
-  m.kv_heads = ctx.has("kv_heads") ? flag_int(ctx, "kv_heads") : m.attention_heads;
-  m.head_dim = ctx.has("head_dim") ? flag_int(ctx, "head_dim") : m.hidden_size / m.attention_heads;
+  m.attention_heads = ctx.count("heads");
+  m.kv_heads = ctx.has("kv_heads") ? ctx.count("kv_heads") : m.attention_heads;
+  m.head_dim = ctx.has("head_dim") ? ctx.count("head_dim") : m.hidden_size / m.attention_heads;
   if (m.head_dim < 1)
     throw UserError{{fmt::format("--hidden-size ({}) is smaller than --heads ({}): no head width", m.hidden_size, m.attention_heads),
                      "give --head-dim, or check --hidden-size and --heads"}};
-  m.ffn_size = ctx.has("ffn_size") ? flag_int(ctx, "ffn_size") : 0;
-  m.vocab_size = ctx.has("vocab_size") ? flag_int(ctx, "vocab_size") : 0;
+  m.ffn_size = ctx.has("ffn_size") ? ctx.count("ffn_size") : 0;
+  m.vocab_size = ctx.has("vocab_size") ? ctx.count("vocab_size") : 0;
   m.tied_embeddings = ctx.flag("tied_embeddings");
   m.layout = m.kv_heads == m.attention_heads ? AttentionLayout::mha : (m.kv_heads == 1 ? AttentionLayout::mqa : AttentionLayout::gqa);
   m.layer_types.assign(static_cast<std::size_t>(m.layers), LayerAttention::full);
   if (ctx.has("experts")) {
     MoeDims d;
-    d.experts = flag_int(ctx, "experts");
-    d.experts_per_token = ctx.has("experts_per_token") ? flag_int(ctx, "experts_per_token") : 1;
+    d.experts = ctx.count("experts");
+    d.experts_per_token = ctx.has("experts_per_token") ? ctx.count("experts_per_token") : 1;
     d.expert_ffn_size = m.ffn_size;
     if (d.experts_per_token > d.experts) throw UserError{{"--experts-per-token exceeds --experts", ""}};
     m.moe = d;
@@ -71,7 +69,7 @@ std::optional<ModelArch> arch_from_flags(Context& ctx) {
 
 void apply_overrides(Context& ctx, ModelArch& m) {
   auto over = [&](std::string_view key, int& field) {
-    if (ctx.has(key)) field = flag_int(ctx, key);
+    if (ctx.has(key)) field = ctx.count(key);
   };
   over("layers", m.layers);
   over("hidden_size", m.hidden_size);

@@ -12,9 +12,6 @@ namespace {
 
 bool from_flag(const Context& ctx, std::string_view key) { return ctx.has(key) && ctx.origin(key) == Origin::flag; }
 
-// A count of layers, heads or widths: integer inputs reach 9e15, the architecture holds ints.
-int count_input(const Context& ctx, std::string_view key) { return ctx.count(key); }
-
 // "5:1" is five sliding layers then one full layer, repeated; a comma list spells the cycle out
 // ("sliding,full" or "s,f"); "full" makes every layer full attention.
 std::vector<LayerAttention> parse_layer_pattern(const std::string& text) {
@@ -67,14 +64,14 @@ void apply_attention(Context& ctx, ModelArch& m) {
     if (m.kv_heads <= 0) throw UserError{{"--attention gqa needs --kv-heads (key/value heads per layer)", "give --kv-heads N"}};
     m = with_layout(m, AttentionLayout::gqa, m.kv_heads, 0, 0);
   } else if (kind == "mla" || (kind.empty() && !m.mla && (from_flag(ctx, "kv_lora_rank") || from_flag(ctx, "rope_dim")))) {
-    const int rank = ctx.has("kv_lora_rank") ? count_input(ctx, "kv_lora_rank") : (m.mla ? m.mla->kv_lora_rank : 0);
-    const int rope = ctx.has("rope_dim") ? count_input(ctx, "rope_dim") : (m.mla ? m.mla->qk_rope_head_dim : 0);
+    const int rank = ctx.has("kv_lora_rank") ? ctx.count("kv_lora_rank") : (m.mla ? m.mla->kv_lora_rank : 0);
+    const int rope = ctx.has("rope_dim") ? ctx.count("rope_dim") : (m.mla ? m.mla->qk_rope_head_dim : 0);
     if (rank <= 0) throw UserError{{"--attention mla needs --kv-lora-rank (width of the cached latent)", "e.g. --kv-lora-rank 512 (DeepSeek-V2/V3)"}};
     if (rope <= 0) throw UserError{{"--attention mla needs --rope-dim (width of the decoupled RoPE key)", "e.g. --rope-dim 64 (DeepSeek-V2/V3)"}};
     m = with_layout(m, AttentionLayout::mla, m.kv_heads, rank, rope);
   } else if (m.mla && (from_flag(ctx, "kv_lora_rank") || from_flag(ctx, "rope_dim"))) {
-    if (ctx.has("kv_lora_rank")) m.mla->kv_lora_rank = count_input(ctx, "kv_lora_rank");
-    if (ctx.has("rope_dim")) m.mla->qk_rope_head_dim = count_input(ctx, "rope_dim");
+    if (ctx.has("kv_lora_rank")) m.mla->kv_lora_rank = ctx.count("kv_lora_rank");
+    if (ctx.has("rope_dim")) m.mla->qk_rope_head_dim = ctx.count("rope_dim");
   }
 }
 
@@ -179,20 +176,20 @@ std::optional<ModelArch> resolve_arch(Context& ctx, bool required, bool cite_all
     if (!any && !required) return std::nullopt;
     if (!ctx.has("layers")) throw UserError{{"missing --layers (transformer layers)", "give --layers 80 or --model ID"}};
     m.id = "flags";
-    m.layers = count_input(ctx, "layers");
+    m.layers = ctx.count("layers");
     m.layer_types.assign(static_cast<std::size_t>(m.layers), LayerAttention::full);
     m.layout = AttentionLayout::gqa;
   }
   if (from_flag(ctx, "layers")) {
-    m.layers = count_input(ctx, "layers");
+    m.layers = ctx.count("layers");
     const auto pattern = m.layer_types;
     m.layer_types.resize(static_cast<std::size_t>(m.layers));
     for (std::size_t i = pattern.size(); i < m.layer_types.size(); ++i)
       m.layer_types[i] = pattern.empty() ? LayerAttention::full : pattern[i % pattern.size()];
   }
-  if (ctx.has("heads")) m.attention_heads = count_input(ctx, "heads");
-  if (ctx.has("kv_heads")) m.kv_heads = count_input(ctx, "kv_heads");
-  if (ctx.has("head_dim")) m.head_dim = count_input(ctx, "head_dim");
+  if (ctx.has("heads")) m.attention_heads = ctx.count("heads");
+  if (ctx.has("kv_heads")) m.kv_heads = ctx.count("kv_heads");
+  if (ctx.has("head_dim")) m.head_dim = ctx.count("head_dim");
   if (model == nullptr) {
     if (m.kv_heads > 0 && m.attention_heads > 0)
       m.layout = m.kv_heads == m.attention_heads ? AttentionLayout::mha : m.kv_heads == 1 ? AttentionLayout::mqa : AttentionLayout::gqa;
@@ -218,7 +215,7 @@ std::optional<ModelArch> resolve_arch(Context& ctx, bool required, bool cite_all
     for (std::size_t i = 0; i < m.layer_types.size(); ++i) m.layer_types[i] = pattern[i % pattern.size()];
   }
   if (ctx.has("shared_layers")) {
-    m.kv_shared_layers = count_input(ctx, "shared_layers");
+    m.kv_shared_layers = ctx.count("shared_layers");
     if (m.kv_shared_layers >= m.layers)
       throw UserError{{fmt::format("--shared-layers ({}) must be fewer than the layers ({})", m.kv_shared_layers, m.layers),
                        "at least one layer stores its own cache"}};
