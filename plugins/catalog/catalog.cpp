@@ -20,7 +20,7 @@ namespace {
 constexpr std::pair<std::string_view, std::string_view> kFolders[] = {
     {"accelerators", "accelerator"}, {"systems", "system"},   {"models", "model"},     {"interconnects", "interconnect"},
     {"network", "network"},          {"prices", "price"},     {"grids", "grid"},       {"facility", "facility"},
-    {"storage", "storage"},          {"memory", "memory"},    {"reliability", "reliability"}};
+    {"storage", "storage"},          {"memory", "memory"},    {"reliability", "reliability"}, {"calibration", "calibration"}};
 
 Error at(const std::string& file, const Node& n, const std::string& what, std::string hint = {}) {
   return Error{position(file, n) + ": " + what, std::move(hint)};

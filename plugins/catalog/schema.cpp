@@ -284,6 +284,26 @@ constexpr std::array kSpecs = {
     count("reliability", "hardware_share", 0, 1, "share of unplanned interruptions due to hardware"),
     q("reliability", "mtbf_per_accelerator", time, 3600, 1e12, "mean time between failures of one accelerator"),
     q("reliability", "job_mtbf", time, 60, 1e9, "mean time between interruptions of the whole job"),
+    // ---- calibration: the efficiency models' parameters (plugins/decode/efficiency.hpp) ----
+    count("calibration", "bandwidth_fraction", 0.05, 1, "asymptotic share of the datasheet memory bandwidth"),
+    q("calibration", "bandwidth_half", information, 0, 1e12, "bytes per step at which half that share is reached"),
+    count("calibration", "matmul_fraction_16bit", 0.05, 1, "asymptotic share of the dense peak, 16-bit matrix multiplies"),
+    count("calibration", "matmul_fraction_8bit", 0.05, 1, "asymptotic share of the dense peak, 8-bit matrix multiplies"),
+    count("calibration", "matmul_fraction_4bit", 0.05, 1, "asymptotic share of the dense peak, 4-bit matrix multiplies"),
+    count("calibration", "matmul_half_tokens", 0, 1e6, "tokens per step at which half the matrix-multiply share is reached"),
+    count("calibration", "attention_fraction", 0.05, 1, "share of the peak fused attention reaches in prefill"),
+    count("calibration", "collective_fraction", 0.05, 1, "asymptotic share of the link bandwidth a collective reaches"),
+    q("calibration", "collective_half", information, 0, 1e12, "message size at which half that share is reached"),
+    q("calibration", "collective_latency", time, 0, 1e-2, "time per collective step beyond its bytes"),
+    q("calibration", "sequence_overhead", time, 0, 1e-2, "scheduling and sampling time per sequence per step"),
+    count("calibration", "engines.*.bandwidth_scale", 0.05, 2, "engine's multiplier on the bandwidth share"),
+    count("calibration", "engines.*.compute_scale", 0.05, 2, "engine's multiplier on the matrix-multiply share"),
+    q("calibration", "engines.*.step_overhead", time, 0, 1, "engine's fixed time per step"),
+    count("calibration", "engines.*.max_batch", 1, 1e6, "engine's default largest batch"),
+    count("calibration", "band.*.median_abs_error", 0, 10, "median |expected / measured - 1| of the fit"),
+    count("calibration", "band.*.p90_abs_error", 0, 10, "90th percentile of the same"),
+    count("calibration", "band.*.points", 0, 1e6, "published points in the band"),
+    count("calibration", "band.*.loo_median_abs_error", 0, 10, "median error when each point is left out of the fit"),
 };
 
 bool matches(std::string_view pattern, std::string_view path) {

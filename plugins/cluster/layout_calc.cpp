@@ -11,6 +11,7 @@
 #include "plugins/cluster/layout.hpp"
 #include "plugins/core/counts.hpp"
 #include "plugins/core/words.hpp"
+#include "plugins/decode/efficiency.hpp"
 #include "plugins/fit/fit_model.hpp"
 
 namespace infracalc::cluster {
@@ -154,6 +155,26 @@ void run_layout(Context& ctx) {
     ctx.set_number("comm_share", best.comm_share);
     ctx.set_number("estimated_mfu", p.efficiency * (1.0 - best.waste));
     ctx.set("step_time", best.step);
+    // Expected: the same layout at the calibrated matrix-multiply share (Megatron-class kernels) with
+    // collectives at the calibrated share of the link, plus the engine's fixed time per step.
+    const decode::Efficiency& eff = decode::efficiency();
+    const int bits = decode::precision_bits(ctx.text("precision"));
+    LayoutProblem x = p;
+    const double tokens_mb = p.seq.value() * p.micro_batch / best.cp;
+    x.efficiency = decode::matmul_share(eff, decode::Engine::megatron, tokens_mb, bits);
+    x.scaleup.beta = p.scaleup.beta * eff.collective_fraction;
+    x.scaleout.beta = p.scaleout.beta * eff.collective_fraction;
+    x.scaleup.alpha = p.scaleup.alpha + eff.collective_latency;
+    x.scaleout.alpha = p.scaleout.alpha + eff.collective_latency;
+    const Layout xl = evaluate_layout(x, best.tp, best.cp, best.pp, best.ep, best.recompute);
+    const Seconds xstep = xl.step + decode::step_overhead(eff, decode::Engine::megatron, 0);
+    if (best.feasible && xstep.value() > 0) {
+      ctx.set("expected_step_time", xstep);
+      ctx.set_number("expected_mfu", x.efficiency * xl.ideal.value() / xstep.value());
+    }
+    if (best.feasible) ctx.note(fmt::format("expected: the chosen layout with matrix multiplies at {:.1f}% of peak and collectives at {:.0f}% of the link "
+                         "(calibrated, data/calibration/efficiency.toml); {}",
+                         100 * x.efficiency, 100 * eff.collective_fraction, decode::band_text("training")));
   }
   const double seqs = static_cast<double>(best.microbatches) * p.micro_batch * static_cast<double>(best.dp);
   ctx.set("tokens_per_step", from_base<Tokens>(seqs * p.seq.value()));
@@ -401,6 +422,8 @@ Calculator layout_calculator() {
       {"estimated_waste", dims::none, "share of the step not spent on model FLOPs at the matmul efficiency (estimate)"},
       {"estimated_mfu", dims::none, "matmul efficiency x (1 - waste) (estimate)"},
       {"step_time", dims::time, "estimated time per optimizer step"},
+      {"expected_step_time", dims::time, "calibrated time per optimizer step (published training runs)"},
+      {"expected_mfu", dims::none, "calibrated model FLOPs utilisation of the chosen layout"},
       {"tokens_per_step", dims::token, "tokens per optimizer step"},
   };
   c.run = run_layout;

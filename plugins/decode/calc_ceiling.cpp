@@ -21,7 +21,8 @@ void calculate_ceiling(Context& ctx) {
   const Tokens tokens = ctx.get<Tokens>("tokens");
   const int tp = tp_degree(ctx, w);
   const StepDetail d = decode_step(w, batch, tokens, tp);
-  const Seconds comm = tp_comm_time(ctx, w, batch, tp);
+  const TpComm tc = tp_comm_time(ctx, w, batch, tp);
+  const Seconds comm = tc.ceiling;
   const Seconds overhead = ctx.has("overhead") ? ctx.get<Seconds>("overhead") : Seconds{};
   const StepTime t = step_time(d.cost(), roof, comm, overhead);
   ctx.set("weights_bytes", w.weights_resident);
@@ -37,11 +38,22 @@ void calculate_ceiling(Context& ctx) {
   ctx.set("step_time", t.total);
   ctx.set("tokens_per_second_per_stream", from_base<Tokens>(1.0) / t.total);
   ctx.set("tokens_per_second", from_base<Tokens>(batch) / t.total);
+  if (roof.peak && expected_wanted(ctx)) {
+    const Engine engine = engine_of(ctx);
+    const StepShape shape{batch, batch, precision_bits(compute_precision(ctx)), d.attention_flops};
+    const StepTime x = calibrated_step_time(efficiency(), engine, d.cost(), shape, roof, tc.expected);
+    ctx.set("expected_step_time", x.total);
+    ctx.set("expected_tokens_per_second_per_stream", from_base<Tokens>(1.0) / x.total);
+    ctx.set("expected_tokens_per_second", from_base<Tokens>(batch) / x.total);
+    expected_note(ctx, engine);
+  }
   if (roof.peak) {
     if (auto rb = ridge_batch(w, roof, tokens, tp)) ctx.set_number("ridge_batch", *rb);
     else ctx.note("no batch makes this step compute-bound at this context: its KV reads grow as fast as its arithmetic");
-    ctx.verdict("memory_bound", t.memory_bound,
-                fmt::format("memory {} against compute {}", format_human(to_quantity(t.memory)), format_human(to_quantity(t.compute))));
+    const char* binding = comm > std::max(t.memory, t.compute) ? "communication" : t.memory_bound ? "memory" : "compute";
+    ctx.verdict("memory_bound", t.memory_bound && comm <= t.memory,
+                fmt::format("binding term: {} (memory {}, compute {}, communication {})", binding, format_human(to_quantity(t.memory)),
+                            format_human(to_quantity(t.compute)), format_human(to_quantity(comm))));
   }
   fit_note(ctx, w, batch, tokens, tp);
   ceiling_notes(ctx, w, roof, tokens, tp, comm.value() > 0);
@@ -63,6 +75,7 @@ Calculator ceiling_calculator() {
   c.refs = model_gpu_refs();
   c.refs.push_back({"link", {"interconnect"}, "scale-up link from the catalog (sets --link-bandwidth)"});
   c.inputs = join(join(join(model_inputs(), device_inputs(true)), step_inputs()), link_inputs());
+  c.inputs.push_back(engine_input());
   c.outputs = {
       {"weights_bytes", dims::information, "weights stored (all devices together)"},
       {"weights_read", dims::information, "weight bytes one device reads per step"},
@@ -78,6 +91,9 @@ Calculator ceiling_calculator() {
       {"tokens_per_second_per_stream", dims::token_rate, "tokens per second one sequence sees"},
       {"tokens_per_second", dims::token_rate, "tokens per second of the whole batch"},
       {"ridge_batch", dims::none, "batch at which this step would become compute-bound"},
+      {"expected_step_time", dims::time, "calibrated step time: the efficiencies real engines reach, collectives, per-step overhead"},
+      {"expected_tokens_per_second_per_stream", dims::token_rate, "calibrated tokens per second one sequence sees"},
+      {"expected_tokens_per_second", dims::token_rate, "calibrated tokens per second of the whole batch"},
   };
   c.run = calculate_ceiling;
   return c;
@@ -115,7 +131,8 @@ void run_prefill(Context& ctx) {
   const bool causal = ctx.flag("causal");
   const int tp = tp_degree(ctx, w);
   const StepDetail d = prefill_step(w, batch, prompt, causal, tp);
-  const Seconds comm = tp_comm_time(ctx, w, batch * prompt.value(), tp);
+  const TpComm tc = tp_comm_time(ctx, w, batch * prompt.value(), tp);
+  const Seconds comm = tc.ceiling;
   const Seconds overhead = ctx.has("overhead") ? ctx.get<Seconds>("overhead") : Seconds{};
   const StepTime t = step_time(d.cost(), roof, comm, overhead);
   ctx.set("prefill_flops", d.cost().flops);
@@ -130,6 +147,15 @@ void run_prefill(Context& ctx) {
   ctx.set("prefill_time", t.total);
   ctx.set("ttft", t.total);
   ctx.set("prefill_tokens_per_second", from_base<Tokens>(batch * prompt.value()) / t.total);
+  if (expected_wanted(ctx)) {
+    const Engine engine = engine_of(ctx);
+    const StepShape shape{batch * prompt.value(), batch, precision_bits(compute_precision(ctx)), d.attention_flops};
+    const StepTime x = calibrated_step_time(efficiency(), engine, d.cost(), shape, roof, tc.expected);
+    ctx.set("expected_prefill_time", x.total);
+    ctx.set("expected_ttft", x.total);
+    ctx.set("expected_prefill_tokens_per_second", from_base<Tokens>(batch * prompt.value()) / x.total);
+    expected_note(ctx, engine);
+  }
   if (auto pt = prefill_ridge_tokens(w, roof, batch, causal, tp)) ctx.set("compute_bound_from", from_base<Tokens>(*pt));
   if (auto rb = ridge_batch(w, roof, prompt, tp)) ctx.set_number("decode_ridge_batch", *rb);
   else ctx.note("decode at this context never becomes compute-bound: its KV reads grow as fast as its arithmetic");
@@ -166,6 +192,7 @@ Calculator prefill_calculator() {
   own.push_back({.name = "causal", .kind = InputKind::flag,
                  .help = "count only the causal half of attention (as FlashAttention kernels skip masked blocks)"});
   c.inputs = join(join(join(model_inputs(), device_inputs(true)), own), link_inputs());
+  c.inputs.push_back(engine_input());
   c.outputs = {
       {"prefill_flops", dims::flop, "operations of the prefill on one device"},
       {"matmul_flops", dims::flop, "of which matrix products"},
@@ -181,6 +208,9 @@ Calculator prefill_calculator() {
       {"prefill_tokens_per_second", dims::token_rate, "prompt tokens processed per second"},
       {"compute_bound_from", dims::token, "prompt length from which the prefill is compute-bound"},
       {"decode_ridge_batch", dims::none, "batch at which a decode step at this context becomes compute-bound"},
+      {"expected_prefill_time", dims::time, "calibrated prefill time: the efficiencies real kernels reach, collectives, overhead"},
+      {"expected_ttft", dims::time, "calibrated time to first token (the expected prefill time)"},
+      {"expected_prefill_tokens_per_second", dims::token_rate, "calibrated prompt tokens per second"},
   };
   c.run = run_prefill;
   return c;

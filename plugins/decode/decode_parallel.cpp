@@ -20,6 +20,15 @@ TpCommunication tp_communication(int layers, int hidden, double tokens, Bytes ac
   return c;
 }
 
+Seconds tp_communication_expected(const Efficiency& e, int layers, int hidden, double tokens, Bytes activation, int tp,
+                                  BytesPerSecond bandwidth) {
+  if (tp <= 1) return Seconds{};
+  const double p = tp;
+  const Bytes message = tokens * static_cast<double>(hidden) * activation;
+  const Seconds each = collective_time(e, message, 2.0 * (p - 1.0) / p * message, 2 * (tp - 1), bandwidth);
+  return 2.0 * static_cast<double>(layers) * each;
+}
+
 AllToAll expert_all_to_all(int moe_layers, int hidden, int k, double tokens, Bytes activation, int ep, const Link* link) {
   AllToAll a;
   const double p = std::max(1, ep);

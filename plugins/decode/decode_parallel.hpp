@@ -3,6 +3,7 @@
 // the expert-parallel all-to-all of a mixture-of-experts layer (Lepikhin et al., "GShard", 2020).
 #pragma once
 
+#include "plugins/decode/efficiency.hpp"
 #include "units/system.hpp"
 
 namespace infracalc::decode {
@@ -34,6 +35,11 @@ struct TpCommunication {
 
 /// Communication of one step carrying `tokens` tokens over `tp` ranks.
 [[nodiscard]] TpCommunication tp_communication(int layers, int hidden, double tokens, Bytes activation, int tp, const Link& link);
+
+/// The same all-reduces as real collectives run them (efficiency.hpp: latency per step, bus bandwidth
+/// below the link's for small messages): 2 × layers ring all-reduces of tokens × hidden × activation bytes.
+[[nodiscard]] Seconds tp_communication_expected(const Efficiency& e, int layers, int hidden, double tokens, Bytes activation,
+                                                int tp, BytesPerSecond bandwidth);
 
 /// Expert-parallel all-to-all of one step.
 struct AllToAll {

@@ -41,15 +41,50 @@ int tp_degree(Context& ctx, const Workload& w) {
   return static_cast<int>(tp);
 }
 
-Seconds tp_comm_time(Context& ctx, const Workload& w, double tokens, int tp) {
-  if (tp <= 1 || !ctx.has("link_bandwidth")) return Seconds{};
+TpComm tp_comm_time(Context& ctx, const Workload& w, double tokens, int tp) {
+  if (tp <= 1) return {};
+  const auto link = resolve_link(ctx);
+  if (!link) return {};
   if (!w.arch || w.arch->hidden_size <= 0)
     throw UserError{{"tensor-parallel communication needs the model width and layer count", "give --model, or --layers and --hidden-size"}};
-  const auto link = resolve_link(ctx);
-  const TpCommunication c = tp_communication(w.arch->layers, w.arch->hidden_size, tokens, activation_bytes(ctx), tp, *link);
+  const Bytes act = activation_bytes(ctx);
+  const TpCommunication c = tp_communication(w.arch->layers, w.arch->hidden_size, tokens, act, tp, *link);
   ctx.note(fmt::format("communication: {} ring all-reduces of {} per step (2 per layer), {} each", c.allreduces,
                        format_human(to_quantity(c.message)), format_human(to_quantity(c.each))));
-  return c.total;
+  return {c.total, tp_communication_expected(efficiency(), w.arch->layers, w.arch->hidden_size, tokens, act, tp, link->bandwidth)};
+}
+
+Input engine_input() {
+  return {.name = "engine", .kind = InputKind::choice,
+          .help = "serving engine class the expected figures are calibrated for (per-step overhead, kernel efficiency, default max batch)",
+          .default_value = "generic", .example = "trtllm", .choices = {"generic", "trtllm", "vllm", "sglang", "llamacpp"}};
+}
+
+Engine engine_of(Context& ctx) { return parse_engine(ctx.text("engine")).value_or(Engine::generic); }
+
+std::string compute_precision(Context& ctx) {
+  return ctx.has("compute_dtype") ? ctx.text("compute_dtype") : std::string(ctx.text("dtype"));
+}
+
+bool expected_wanted(Context& ctx) {
+  for (const char* k : {"mbu", "mfu", "peak", "bandwidth"})
+    if (ctx.has(k) && ctx.origin(k) != Origin::catalog) {
+      ctx.note(fmt::format("no expected figures: {} replaces the datasheet roof the calibration applies to", Context::flag_name(k)));
+      return false;
+    }
+  return true;
+}
+
+void expected_note(Context& ctx, Engine engine) {
+  const Efficiency& e = efficiency();
+  ctx.note(fmt::format("expected figures: calibrated on published measurements (data/calibration/efficiency.toml; engine {}): "
+                       "{:.0f}% of the bandwidth for large steps, {:.0f}%/{:.0f}%/{:.0f}% of the 16/8/4-bit peak for large "
+                       "matrix multiplies, {} per step; {}",
+                       engine_name(engine), 100 * e.bandwidth_fraction * e.engine(engine).bandwidth_scale,
+                       100 * e.matmul_fraction_16 * e.engine(engine).compute_scale,
+                       100 * e.matmul_fraction_8 * e.engine(engine).compute_scale,
+                       100 * e.matmul_fraction_4 * e.engine(engine).compute_scale,
+                       format_human(to_quantity(e.engine(engine).step_overhead)), band_text("inference")));
 }
 
 void fit_note(Context& ctx, const Workload& w, double batch, Tokens tokens, int tp) {
@@ -72,7 +107,7 @@ void ceiling_notes(Context& ctx, const Workload& w, const Roof& roof, Tokens tok
   if (!roof.peak) ctx.note("no peak given: compute time not modelled (give --peak or --gpu)");
   else if (!ctx.has("mfu")) ctx.note("at 100% of the peak arithmetic rate (give --mfu)");
   if (tp > 1 && !communication)
-    ctx.note("tensor-parallel all-reduces not counted (give --link-bandwidth or --link, or use `decode tp`)");
+    ctx.note("tensor-parallel all-reduces not counted: no link known (give --link-bandwidth or --link, or a --gpu with a scale-up link)");
   if (w.arch && tokens.value() == 0) ctx.note("--tokens 0: no KV-cache reads counted (give --tokens for the context)");
   if (w.arch) kv::note_context_limit(ctx, *w.arch, tokens);
   if (w.moe_layers > 0)

@@ -6,6 +6,7 @@
 
 #include "plugins/core/context.hpp"
 #include "plugins/decode/decode_roofline.hpp"
+#include "plugins/decode/efficiency.hpp"
 #include "plugins/decode/decode_workload.hpp"
 
 namespace infracalc::decode {
@@ -18,9 +19,29 @@ void check_tp(Context& ctx, const Workload& w, int tp);
 /// The --tp input, checked.
 [[nodiscard]] int tp_degree(Context& ctx, const Workload& w);
 
-/// Time of the tensor-parallel all-reduces of a step carrying `tokens` tokens, when a link was asked for
-/// (--link-bandwidth or --link); zero otherwise.
-[[nodiscard]] Seconds tp_comm_time(Context& ctx, const Workload& w, double tokens, int tp);
+/// Tensor-parallel all-reduces of one step: at the link's full rate (the ceiling) and as collectives run
+/// (the expected figure).
+struct TpComm {
+  /// Ring all-reduces at the link's bandwidth and latency.
+  Seconds ceiling;
+  /// The same with the calibrated collective efficiency.
+  Seconds expected;
+};
+
+/// The all-reduces of a step carrying `tokens` tokens over `tp` devices, over --link / --link-bandwidth or
+/// the GPU's scale-up link; zero when tp is 1 or no link is known.
+[[nodiscard]] TpComm tp_comm_time(Context& ctx, const Workload& w, double tokens, int tp);
+/// The --engine input (default generic).
+[[nodiscard]] Input engine_input();
+/// The --engine choice.
+[[nodiscard]] Engine engine_of(Context& ctx);
+/// The precision the arithmetic runs at: --compute-dtype, else what --dtype implies.
+[[nodiscard]] std::string compute_precision(Context& ctx);
+/// True when expected (calibrated) figures are reported: not when --mbu, --mfu or --peak/--bandwidth
+/// override the datasheet roof the calibration applies to (a note says so).
+[[nodiscard]] bool expected_wanted(Context& ctx);
+/// The note beside expected figures: engine, what the calibration adds and its error band.
+void expected_note(Context& ctx, Engine engine);
 
 /// Notes when the weights and cache do not fit the GPU's memory.
 void fit_note(Context& ctx, const Workload& w, double batch, Tokens tokens, int tp);

@@ -6,6 +6,7 @@
 
 #include "plugins/core/counts.hpp"
 #include "plugins/core/words.hpp"
+#include "plugins/decode/decode_step_common.hpp"
 #include "plugins/serve/serve_calculators.hpp"
 #include "plugins/serve/serve_math.hpp"
 #include "plugins/serve/serve_setup.hpp"
@@ -91,6 +92,8 @@ void run_capacity(Context& ctx) {
   }
   TokensPerSecond per_gpu{};
   TokensPerSecond replica_rate{};
+  TokensPerSecond expected_per_gpu{};
+  PerSecond expected_replica_requests{};
   std::int64_t sim_answer = 0;
   if (rep) {
     sim_answer = have_answer ? whole_tokens(ctx, "tokens_per_answer", 1, 1'000'000'000) : 256;
@@ -117,6 +120,20 @@ void run_capacity(Context& ctx) {
     ctx.set("replica_tokens_per_second", s.output_rate);
     replica_rate = s.output_rate;
     if (!ctx.has("tokens_per_second_per_gpu")) per_gpu = s.output_rate / static_cast<double>(rep->tp);
+    if (rep->roofline != nullptr && rep->roofline->roof().peak && decode::expected_wanted(ctx)) {
+      const decode::Engine engine = decode::engine_of(ctx);
+      const RooflineStepModel xm =
+          rep->roofline->calibrated(decode::efficiency(), engine, decode::precision_bits(decode::compute_precision(ctx)));
+      const ChunkedSteadyState cs = chunked_steady_state(xm, full, prompt, sim_answer);
+      ctx.set("expected_replica_tokens_per_second", cs.output_rate);
+      expected_per_gpu = cs.output_rate / static_cast<double>(rep->tp);
+      expected_replica_requests = cs.request_rate;
+      ctx.set("expected_per_gpu_tokens_per_second", expected_per_gpu);
+      ctx.note(fmt::format("expected: the chunked-prefill steady state of the calibrated step model, {:.4g} sequences decoding, {} "
+                           "admitted every {}",
+                           cs.batch, plural(cs.prompts, "prompt"), plural(cs.steps, "step")));
+      decode::expected_note(ctx, engine);
+    }
     ctx.note(fmt::format("replica simulated at saturation: {} ({}) of {} prompt + {} output tokens queued at once on one replica of {}, "
                          "{} batching, mean batch {:.4g}: {} per replica",
                          plural(count, "request"), why, prompt, sim_answer, plural(rep->tp, "device"), batching_name(rep->engine.batching),
@@ -127,6 +144,10 @@ void run_capacity(Context& ctx) {
   }
   if (per_gpu.value() > 0) ctx.set("per_gpu_tokens_per_second", per_gpu);
 
+  if (have_gpus && expected_per_gpu.value() > 0) {
+    ctx.set("expected_pod_tokens_per_second", pod_throughput(gpus, expected_per_gpu));
+    if (have_answer) ctx.set("expected_requests_per_second", answers_per_second(pod_throughput(gpus, expected_per_gpu), answer));
+  }
   if (have_gpus && per_gpu.value() > 0) {
     const TokensPerSecond pod = pod_throughput(gpus, per_gpu);
     ctx.set("pod_tokens_per_second", pod);
@@ -256,6 +277,14 @@ void run_capacity(Context& ctx) {
                     load_given ? fmt::format("each replica planned at {:g}% of {}{}", 100 * load, human(per_replica),
                                              at_saturation ? ", its saturated rate" : ", its rate within the latency targets")
                                : std::string("sized at the rate whose p95 latencies meet the targets"));
+      if (expected_replica_requests.value() > 0 && at_saturation) {
+        const std::int64_t xr = replicas_for(target, expected_replica_requests * load);
+        ctx.set_number("expected_replicas", static_cast<double>(xr));
+        ctx.set_number("expected_gpus_needed",
+                       static_cast<double>(count_product(xr, devices, {"--target-rate", "accelerators", "lower --target-rate"})));
+      } else if (expected_replica_requests.value() > 0) {
+        ctx.note("expected replicas under latency targets are not computed: the calibrated model prices the saturated rate only");
+      }
       const std::int64_t replicas = replicas_for(target, planned);
       const std::int64_t needed = count_product(replicas, devices, {"--target-rate", "accelerators", "lower --target-rate"});
       ctx.set_number("replicas", static_cast<double>(replicas));
@@ -337,6 +366,12 @@ Calculator capacity_calculator() {
       {"replicas", dims::none, "replicas for --target-rate (rounded up)"},
       {"gpus_needed", dims::none, "replicas x devices per replica"},
       {"pods_needed", dims::none, "pods of --gpus accelerators (rounded up)"},
+      {"expected_replica_tokens_per_second", dims::token_rate, "calibrated output tokens per second of one replica at saturation"},
+      {"expected_per_gpu_tokens_per_second", dims::token_rate, "calibrated output tokens per second per accelerator"},
+      {"expected_pod_tokens_per_second", dims::token_rate, "accelerators x the calibrated tokens per second per accelerator"},
+      {"expected_requests_per_second", dims::frequency, "calibrated pod answers per second", "/s"},
+      {"expected_replicas", dims::none, "replicas for --target-rate at the calibrated saturated rate (rounded up)"},
+      {"expected_gpus_needed", dims::none, "expected_replicas x devices per replica"},
   };
   c.run = run_capacity;
   return c;

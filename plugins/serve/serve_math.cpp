@@ -46,6 +46,28 @@ SteadyState steady_state(const StepModel& model, int batch, std::int64_t prompt,
   return s;
 }
 
+ChunkedSteadyState chunked_steady_state(const StepModel& model, std::int64_t max_batch, std::int64_t prompt, std::int64_t output) {
+  ChunkedSteadyState c;
+  const double slots = static_cast<double>(std::max<std::int64_t>(1, output - 1));
+  const double per_step = static_cast<double>(max_batch) / slots;  // prompts a full batch admits per step
+  if (per_step >= 1) {
+    c.prompts = static_cast<std::int64_t>(std::floor(per_step));
+    c.steps = 1;
+  } else {
+    c.prompts = 1;
+    c.steps = static_cast<std::int64_t>(std::ceil(1.0 / per_step));
+  }
+  c.batch = static_cast<double>(c.prompts) * slots / static_cast<double>(c.steps);
+  const auto decoding = static_cast<std::int64_t>(std::max(1.0, std::round(c.batch)));
+  const std::int64_t context = prompt + std::max<std::int64_t>(0, output - 2) / 2;
+  std::vector<SeqWork> first(static_cast<std::size_t>(decoding), SeqWork{context, 1, false});
+  first.insert(first.end(), static_cast<std::size_t>(c.prompts), SeqWork{0, prompt, true});
+  c.cycle = model.time(first) + static_cast<double>(c.steps - 1) * model.uniform_time(decoding, SeqWork{context, 1, false});
+  c.request_rate = static_cast<double>(c.prompts) / c.cycle;
+  c.output_rate = from_base<Tokens>(static_cast<double>(output)) * c.request_rate;
+  return c;
+}
+
 double little_concurrency(PerSecond rate, Seconds time_in_system) { return (rate * time_in_system).value(); }
 
 PerSecond closed_loop_throughput(int users, Seconds response, Seconds think) { return static_cast<double>(users) / (response + think); }

@@ -68,6 +68,30 @@ struct SteadyState {
 [[nodiscard]] SteadyState steady_state(const StepModel& model, int batch, std::int64_t prompt, double mean_decode_steps,
                                        double mean_decode_context_sum);
 
+/// Steady state of a saturated replica with chunked prefill (Agrawal et al., "Sarathi-Serve", OSDI 2024):
+/// prompts ride in the decode steps, so the weights a step reads serve both. Requests of `prompt` +
+/// `output` tokens; at most `max_batch` decoding. A cycle of `steps` steps admits `prompts` prompts in its
+/// first step (batch × steps = prompts × (output − 1) keeps the batch full), the others only decode, every
+/// decoding slot at the mean context prompt + (output − 2) / 2.
+struct ChunkedSteadyState {
+  /// Sequences decoding.
+  double batch = 0;
+  /// Prompts admitted per cycle.
+  std::int64_t prompts = 0;
+  /// Steps per cycle.
+  std::int64_t steps = 0;
+  /// Time of one cycle.
+  Seconds cycle;
+  /// Answers per second.
+  PerSecond request_rate;
+  /// Output tokens per second.
+  TokensPerSecond output_rate;
+};
+
+/// The chunked-prefill steady state priced by `model`.
+[[nodiscard]] ChunkedSteadyState chunked_steady_state(const StepModel& model, std::int64_t max_batch, std::int64_t prompt,
+                                                      std::int64_t output);
+
 /// Little's law: mean number in a system = arrival rate × mean time in it (Little 1961).
 [[nodiscard]] double little_concurrency(PerSecond rate, Seconds time_in_system);
 

@@ -98,11 +98,14 @@ std::vector<Input> engine_inputs() {
       {.name = "batching", .kind = InputKind::choice,
        .help = "scheduler: continuous (iteration-level, sequences join and leave every step) or static (a fixed batch in lockstep)",
        .default_value = "continuous", .example = "static", .choices = {"continuous", "static"}},
-      {.name = "max_batch", .kind = InputKind::integer, .help = "most sequences in a batch (vLLM's max_num_seqs)", .default_value = "256",
+      {.name = "max_batch", .kind = InputKind::integer,
+       .help = "most sequences in a batch (vLLM's max_num_seqs); default: the --engine's (generic 256, trtllm 2048, vllm 256)",
+       .default_value = "256",
        .example = "64", .most = kMaxBatch, .most_why = kBatchWhy},
       {.name = "step_tokens", .kind = InputKind::quantity, .dim = dims::token,
        .help = "most tokens one step processes (vLLM's max_num_batched_tokens); also sizes the activations in the KV budget",
        .default_value = "8192", .example = "2048"},
+      decode::engine_input(),
       {.name = "chunked_prefill", .kind = InputKind::flag,
        .help = "split prompts into chunks that share steps with decodes (default: a step prefills or decodes)"},
       {.name = "block_size", .kind = InputKind::integer, .help = "tokens per KV block (vLLM's default is 16)", .default_value = "16",
@@ -194,11 +197,12 @@ Replica resolve_step_model(Context& ctx, bool required) {
     const decode::Roof roof = decode::resolve_roof(ctx, false, true);
     std::optional<decode::Link> link;
     Bytes act = from_base<Bytes>(2.0);
-    if (ctx.has("link_bandwidth") && rep.tp > 1) {
-      if (!rep.workload->arch || rep.workload->arch->hidden_size <= 0)
-        throw UserError{{"tensor-parallel communication needs the model width and layer count", "give --model, or --layers and --hidden-size"}};
+    if (rep.tp > 1) {
+      // The all-reduces are counted whenever a link is known: --link, --link-bandwidth or the GPU's scale-up link.
       link = decode::resolve_link(ctx);
-      act = decode::activation_bytes(ctx);
+      if (link && (!rep.workload->arch || rep.workload->arch->hidden_size <= 0))
+        throw UserError{{"tensor-parallel communication needs the model width and layer count", "give --model, or --layers and --hidden-size"}};
+      if (link) act = decode::activation_bytes(ctx);
     }
     const Seconds overhead = ctx.has("overhead") ? ctx.get<Seconds>("overhead") : Seconds{};
     auto m = std::make_unique<RooflineStepModel>(*rep.workload, roof, rep.tp, link, act, overhead);
@@ -210,7 +214,7 @@ Replica resolve_step_model(Context& ctx, bool required) {
     if (!ctx.has("mbu")) ctx.note("at 100% of the memory bandwidth (give --mbu; serving engines typically reach 60-85%)");
     if (roof.peak && !ctx.has("mfu")) ctx.note("at 100% of the peak arithmetic rate (give --mfu; prefill typically reaches 40-70%)");
     if (!ctx.has("overhead")) ctx.note("no per-step overhead (kernel launches, scheduling): give --overhead");
-    if (rep.tp > 1 && !link) ctx.note("tensor-parallel all-reduces not counted (give --link-bandwidth or --link)");
+    if (rep.tp > 1 && !link) ctx.note("tensor-parallel all-reduces not counted: no link known (give --link-bandwidth or --link)");
   } else if (required) {
     throw UserError{{"no step model: give --model ID with --gpu ID (or --bandwidth), or measured --step-time",
                      "e.g. --model llama-3.1-8b --gpu h100-sxm, or --step-time 20ms --prefill-rate 20ktok/s"}};
@@ -229,6 +233,12 @@ Replica resolve_replica(Context& ctx, bool need_step_model) {
   EngineConfig& e = rep.engine;
   e.batching = ctx.text("batching") == "static" ? Batching::static_batch : Batching::continuous;
   e.max_batch = ctx.count("max_batch");
+  if (ctx.origin("max_batch") == Origin::default_value) {
+    const decode::Engine engine = decode::engine_of(ctx);
+    e.max_batch = static_cast<int>(std::min<std::int64_t>(decode::efficiency().engine(engine).max_batch, 1 << 20));
+    if (engine != decode::Engine::generic)
+      ctx.note(fmt::format("max batch {}: the default of engine {} (data/calibration/efficiency.toml)", e.max_batch, decode::engine_name(engine)));
+  }
   e.step_tokens = whole_tokens(ctx, "step_tokens", 1, 1'000'000'000);
   e.chunked_prefill = ctx.flag("chunked_prefill");
   e.block_size = ctx.integer("block_size");

@@ -88,23 +88,37 @@ decode::StepDetail RooflineStepModel::uniform_detail(std::int64_t batch, const S
   return d;
 }
 
-decode::StepTime RooflineStepModel::priced(const decode::StepDetail& d, double tokens) const {
+decode::StepTime RooflineStepModel::priced(const decode::StepDetail& d, double tokens, double sequences) const {
+  if (eff_ != nullptr) {
+    Seconds comm{};
+    if (link_ && tp_ > 1 && w_.arch)
+      comm = decode::tp_communication_expected(*eff_, w_.arch->layers, w_.arch->hidden_size, tokens, act_bytes_, tp_, link_->bandwidth);
+    return decode::calibrated_step_time(*eff_, engine_, d.cost(), {tokens, sequences, bits_, d.attention_flops}, roof_, comm);
+  }
   Seconds comm{};
   if (link_ && tp_ > 1 && w_.arch)
     comm = decode::tp_communication(w_.arch->layers, w_.arch->hidden_size, tokens, act_bytes_, tp_, *link_).total;
   return decode::step_time(d.cost(), roof_, comm, overhead_);
 }
 
+RooflineStepModel RooflineStepModel::calibrated(const decode::Efficiency& e, decode::Engine engine, int bits) const {
+  RooflineStepModel m = *this;
+  m.eff_ = &e;
+  m.engine_ = engine;
+  m.bits_ = bits;
+  return m;
+}
+
 decode::StepTime RooflineStepModel::step(std::span<const SeqWork> work) const {
   if (work.empty()) return {};
   double tokens = 0;
   for (const auto& s : work) tokens += static_cast<double>(s.tokens);
-  return priced(detail(work), tokens);
+  return priced(detail(work), tokens, static_cast<double>(work.size()));
 }
 
 decode::StepTime RooflineStepModel::uniform_step(std::int64_t batch, const SeqWork& work) const {
   if (batch <= 0) return {};
-  return priced(uniform_detail(batch, work), static_cast<double>(batch) * static_cast<double>(work.tokens));
+  return priced(uniform_detail(batch, work), static_cast<double>(batch) * static_cast<double>(work.tokens), static_cast<double>(batch));
 }
 
 Seconds RooflineStepModel::time(std::span<const SeqWork> work) const { return step(work).total; }

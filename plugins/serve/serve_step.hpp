@@ -12,6 +12,7 @@
 #include "plugins/decode/decode_parallel.hpp"
 #include "plugins/decode/decode_roofline.hpp"
 #include "plugins/decode/decode_workload.hpp"
+#include "plugins/decode/efficiency.hpp"
 #include "units/system.hpp"
 
 namespace infracalc::serve {
@@ -61,6 +62,10 @@ class RooflineStepModel final : public StepModel {
   /// A uniform batch priced in constant time: one sequence's reads and arithmetic times the batch.
   [[nodiscard]] Seconds uniform_time(std::int64_t batch, const SeqWork& work) const override;
 
+  /// The same replica priced as real engines run it: calibrated efficiencies `e` of `engine` for
+  /// `bits`-bit arithmetic (decode::calibrated_step_time), collectives at their calibrated bandwidth.
+  [[nodiscard]] RooflineStepModel calibrated(const decode::Efficiency& e, decode::Engine engine, int bits) const;
+
   /// The workload being served.
   [[nodiscard]] const decode::Workload& workload() const { return w_; }
   /// The roof it runs on.
@@ -78,7 +83,11 @@ class RooflineStepModel final : public StepModel {
   // Prices a step from its per-sequence sums and its token count.
   [[nodiscard]] decode::StepDetail from_sums(double tokens, double read_full, double read_sliding, double write_full,
                                              double write_sliding, double attention) const;
-  [[nodiscard]] decode::StepTime priced(const decode::StepDetail& d, double tokens) const;
+  [[nodiscard]] decode::StepTime priced(const decode::StepDetail& d, double tokens, double sequences) const;
+  // Calibrated pricing when set (see calibrated()).
+  const decode::Efficiency* eff_ = nullptr;
+  decode::Engine engine_ = decode::Engine::generic;
+  int bits_ = 16;
   // Per-device KV bytes of one cached position over the full-attention and the sliding cached layers.
   Bytes kv_full_;
   Bytes kv_sliding_;
