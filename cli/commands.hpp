@@ -62,6 +62,28 @@ ExitStatus run_batch(const std::string& path, bool fail_fast, const GlobalOption
 /// `verify decode --calibrate`: writes the measured figures to accelerators/this-host.toml in the user data
 /// dir (temporary file, then rename); call after run_verify has run the decode kernels.
 void write_calibration(const KernelOptions& k);
+/// Options of `validate`.
+struct ValidateOptions {
+  /// --kind inference|training|power ("" for all).
+  std::string kind;
+  /// --file F: measurements in the format of data/measured ("" for the shipped corpus).
+  std::string file;
+};
+/// `validate`: every measurement predicted through the calculators, with its error and the summary.
+ExitStatus run_validate(const ValidateOptions& o, const GlobalOptions& g);
+/// Options of `calibrate`.
+struct CalibrateOptions {
+  /// --published: fit on data/measured.
+  bool published = false;
+  /// --out F: where to write the fitted parameters ("" prints only).
+  std::string out;
+  /// --no-loo skips the leave-one-out refits.
+  bool loo = true;
+  /// Levenberg-Marquardt iterations of the full fit and of each leave-one-out refit.
+  int iterations = 40, loo_iterations = 6;
+};
+/// `calibrate --published`: fits the efficiency parameters and reports residuals and leave-one-out errors.
+ExitStatus run_calibrate(const CalibrateOptions& o, const GlobalOptions& g);
 /// `completions bash|zsh|fish`.
 ExitStatus run_completions(const std::string& shell);
 

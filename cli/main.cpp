@@ -158,6 +158,56 @@ ExitStatus cmd_verify(int argc, char** argv) {
   return status;
 }
 
+ExitStatus cmd_validate(int argc, char** argv) {
+  CLI::App app{"predict published measurements", "validate"};
+  GlobalOptions g;
+  add_global(app, g);
+  ValidateOptions o;
+  app.add_option("--kind", o.kind);
+  app.add_option("--file", o.file);
+  bool help = false;
+  app.set_help_flag();
+  app.add_flag("--help,-h", help);
+  parse(app, argc, argv);
+  if (help) {
+    emit("usage: infracalc validate [--kind inference|training|power] [--file F]\n\n"
+         "  Predicts every published measurement in data/measured (or in F, a file in the same format) through the\n"
+         "  calculators and prints predicted, measured and error for each, then the median and 90th-percentile |error|\n"
+         "  and the five worst; entries that cannot be predicted are listed with the reason. docs/validation.md\n\n" +
+         output_options_help());
+    return ExitStatus::ok;
+  }
+  prepare(g);
+  return run_validate(o, g);
+}
+
+ExitStatus cmd_calibrate(int argc, char** argv) {
+  CLI::App app{"fit the efficiency parameters", "calibrate"};
+  GlobalOptions g;
+  add_global(app, g);
+  CalibrateOptions o;
+  bool no_loo = false;
+  app.add_flag("--published", o.published);
+  app.add_option("--out", o.out);
+  app.add_flag("--no-loo", no_loo);
+  app.add_option("--iterations", o.iterations)->check(CLI::Range(1, 1000));
+  bool help = false;
+  app.set_help_flag();
+  app.add_flag("--help,-h", help);
+  parse(app, argc, argv);
+  if (help) {
+    emit("usage: infracalc calibrate --published [--out FILE] [--no-loo] [--iterations N]\n\n"
+         "  Fits the efficiency parameters (bandwidth, matrix-multiply, attention and collective shares, per-step overheads\n"
+         "  per engine) to the published measurements in data/measured, printing each point's residual and a leave-one-out\n"
+         "  refit of every point; --out data/calibration/efficiency.toml writes the result (rebuild to ship it).\n\n" +
+         output_options_help());
+    return ExitStatus::ok;
+  }
+  prepare(g);
+  o.loo = !no_loo;
+  return run_calibrate(o, g);
+}
+
 ExitStatus cmd_hw(int argc, char** argv) {
   CLI::App app{"hardware catalog", "hw"};
   GlobalOptions g;
@@ -333,6 +383,8 @@ ExitStatus cmd_help(int argc, char** argv);
 constexpr Command kCommands[] = {
     {"calc", "evaluate a unit-checked expression: infracalc calc '140 GB / (3.35 TB/s)'", cmd_calc},
     {"verify", "run the reference kernels that check each plugin's formulas", cmd_verify},
+    {"validate", "predict published measurements through the calculators: validate [--kind inference|training] [--file F]", cmd_validate},
+    {"calibrate", "fit the efficiency parameters to data/measured: calibrate --published [--out FILE]", cmd_calibrate},
     {"plan", "a deployment from a scenario file: plan FILE.toml [--set k=v] [--sweep k=a,b] [--xlsx F] [--plot DIR]", cmd_plan},
     {"batch", "JSON Lines in, JSON Lines out: one calculation per record", cmd_batch},
     {"list", "list plugins and their calculators", cmd_list},

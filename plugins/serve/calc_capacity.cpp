@@ -113,13 +113,28 @@ void run_capacity(Context& ctx) {
     const std::string why = count > ctx.integer("count")
                                 ? fmt::format("--count {} raised to 4 full batches of {} so the batch stays full", ctx.integer("count"), full)
                                 : std::string("--count");
-    SimInput in;
-    in.requests = sizing_requests(ctx, count, sim_answer, *rep);
-    const SimResult r = simulate(in, rep->engine, *rep->model);
-    const Summary s = summarize(r, rep->engine.kv_blocks);
-    ctx.set("replica_tokens_per_second", s.output_rate);
-    replica_rate = s.output_rate;
-    if (!ctx.has("tokens_per_second_per_gpu")) per_gpu = s.output_rate / static_cast<double>(rep->tp);
+    if (ctx.text("ceiling") == "steady-state" && rep->roofline != nullptr) {
+      // The closed form the expected figure uses, at 100% of the datasheet: fast, and the same method on both sides.
+      const ChunkedSteadyState cs = chunked_steady_state(*rep->roofline, full, prompt, sim_answer);
+      ctx.set("replica_tokens_per_second", cs.output_rate);
+      replica_rate = cs.output_rate;
+      if (!ctx.has("tokens_per_second_per_gpu")) per_gpu = cs.output_rate / static_cast<double>(rep->tp);
+      ctx.note(fmt::format("ceiling: the chunked-prefill steady state at 100% of the datasheet (--ceiling steady-state), {:.4g} sequences "
+                           "decoding",
+                           cs.batch));
+    } else {
+      SimInput in;
+      in.requests = sizing_requests(ctx, count, sim_answer, *rep);
+      const SimResult r = simulate(in, rep->engine, *rep->model);
+      const Summary s = summarize(r, rep->engine.kv_blocks);
+      ctx.set("replica_tokens_per_second", s.output_rate);
+      replica_rate = s.output_rate;
+      if (!ctx.has("tokens_per_second_per_gpu")) per_gpu = s.output_rate / static_cast<double>(rep->tp);
+      ctx.note(fmt::format("replica simulated at saturation: {} ({}) of {} prompt + {} output tokens queued at once on one replica of {}, "
+                           "{} batching, mean batch {:.4g}: {} per replica",
+                           plural(count, "request"), why, prompt, sim_answer, plural(rep->tp, "device"), batching_name(rep->engine.batching),
+                           s.mean_running_busy, human(s.output_rate)));
+    }
     if (rep->roofline != nullptr && rep->roofline->roof().peak && decode::expected_wanted(ctx)) {
       const decode::Engine engine = decode::engine_of(ctx);
       const RooflineStepModel xm =
@@ -134,10 +149,6 @@ void run_capacity(Context& ctx) {
                            cs.batch, plural(cs.prompts, "prompt"), plural(cs.steps, "step")));
       decode::expected_note(ctx, engine);
     }
-    ctx.note(fmt::format("replica simulated at saturation: {} ({}) of {} prompt + {} output tokens queued at once on one replica of {}, "
-                         "{} batching, mean batch {:.4g}: {} per replica",
-                         plural(count, "request"), why, prompt, sim_answer, plural(rep->tp, "device"), batching_name(rep->engine.batching),
-                         s.mean_running_busy, human(s.output_rate)));
   } else if (!ctx.has("tokens_per_second_per_gpu") && !ctx.has("baseline_tokens_per_second_per_gpu")) {
     throw UserError{{"no throughput: give --tokens-per-second-per-gpu, or a replica to simulate (--model ID --gpu ID)",
                      "e.g. --tokens-per-second-per-gpu 3000"}};
@@ -322,6 +333,9 @@ Calculator capacity_calculator() {
       {.name = "tokens_per_second_per_gpu", .kind = InputKind::quantity, .dim = dims::token_rate,
        .help = "output tokens per second per accelerator at the serving batch (default: simulate a replica)", .example = "3000tok/s",
        .optional = true},
+      {.name = "ceiling", .kind = InputKind::choice,
+       .help = "how the saturated ceiling is found: the event simulator, or the chunked-prefill steady state (closed form, fast)",
+       .default_value = "simulate", .example = "steady-state", .choices = {"simulate", "steady-state"}},
       {.name = "tokens_per_answer", .kind = InputKind::quantity, .dim = dims::token,
        .help = "output tokens per answer (visible and hidden)", .example = "300", .optional = true},
       {.name = "reasoning_tokens_per_answer", .kind = InputKind::quantity, .dim = dims::token,
