@@ -20,7 +20,12 @@ namespace {
 constexpr std::pair<std::string_view, std::string_view> kFolders[] = {
     {"accelerators", "accelerator"}, {"systems", "system"},   {"models", "model"},     {"interconnects", "interconnect"},
     {"network", "network"},          {"prices", "price"},     {"grids", "grid"},       {"facility", "facility"},
-    {"storage", "storage"},          {"memory", "memory"},    {"reliability", "reliability"}, {"calibration", "calibration"}};
+    {"storage", "storage"},          {"memory", "memory"},    {"reliability", "reliability"}, {"measured", "measured"},
+    {"calibration", "calibration"}};
+
+// Files of published measurements (data/measured/) hold [[measurement]] tables, not one catalog entry
+// looked up by id: the index leaves them out and plugins/catalog/measured.cpp reads them.
+constexpr std::string_view kMeasuredKind = "measured";
 
 Error at(const std::string& file, const Node& n, const std::string& what, std::string hint = {}) {
   return Error{position(file, n) + ": " + what, std::move(hint)};
@@ -211,6 +216,7 @@ std::vector<IndexItem> Catalog::overlay_index() {
     std::sort(files.begin(), files.end());
     for (const auto& p : files) {
       const std::string id = p.stem().string();
+      if (kind_of_folder(p.parent_path().filename().string()) == kMeasuredKind) continue;
       if (std::any_of(items.begin(), items.end(), [&](const IndexItem& x) { return x.id == id; })) continue;
       items.push_back({id, kind_of_folder(p.parent_path().filename().string()), p.string(), true});
     }
@@ -219,9 +225,25 @@ std::vector<IndexItem> Catalog::overlay_index() {
   return items;
 }
 
+std::vector<std::string> Catalog::overlay_measured_files() const {
+  std::vector<std::string> out;
+  for (const auto& dir : overlay_dirs_) {
+    std::error_code ec;
+    std::vector<fs::path> files;
+    for (fs::recursive_directory_iterator d(dir, ec), end; !ec && d != end; d.increment(ec))
+      if (d->is_regular_file(ec) && d->path().extension() == ".toml" &&
+          kind_of_folder(d->path().parent_path().filename().string()) == kMeasuredKind)
+        files.push_back(d->path());
+    std::sort(files.begin(), files.end());
+    for (const auto& p : files) out.push_back(p.string());
+  }
+  return out;
+}
+
 std::vector<IndexItem> Catalog::index() {
   std::vector<IndexItem> items = overlay_index();
   for (const auto& f : embedded_files()) {
+    if (f.kind == kMeasuredKind) continue;
     if (std::any_of(items.begin(), items.end(), [&](const IndexItem& x) { return x.id == f.id; })) continue;
     items.push_back({std::string(f.id), std::string(f.kind), "data/" + std::string(f.path), false});
   }
@@ -259,7 +281,7 @@ const Entry* Catalog::find(std::string_view id) {
   for (const auto& item : overlay_index())
     if (item.id == id) return load(item);
   for (const auto& f : embedded_files())
-    if (f.id == id) return load({std::string(f.id), std::string(f.kind), "data/" + std::string(f.path), false});
+    if (f.id == id && f.kind != kMeasuredKind) return load({std::string(f.id), std::string(f.kind), "data/" + std::string(f.path), false});
   return nullptr;
 }
 

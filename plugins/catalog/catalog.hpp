@@ -133,6 +133,9 @@ class Catalog {
   void add_overlay_dir(const std::string& dir);
   /// The overlay directories in effect.
   [[nodiscard]] const std::vector<std::string>& overlay_dirs() const { return overlay_dirs_; }
+  /// Files of published measurements (a `measured` folder) in the overlay directories, in directory order
+  /// and then path order; the index leaves them out (plugins/catalog/measured.hpp reads them).
+  [[nodiscard]] std::vector<std::string> overlay_measured_files() const;
 
   /// The entry with this id, or nullptr when there is none; a file that fails to parse throws UserError.
   [[nodiscard]] const Entry* find(std::string_view id);

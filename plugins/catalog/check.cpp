@@ -4,12 +4,18 @@
 #include <cctype>
 #include <cmath>
 #include <filesystem>
+#include <fstream>
 #include <map>
+#include <sstream>
 
 #include "plugins/catalog/embedded.hpp"
+#include "plugins/catalog/measured.hpp"
 #include "plugins/catalog/model_arch.hpp"
 #include "plugins/catalog/schema.hpp"
+#include "plugins/core/toml_reader.hpp"
 #include "units/format.hpp"
+#include "units/parse.hpp"
+#include "units/suggest.hpp"
 
 namespace infracalc {
 
@@ -182,6 +188,135 @@ void check_model(const Entry& e, std::vector<Finding>& out) {
   }
 }
 
+// Config keys the validator reads as counts: whole numbers, 0 or more.
+constexpr std::string_view kMeasuredCountKeys[] = {"tp", "pp", "dp", "ep", "cp", "batch_size", "input_len", "output_len",
+                                                   "seq_len", "global_batch_seqs", "micro_batch", "instances"};
+
+// A result value: a quantity string in the project's unit syntax, a plain number, or an array of those
+// (the durations of repeated runs).
+std::optional<std::string> bad_result_value(const Node& v) {
+  if (v.is_number()) return std::nullopt;
+  if (v.kind == Node::Kind::string) {
+    auto q = parse_quantity(v.str);
+    if (!q) return q.error().text();
+    return std::nullopt;
+  }
+  if (v.kind == Node::Kind::array && !v.items.empty()) {
+    for (const auto& i : v.items)
+      if (auto bad = i.kind == Node::Kind::array ? std::optional<std::string>("nested array") : bad_result_value(i)) return bad;
+    return std::nullopt;
+  }
+  return "expected a quantity string (\"762 tok/s\"), a number or an array of them, got " + std::string(v.kind_name());
+}
+
+// One measurement beyond what the reader checks: dates, counts, result values, format ids, catalog ids.
+void check_measurement(Catalog& catalog, const Measurement& m, const Node& item, const Date& today,
+                       std::span<const std::string_view> format_ids, std::vector<Finding>& out) {
+  auto where = [&](std::string_view key) {
+    const Node* n = item.find(key);
+    return n != nullptr ? position(m.file, *n) : m.location;
+  };
+  if (Date d = Date::parse(m.date); d.valid() && today < d) out.push_back({where("date"), m.id + ": date " + m.date + " is in the future", true});
+  if (item.find("accelerator") == nullptr)
+    out.push_back({m.location, "measurement without 'accelerator' (a catalog accelerator id; \"\" when the source does not say)", true});
+  if (item.find("count") == nullptr)
+    out.push_back({m.location, "measurement without 'count' (accelerators measured together; 0 when the source does not say)", true});
+  for (const auto& [key, v] : m.result.members)
+    if (auto bad = bad_result_value(v)) out.push_back({position(m.file, v), "result." + key + ": " + *bad, true});
+  for (const auto& [key, v] : m.config.members)
+    if (std::find(std::begin(kMeasuredCountKeys), std::end(kMeasuredCountKeys), key) != std::end(kMeasuredCountKeys) &&
+        (v.kind != Node::Kind::integer || v.integer < 0))
+      out.push_back({position(m.file, v), "config." + key + ": expected a whole number, 0 or more", true});
+  for (auto [key, value] : {std::pair{"weights", &m.weights}, std::pair{"kv", &m.kv}}) {
+    if (value->empty() || format_ids.empty()) continue;
+    if (std::find(format_ids.begin(), format_ids.end(), *value) == format_ids.end()) {
+      std::vector<std::string_view> ids(format_ids.begin(), format_ids.end());
+      std::string hint = did_you_mean(*value, ids);
+      if (hint.empty()) hint = "use a storage format id that --dtype accepts";
+      out.push_back({where(key), std::string(key) + ": unknown format \"" + *value + "\"; hint: " + hint, true});
+    }
+  }
+  auto catalog_kind = [&](const std::string& id) -> std::optional<std::string> {
+    try {
+      if (const Entry* e = catalog.find(id); e != nullptr) return e->kind();
+    } catch (const UserError&) {
+      return std::string();  // the file's own error is reported for it
+    }
+    return std::nullopt;
+  };
+  if (!m.model_id.empty()) {
+    auto k = catalog_kind(m.model_id);
+    if (!k) out.push_back({where("model_id"), "model_id: no catalog model \"" + m.model_id + "\"", true});
+    else if (!k->empty() && *k != "model")
+      out.push_back({where("model_id"), "model_id: \"" + m.model_id + "\" is a " + *k + ", expected a model", true});
+  }
+  if (!m.accelerator.empty()) {
+    auto k = catalog_kind(m.accelerator);
+    if (!k)
+      out.push_back({where("accelerator"), "accelerator: \"" + m.accelerator + "\" is not in the catalog; " + m.id + " cannot be predicted", false});
+    else if (!k->empty() && *k != "accelerator")
+      out.push_back({where("accelerator"), "accelerator: \"" + m.accelerator + "\" is a " + *k + ", expected an accelerator", true});
+  }
+}
+
+// Every measured file: the data-file keys (id, name, kind, [meta]) and every [[measurement]]; measurement
+// ids are unique across all files (an overlay file replaces the built-in file of the same name).
+void check_measured(Catalog& catalog, const Date& today, std::span<const std::string_view> format_ids, std::vector<Finding>& out) {
+  struct Source {
+    std::string name;
+    std::string text;
+  };
+  std::vector<Source> sources;
+  const auto overlays = catalog.overlay_measured_files();
+  auto stem = [](const std::string& path) { return std::filesystem::path(path).stem().string(); };
+  for (const auto& f : embedded_files()) {
+    if (f.kind != "measured") continue;
+    const std::string name = "data/" + std::string(f.path);
+    if (std::any_of(overlays.begin(), overlays.end(), [&](const std::string& o) { return stem(o) == f.id; })) continue;
+    sources.push_back({name, std::string(f.text)});
+  }
+  for (const auto& path : overlays) {
+    std::ifstream in(path, std::ios::binary);
+    if (!in) {
+      out.push_back({path, "cannot read the file", true});
+      continue;
+    }
+    std::ostringstream ss;
+    ss << in.rdbuf();
+    sources.push_back({path, ss.str()});
+  }
+  std::map<std::string, std::string> seen;
+  for (const auto& src : sources) {
+    auto root = read_toml(src.text, src.name);
+    if (!root) {
+      out.push_back({"", root.error().text(), true});
+      continue;
+    }
+    auto entry = Entry::from_node(root.value(), src.name, false);
+    if (!entry) {
+      out.push_back({"", entry.error().text(), true});
+    } else {
+      const Entry& e = *entry.value();
+      if (e.id() != stem(src.name)) out.push_back({src.name, "id \"" + e.id() + "\" does not match the file name", true});
+      if (e.kind() != "measured") out.push_back({src.name, "kind \"" + e.kind() + "\" does not match its folder (measured)", true});
+      if (today < e.as_of()) out.push_back({src.name, "[meta] as_of " + e.as_of().str() + " is in the future", true});
+    }
+    for (const auto& [key, v] : root.value().members)
+      if (key != "id" && key != "name" && key != "kind" && key != "meta" && key != "measurement")
+        out.push_back({position(src.name, v), key + ": key not described for a measured file (see docs/data.md)", false});
+    std::vector<Measurement> entries;
+    for (const auto& err : lint_measurements(root.value(), src.name, entries)) out.push_back({"", err.text(), true});
+    const Node* list = root.value().find("measurement");
+    for (std::size_t i = 0; i < entries.size() && list != nullptr && i < list->items.size(); ++i) {
+      const Measurement& m = entries[i];
+      check_measurement(catalog, m, list->items[i], today, format_ids, out);
+      if (m.id.empty()) continue;
+      if (auto [it, fresh] = seen.emplace(m.id, m.location); !fresh && it->second.rfind(src.name, 0) != 0)
+        out.push_back({m.location, "measurement id \"" + m.id + "\" is also used by " + it->second, true});
+    }
+  }
+}
+
 }  // namespace
 
 void for_each_field(const Entry& e, const std::function<void(const std::string&, const FieldRef&)>& fn) {
@@ -196,7 +331,7 @@ void for_each_field(const Entry& e, const std::function<void(const std::string&,
 
 double param_tolerance(bool moe) { return moe ? 0.02 : 0.01; }
 
-std::vector<Finding> check_catalog(Catalog& catalog, const Date& today) {
+std::vector<Finding> check_catalog(Catalog& catalog, const Date& today, std::span<const std::string_view> format_ids) {
   std::vector<Finding> out;
   for (const auto& err : catalog.load_errors()) out.push_back({"", err.text(), true});
   duplicate_ids(catalog, out);
@@ -253,6 +388,7 @@ std::vector<Finding> check_catalog(Catalog& catalog, const Date& today) {
     }
     if (e->kind() == "model") check_model(*e, out);
   }
+  check_measured(catalog, today, format_ids, out);
   return out;
 }
 

@@ -2,6 +2,8 @@
 #pragma once
 
 #include <functional>
+#include <span>
+#include <string_view>
 #include <string>
 #include <vector>
 
@@ -27,7 +29,11 @@ void for_each_field(const Entry& e, const std::function<void(const std::string&,
 /// Relative tolerance between a model's computed and published parameter counts: 1% dense, 2% MoE.
 [[nodiscard]] double param_tolerance(bool moe);
 
-/// Checks every file in the catalog (built-in and overlays); `today` bounds as-of dates.
-[[nodiscard]] std::vector<Finding> check_catalog(Catalog& catalog, const Date& today);
+/// Checks every file in the catalog (built-in and overlays), the published measurements of data/measured/
+/// and of overlay `measured` folders included; `today` bounds as-of and measurement dates. `format_ids` are
+/// the storage-format ids a measurement's `weights` and `kv` may name (the formats plugin's table, passed in
+/// by the caller because the catalog layer cannot see it); empty skips that check.
+[[nodiscard]] std::vector<Finding> check_catalog(Catalog& catalog, const Date& today,
+                                                 std::span<const std::string_view> format_ids = {});
 
 }  // namespace infracalc

@@ -6,6 +6,7 @@
 
 #include <cstdint>
 #include <optional>
+#include <span>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -69,6 +70,16 @@ struct Measurement {
   /// A result value as written (a string with its unit, or a number), when present.
   [[nodiscard]] const Node* result_value(std::string_view key) const;
 };
+
+/// The measurement kinds, in the order docs/data.md lists them.
+[[nodiscard]] std::span<const std::string_view> measurement_kinds();
+
+/// The engine classes `engine` may name.
+[[nodiscard]] std::span<const std::string_view> measurement_engines();
+
+/// Reads every [[measurement]] table of a parsed document into `out` (malformed entries too, as far as they
+/// go) and returns every structural problem found, each naming file:line:col; `data check` reports them all.
+[[nodiscard]] std::vector<Error> lint_measurements(const Node& root, const std::string& file, std::vector<Measurement>& out);
 
 /// The entries of a parsed document with `[[measurement]]` tables; errors name file:line:col (a missing
 /// id, kind, source, locator, date, quote, result; a kind outside the list; a duplicate id).
