@@ -113,7 +113,7 @@ ExitStatus run_calibrate(const CalibrateOptions& o, const GlobalOptions& g) {
   const std::vector<Measurement>& entries = embedded_measurements();
   const validation::CorpusResiduals corpus(entries);
   const auto params = validation::fit_params();
-  const decode::Efficiency& prior = decode::efficiency();
+  const decode::Efficiency& prior = decode::prior_efficiency();
   auto progress = [](const std::string& s) { fmt::print(stderr, "calibrate: {}\n", s); };
   progress(fmt::format("fitting {} parameters on {} predictable measurements", params.size(), corpus.entries().size()));
   const validation::FitResult f =

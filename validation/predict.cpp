@@ -127,6 +127,9 @@ Plan inference_throughput(const Measurement& m) {
   r.inputs.insert(r.inputs.end(), {{"tp", num(tp)}, {"gpus", num(m.count)}, {"prompt_tokens", num(*in)},
                                    {"tokens_per_answer", num(*out)}, {"engine", engine_of(m)}, {"ceiling", "steady-state"}});
   if (auto b = m.config_int("batch_size_per_instance")) r.inputs.emplace_back("max_batch", num(*b));
+  // An offered load below capacity: the system outputs what arrives (Little's law), not what it could.
+  if (const Node* q = m.config.find("offered_qps"); q != nullptr && q->is_number() && q->number > 0)
+    p.cap = q->number * static_cast<double>(*out);
   p.measured = *v;
   p.metric = "output tok/s (system)";
   p.unit = "tok/s";
@@ -199,11 +202,24 @@ Plan training(const Measurement& m) {
               {"batch_sequences", num(*batch)}, {"precision", precision}, {"zero", num(m.config_int("zero").value_or(1))}};
   for (const char* k : {"tp", "pp", "cp", "dp", "micro_batch"})
     if (auto v = m.config_int(k)) r.inputs.emplace_back(k, num(*v));
+  // Megatron-LM's tables give the model-parallel size only: tensor parallelism fills a node of 8 first, then
+  // pipeline stages (Narayanan et al. 2021, section 3.3 and Table 1).
+  if (auto mps = m.config_int("model_parallel_size"); mps && !m.config_int("tp")) {
+    const std::int64_t tp = std::min<std::int64_t>(8, *mps);
+    if (*mps % tp != 0) return skip(fmt::format("model_parallel_size {} is not tp x pp with tp up to 8", *mps));
+    r.inputs.emplace_back("tp", num(tp));
+    r.inputs.emplace_back("pp", num(*mps / tp));
+  }
   if (auto rc = m.config_string("recompute")) r.inputs.emplace_back("recompute", *rc);
   if (auto v = value_of(m, "mfu", dims::none)) {
     p.measured = *v;
     p.metric = "MFU";
     p.unit = "%";
+  } else if (auto h = value_of(m, "hfu", dims::none)) {
+    p.measured = *h;
+    p.metric = "HFU (recomputation counted)";
+    p.unit = "%";
+    r.factor_key = "recompute_factor";
   } else if (auto t = value_of(m, "tflops_per_gpu", dims::flop_rate)) {
     const auto peak = ge->field("peak." + precision + "_dense");
     const auto q = peak && peak->value->kind == Node::Kind::string ? parse_quantity(peak->value->str) : Expected<Quantity>(Error{"no peak", ""});
@@ -312,8 +328,13 @@ Prediction run_plan(const Measurement& m, const Plan& p, bool with_ceiling) {
       out.skipped = why;
       return out;
     }
-    out.expected += r.scale * x;
-    if (with_ceiling) out.ceiling += r.scale * output_of(res, r.ceiling_key, ok);
+    const double factor = r.factor_key.empty() ? 1.0 : output_of(res, r.factor_key, ok);
+    out.expected += r.scale * factor * x;
+    if (with_ceiling) out.ceiling += r.scale * factor * output_of(res, r.ceiling_key, ok);
+  }
+  if (p.cap > 0) {
+    out.expected = std::min(out.expected, p.cap);
+    out.ceiling = std::min(out.ceiling, p.cap);
   }
   out.error = out.expected / out.measured - 1.0;
   return out;

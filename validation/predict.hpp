@@ -33,6 +33,8 @@ struct CalculatorRun {
   std::string expected_key, ceiling_key;
   /// Multiplies both outputs (e.g. the decode steps of a latency, or the peak for TFLOP/s).
   double scale = 1;
+  /// Another output both are multiplied by (e.g. the recomputation factor for hardware FLOPs); empty for none.
+  std::string factor_key = {};
 };
 
 /// How an entry is predicted, or why it cannot be.
@@ -45,6 +47,9 @@ struct Plan {
   std::string unit;
   /// The runs whose (scaled) outputs add up to the prediction.
   std::vector<CalculatorRun> runs;
+  /// An upper bound the prediction cannot exceed, from the configuration (an offered load of q requests/s
+  /// yields at most q × output tokens/s); 0 for none.
+  double cap = 0;
   /// Why the entry is not predicted (empty when it is).
   std::string skipped;
 };

@@ -4,6 +4,7 @@
 #include <cmath>
 #include <fmt/format.h>
 
+#include "plugins/catalog/catalog.hpp"
 #include "plugins/catalog/model_arch.hpp"
 #include "plugins/formats/storage.hpp"
 #include "units/format.hpp"
@@ -235,7 +236,20 @@ std::optional<Link> resolve_link(Context& ctx) {
     l.bandwidth = ctx.get<BytesPerSecond>("link_bandwidth");
   } else if (const Entry* g = ctx.ref("gpu")) {
     auto both = ctx.catalog<BytesPerSecond>(*g, "scaleup_bandwidth");
-    if (!both) return std::nullopt;
+    if (!both) {
+      // No scale-up fabric (L40S, PCIe cards): peers exchange activations over the host link.
+      const auto host = ctx.catalog_text(*g, "host_interconnect");
+      const Entry* link = host ? Catalog::instance().find(*host) : nullptr;
+      const auto per_dir = link != nullptr ? ctx.catalog<BytesPerSecond>(*link, "bandwidth_per_direction") : std::nullopt;
+      if (!per_dir) return std::nullopt;
+      l.bandwidth = *per_dir;
+      add_resolved(ctx, "link_bandwidth", Origin::derived, to_quantity(l.bandwidth), link->id() + ".bandwidth_per_direction", link->id());
+      ctx.note(fmt::format("link bandwidth: {} has no scale-up fabric, so tensor-parallel peers exchange over its host link ({}, {} per "
+                           "direction)",
+                           g->id(), link->id(), format_human(to_quantity(l.bandwidth))));
+      if (!ctx.has("link_latency")) add_resolved(ctx, "link_latency", Origin::default_value, to_quantity(l.latency), "1us", "");
+      return l;
+    }
     l.bandwidth = 0.5 * *both;
     add_resolved(ctx, "link_bandwidth", Origin::derived, to_quantity(l.bandwidth), g->id() + ".scaleup_bandwidth / 2", g->id());
     ctx.note(fmt::format("link bandwidth: half of {}'s scaleup_bandwidth ({}, both directions combined)", g->id(),

@@ -1,6 +1,7 @@
 #include "plugins/decode/decode_parallel.hpp"
 
 #include <algorithm>
+#include <cmath>
 
 namespace infracalc::decode {
 
@@ -25,7 +26,10 @@ Seconds tp_communication_expected(const Efficiency& e, int layers, int hidden, d
   if (tp <= 1) return Seconds{};
   const double p = tp;
   const Bytes message = tokens * static_cast<double>(hidden) * activation;
-  const Seconds each = collective_time(e, message, 2.0 * (p - 1.0) / p * message, 2 * (tp - 1), bandwidth);
+  // Latency: NCCL (and the one-shot kernels of TensorRT-LLM and vLLM) use tree or direct algorithms for the
+  // small messages of decode, 2 log2(p) steps rather than the ring's 2(p - 1); bytes: the ring's 2(p - 1)/p.
+  const auto steps = static_cast<std::int64_t>(2 * std::ceil(std::log2(p)));
+  const Seconds each = collective_time(e, message, 2.0 * (p - 1.0) / p * message, steps, bandwidth);
   return 2.0 * static_cast<double>(layers) * each;
 }
 

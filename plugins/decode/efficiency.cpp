@@ -16,52 +16,56 @@ constexpr std::array<const char*, kEngines.size()> kEngineNames = {"generic", "t
 
 const Efficiency* g_override = nullptr;
 
-const Node& field_node(const Entry& e, const std::string& path) {
+const Node& read_node(const Entry& e, const std::string& path) {
   const FieldRef* f = e.field_ref(path);
   if (f == nullptr || f->value == nullptr)
     throw UserError{{e.file() + ": missing '" + path + "'", "regenerate it with `infracalc calibrate --published`"}};
   return *f->value;
 }
 
-double number_at(const Entry& e, const std::string& path) {
-  const Node& n = field_node(e, path);
+double read_number(const Entry& e, const std::string& path) {
+  const Node& n = read_node(e, path);
   if (!n.is_number()) throw UserError{{position(e.file(), n) + ": '" + path + "' must be a plain number", ""}};
   return n.number;
 }
 
 template <class Q>
 Q quantity_at(const Entry& e, const std::string& path) {
-  const Node& n = field_node(e, path);
+  const Node& n = read_node(e, path);
   if (n.kind != Node::Kind::string) throw UserError{{position(e.file(), n) + ": '" + path + "' must be a quantity string", ""}};
   return as<Q>(parse_quantity(n.str).value_or_throw(), e.id() + "." + path);
 }
 
-Efficiency read_efficiency() {
+Efficiency read_efficiency(const std::string& prefix) {
   const Entry* e = Catalog::instance().find("efficiency");
   if (e == nullptr || e->kind() != "calibration")
     throw UserError{{"no calibration entry 'efficiency' in the catalog", "data/calibration/efficiency.toml ships with infracalc"}};
+  auto number_at = [&](const Entry& en, const std::string& path) { return read_number(en, prefix + path); };
+  auto field_node = [&](const Entry& en, const std::string& path) -> const Node& { return read_node(en, prefix + path); };
+  auto bytes_at = [&](const std::string& path) { return quantity_at<Bytes>(*e, prefix + path); };
+  auto seconds_at = [&](const std::string& path) { return quantity_at<Seconds>(*e, prefix + path); };
   Efficiency x;
   x.ideal = false;
   x.bandwidth_fraction = number_at(*e, "bandwidth_fraction");
-  x.bandwidth_half = quantity_at<Bytes>(*e, "bandwidth_half");
+  x.bandwidth_half = bytes_at("bandwidth_half");
   x.matmul_fraction_16 = number_at(*e, "matmul_fraction_16bit");
   x.matmul_fraction_8 = number_at(*e, "matmul_fraction_8bit");
   x.matmul_fraction_4 = number_at(*e, "matmul_fraction_4bit");
   x.matmul_half_tokens = number_at(*e, "matmul_half_tokens");
   x.attention_fraction = number_at(*e, "attention_fraction");
   x.collective_fraction = number_at(*e, "collective_fraction");
-  x.collective_half = quantity_at<Bytes>(*e, "collective_half");
-  x.collective_latency = quantity_at<Seconds>(*e, "collective_latency");
-  x.sequence_overhead = quantity_at<Seconds>(*e, "sequence_overhead");
+  x.collective_half = bytes_at("collective_half");
+  x.collective_latency = seconds_at("collective_latency");
+  x.sequence_overhead = seconds_at("sequence_overhead");
   for (Engine g : kEngines) {
     const std::string base = std::string("engines.") + engine_name(g) + ".";
     EngineEfficiency& ee = x.engines[static_cast<std::size_t>(g)];
     ee.bandwidth_scale = number_at(*e, base + "bandwidth_scale");
     ee.compute_scale = number_at(*e, base + "compute_scale");
-    ee.step_overhead = quantity_at<Seconds>(*e, base + "step_overhead");
+    ee.step_overhead = seconds_at(base + "step_overhead");
     const Node& mb = field_node(*e, base + "max_batch");
     if (mb.kind != Node::Kind::integer || mb.integer < 1)
-      throw UserError{{position(e->file(), mb) + ": max_batch must be a whole number of at least 1", ""}};
+      throw UserError{{position(e->file(), mb) + ": " + prefix + base + "max_batch must be a whole number of at least 1", ""}};
     ee.max_batch = mb.integer;
   }
   return x;
@@ -89,8 +93,13 @@ std::optional<Engine> parse_engine(std::string_view s) {
 
 const Efficiency& efficiency() {
   if (g_override != nullptr) return *g_override;
-  static const Efficiency shipped = read_efficiency();
+  static const Efficiency shipped = read_efficiency("");
   return shipped;
+}
+
+const Efficiency& prior_efficiency() {
+  static const Efficiency prior = read_efficiency("prior.");
+  return prior;
 }
 
 const Efficiency& ideal_efficiency() {

@@ -16,10 +16,10 @@ namespace infracalc::kv {
 namespace {
 
 constexpr int kHidden = 16;
-constexpr int kDim = 8;
+constexpr int kWorkDim = 8;
 
 using Vec = std::vector<double>;
-using Mat = std::vector<Vec>;  // kDim rows of kHidden
+using Mat = std::vector<Vec>;  // kWorkDim rows of kHidden
 
 struct Model {
   Mat wq, wk, wv;
@@ -31,7 +31,7 @@ double rnd(std::uint64_t& s) {
 }
 
 Mat matrix(std::uint64_t& s) {
-  Mat m(kDim, Vec(kHidden));
+  Mat m(kWorkDim, Vec(kHidden));
   for (auto& row : m)
     for (auto& x : row) x = rnd(s);
   return m;
@@ -39,8 +39,8 @@ Mat matrix(std::uint64_t& s) {
 
 Vec apply(const Mat& m, const Vec& x, std::int64_t& count) {
   ++count;
-  Vec y(kDim, 0.0);
-  for (int i = 0; i < kDim; ++i)
+  Vec y(kWorkDim, 0.0);
+  for (int i = 0; i < kWorkDim; ++i)
     for (int j = 0; j < kHidden; ++j) y[static_cast<std::size_t>(i)] += m[static_cast<std::size_t>(i)][static_cast<std::size_t>(j)] * x[static_cast<std::size_t>(j)];
   return y;
 }
@@ -50,15 +50,15 @@ Vec attend(const Vec& q, const std::vector<Vec>& k, const std::vector<Vec>& v) {
   double top = -1e300;
   for (std::size_t i = 0; i < k.size(); ++i) {
     double dot = 0;
-    for (int d = 0; d < kDim; ++d) dot += q[static_cast<std::size_t>(d)] * k[i][static_cast<std::size_t>(d)];
-    w[i] = dot / std::sqrt(static_cast<double>(kDim));
+    for (int d = 0; d < kWorkDim; ++d) dot += q[static_cast<std::size_t>(d)] * k[i][static_cast<std::size_t>(d)];
+    w[i] = dot / std::sqrt(static_cast<double>(kWorkDim));
     top = std::max(top, w[i]);
   }
   double sum = 0;
   for (auto& x : w) sum += (x = std::exp(x - top));
-  Vec out(kDim, 0.0);
+  Vec out(kWorkDim, 0.0);
   for (std::size_t i = 0; i < k.size(); ++i)
-    for (int d = 0; d < kDim; ++d) out[static_cast<std::size_t>(d)] += w[i] / sum * v[i][static_cast<std::size_t>(d)];
+    for (int d = 0; d < kWorkDim; ++d) out[static_cast<std::size_t>(d)] += w[i] / sum * v[i][static_cast<std::size_t>(d)];
   return out;
 }
 
@@ -115,7 +115,7 @@ std::vector<KernelCheck> run_work_kernel(const KernelOptions& opt) {
     const Count without = decode(m, x, s.prompt, s.steps, false, s.report);
     double diff = 0;
     for (std::size_t i = 0; i < with.outputs.size(); ++i)
-      for (int d = 0; d < kDim; ++d)
+      for (int d = 0; d < kWorkDim; ++d)
         diff = std::max(diff, std::fabs(with.outputs[i][static_cast<std::size_t>(d)] - without.outputs[i][static_cast<std::size_t>(d)]));
     const ProjectionWork w = projection_work(s.prompt, s.steps);
     const std::string name = fmt::format("prompt {}, {} steps", s.prompt, s.steps);
