@@ -162,8 +162,18 @@ TEST_CASE("the built-in data passes data check", "[catalog]") {
   auto& c = Catalog::instance();
   c.reset();
   const auto findings = check_catalog(c, Date::today());
-  for (const auto& f : findings) INFO(f.where + ": " + f.message);
-  CHECK(findings.empty());
+  // The one warning allowed: a published measurement on hardware the catalog has no file for yet (RTX 4090 and
+  // 3090, H800, GH200 144 GB); it stays in data/measured/ but cannot be predicted.
+  auto unpredictable = [](const Finding& f) {
+    return !f.error && f.where.rfind("data/measured/", 0) == 0 && f.message.find("is not in the catalog") != std::string::npos;
+  };
+  std::size_t others = 0;
+  for (const auto& f : findings) {
+    if (unpredictable(f)) continue;
+    ++others;
+    INFO(f.where + ": " + f.message);
+  }
+  CHECK(others == 0);
 }
 
 TEST_CASE("dated series in an overlay file honour --as-of", "[catalog]") {

@@ -81,7 +81,7 @@ TEST_CASE("a measurement is read with its location, config and result", "[measur
 }
 
 TEST_CASE("optional keys may be left out", "[measured]") {
-  auto r = read_text(with("model_id = \"llama-3.1-70b\"\n", "") + "");
+  auto r = read_text(with("model_id = \"llama-3.1-70b\"\n", ""));
   REQUIRE(r.ok());
   CHECK(r.value().front().model_id.empty());
   auto no_config = read_text(with("[measurement.config]\ntp = 2\ninput_len = 2048\noutput_len = 128\nscenario = \"offline max throughput\"\n", ""));
@@ -119,7 +119,9 @@ TEST_CASE("malformed measurements are errors naming file:line:col", "[measured]"
   REQUIRE_FALSE(no_result.ok());
   CHECK_THAT(no_result.error().message, Catch::Contains("[measurement.result]"));
 
-  auto dup = read_text(std::string(kOne) + "\n" + kOne);
+  std::string twice = kOne;
+  twice.append("\n").append(kOne);
+  auto dup = read_text(twice);
   REQUIRE_FALSE(dup.ok());
   CHECK_THAT(dup.error().message, Catch::Contains("duplicate measurement id"));
 
@@ -129,7 +131,9 @@ TEST_CASE("malformed measurements are errors naming file:line:col", "[measured]"
 }
 
 TEST_CASE("lint_measurements reports every problem, not only the first", "[measured]") {
-  auto root = read_toml(with("count = 2", "count = -1") + "\n" + with("\"inference-throughput\"", "\"speed\""), "m.toml");
+  std::string text = with("count = 2", "count = -1");
+  text.append("\n").append(with("\"inference-throughput\"", "\"speed\""));
+  auto root = read_toml(text, "m.toml");
   REQUIRE(root.ok());
   std::vector<Measurement> out;
   const auto errors = lint_measurements(root.value(), "m.toml", out);
