@@ -21,6 +21,10 @@ struct Finding {
   bool error = true;
 };
 
+/// True for the one warning the built-in data may carry: a published measurement (data/measured/) on an
+/// accelerator the catalog has no file for, which is kept but cannot be predicted.
+[[nodiscard]] bool is_unpredictable_measurement(const Finding& f);
+
 /// Calls `fn(path, ref)` for every leaf value of an entry (inline-table overrides are leaves; the
 /// items of a dated series are visited as "path[i]", rows of other arrays of tables as
 /// "path[i].key"), skipping id, name, kind and [meta].
