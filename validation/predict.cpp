@@ -126,7 +126,7 @@ Plan inference_throughput(const Measurement& m) {
   if (auto why = common_inputs(m, r.inputs)) return skip(*why);
   r.inputs.insert(r.inputs.end(), {{"tp", num(tp)}, {"gpus", num(m.count)}, {"prompt_tokens", num(*in)},
                                    {"tokens_per_answer", num(*out)}, {"engine", engine_of(m)}, {"ceiling", "steady-state"}});
-  if (auto b = m.config_int("batch_size_per_instance")) r.inputs.emplace_back("max_batch", num(*b));
+  if (auto b = m.config_int("batch_size")) r.inputs.emplace_back("max_batch", num(*b));
   // An offered load below capacity: the system outputs what arrives (Little's law), not what it could.
   if (const Node* q = m.config.find("offered_qps"); q != nullptr && q->is_number() && q->number > 0)
     p.cap = q->number * static_cast<double>(*out);
@@ -199,7 +199,8 @@ Plan training(const Measurement& m) {
   const std::string precision = weights_of(m) == "fp8" ? "fp8" : "bf16";
   CalculatorRun r{"cluster", "layout", {}, "expected_mfu", "estimated_mfu", 1};
   r.inputs = {{"model", model}, {"gpu", m.accelerator}, {"gpus", num(m.count)}, {"seq", num(*seq)},
-              {"batch_sequences", num(*batch)}, {"precision", precision}, {"zero", num(m.config_int("zero").value_or(1))}};
+              {"batch_sequences", num(*batch)}, {"precision", precision}, {"zero", num(m.config_int("zero").value_or(1))},
+              {"matmul_efficiency", "1"}};
   for (const char* k : {"tp", "pp", "cp", "dp", "micro_batch"})
     if (auto v = m.config_int(k)) r.inputs.emplace_back(k, num(*v));
   // Megatron-LM's tables give the model-parallel size only: tensor parallelism fills a node of 8 first, then

@@ -127,7 +127,8 @@ Layout evaluate_layout(const LayoutProblem& p, int tp, int cp, int pp, int ep, f
     const double tokens_mb = seq * p.micro_batch;
     const double rate = p.peak.value() * p.efficiency;
     const double t_ideal_mb = model_tok * tokens_mb / static_cast<double>(mp) / rate;
-    const double t_compute = t_ideal_mb * l.recompute_factor;
+    const double attn_rate = p.peak.value() * (p.attention_efficiency > 0 ? p.attention_efficiency : p.efficiency);
+    const double t_compute = ((model_tok - attn_tok) / rate + attn_tok / attn_rate) * tokens_mb / static_cast<double>(mp) * l.recompute_factor;
     const double stage_layers = std::ceil(static_cast<double>(m.layers) / pp);
     const bool full = r == fit::Recompute::full;
     auto link_for = [&](std::int64_t span) { return p.domain <= 0 || span <= p.domain ? p.scaleup : p.scaleout; };
@@ -156,6 +157,7 @@ Layout evaluate_layout(const LayoutProblem& p, int tp, int cp, int pp, int ep, f
                                          link_for(static_cast<std::int64_t>(tp) * ep)).time.value();
       t_comm += moe_layers * (full ? 6.0 : 4.0) * one;
     }
+    t_comm *= 1.0 - std::clamp(p.comm_overlap, 0.0, 1.0);
     const double t_stage = t_compute + t_comm;
     const double t_pipe = static_cast<double>(l.microbatches) * t_stage / (1.0 - l.bubble);
     // Data parallel: gradients (2 bytes per parameter held) reduced over dp x cp; overlapped with the backward

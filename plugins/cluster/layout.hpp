@@ -32,6 +32,11 @@ struct LayoutProblem {
   FlopsPerSecond peak;
   /// Share of peak the matrix multiplies reach (the compute part of the time estimate).
   double efficiency = 0.7;
+  /// Share of peak attention reaches (0: the same as `efficiency`).
+  double attention_efficiency = 0;
+  /// Share of the tensor-, context- and expert-parallel communication hidden behind compute (Megatron-Core
+  /// overlaps it with the GEMMs it feeds); 0 exposes all of it.
+  double comm_overlap = 0;
   /// Scale-up domain size (0: unknown, treated as unlimited).
   int domain = 0;
   /// Accelerators per node (0: unknown).

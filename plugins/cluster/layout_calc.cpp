@@ -162,6 +162,8 @@ void run_layout(Context& ctx) {
     LayoutProblem x = p;
     const double tokens_mb = p.seq.value() * p.micro_batch / best.cp;
     x.efficiency = decode::matmul_share(eff, decode::Engine::megatron, tokens_mb, bits);
+    x.attention_efficiency = std::min(1.0, eff.attention_fraction * eff.engine(decode::Engine::megatron).compute_scale);
+    x.comm_overlap = eff.training_comm_overlap;
     x.scaleup.beta = p.scaleup.beta * eff.collective_fraction;
     x.scaleout.beta = p.scaleout.beta * eff.collective_fraction;
     x.scaleup.alpha = p.scaleup.alpha + eff.collective_latency;

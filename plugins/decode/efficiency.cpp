@@ -57,6 +57,7 @@ Efficiency read_efficiency(const std::string& prefix) {
   x.collective_half = bytes_at("collective_half");
   x.collective_latency = seconds_at("collective_latency");
   x.sequence_overhead = seconds_at("sequence_overhead");
+  x.training_comm_overlap = number_at(*e, "training_comm_overlap");
   for (Engine g : kEngines) {
     const std::string base = std::string("engines.") + engine_name(g) + ".";
     EngineEfficiency& ee = x.engines[static_cast<std::size_t>(g)];

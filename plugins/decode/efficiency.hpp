@@ -62,6 +62,8 @@ struct Efficiency {
   Seconds collective_latency;
   /// Scheduling and sampling time per sequence in a step.
   Seconds sequence_overhead;
+  /// Share of a training step's tensor-parallel communication hidden behind the GEMMs it feeds.
+  double training_comm_overlap = 0;
   /// Per engine class, indexed by Engine.
   std::array<EngineEfficiency, kEngines.size()> engines{};
   /// True for the ceiling: every share 1, no overhead.

@@ -112,8 +112,28 @@ TEST_CASE("the memory_bound verdict does not repeat its key", "[decode][plugin]"
   const Result r = run("ceiling", {{"model", "llama-3-70b"}, {"gpu", "h100-sxm"}, {"tokens", "8k"}});
   REQUIRE(!r.verdicts.empty());
   CHECK(r.verdicts.front().key == "memory_bound");
-  CHECK(r.verdicts.front().text.rfind("memory ", 0) == 0);
+  CHECK(r.verdicts.front().text.rfind("binding term: memory (", 0) == 0);
   CHECK(r.verdicts.front().text.find("memory-bound") == std::string::npos);
+}
+
+TEST_CASE("decode ceiling under TP counts the all-reduces over the GPU's link and names the binding term", "[decode][plugin]") {
+  // Issue 19 item 9: --tp 8 on a part with a known scale-up link counts communication by default.
+  const Result r = run("ceiling", {{"model", "llama-3-70b"}, {"gpu", "h100-sxm"}, {"tp", "8"}, {"batch", "1"}});
+  CHECK(value(r, "communication_time") > 0);
+  // A slow link makes communication the binding term: the verdict must not call the step memory-bound.
+  const Result slow = run("ceiling", {{"model", "llama-3-70b"}, {"gpu", "h100-sxm"}, {"tp", "8"}, {"batch", "64"},
+                                      {"link_bandwidth", "1GB/s"}});
+  REQUIRE(!slow.verdicts.empty());
+  CHECK_FALSE(slow.verdicts.front().ok);
+  CHECK(slow.verdicts.front().text.rfind("binding term: communication", 0) == 0);
+}
+
+TEST_CASE("decode ceiling reports an expected figure below the ceiling, and none when --mbu replaces the roof", "[decode][plugin]") {
+  const Result r = run("ceiling", {{"model", "llama-3-70b"}, {"gpu", "h100-sxm"}, {"batch", "16"}, {"tokens", "4k"}});
+  CHECK(value(r, "expected_tokens_per_second") > 0);
+  CHECK(value(r, "expected_tokens_per_second") < value(r, "tokens_per_second"));
+  const Result m = run("ceiling", {{"model", "llama-3-70b"}, {"gpu", "h100-sxm"}, {"batch", "16"}, {"mbu", "70%"}});
+  CHECK(m.find("expected_tokens_per_second") == nullptr);
 }
 
 TEST_CASE("decode moe: --ep divides the experts", "[decode][plugin]") {
