@@ -3,6 +3,7 @@
 #include <cmath>
 #include <fmt/format.h>
 
+#include "plugins/core/catalog_input.hpp"
 #include "plugins/core/counts.hpp"
 #include "plugins/core/words.hpp"
 #include "plugins/decode/decode_inputs.hpp"
@@ -116,7 +117,7 @@ std::vector<Input> engine_inputs() {
        .optional = true},
       {.name = "memory", .kind = InputKind::quantity, .dim = dims::information,
        .help = "memory per device; with the model's architecture the KV budget is what the fit waterfall leaves", .example = "80GB",
-       .catalog = "gpu.memory_capacity", .optional = true},
+       .catalog = kGpuMemoryCatalog, .optional = true},
       {.name = "memory_utilization", .kind = InputKind::quantity, .dim = dims::none,
        .help = "share of device memory the server may use (vLLM's gpu_memory_utilization default)", .default_value = "0.9",
        .example = "0.95", .bound = Bound::fraction},
@@ -249,6 +250,7 @@ Replica resolve_replica(Context& ctx, bool need_step_model) {
     if (e.kv_blocks < 1) throw UserError{{"--kv-tokens holds less than one block", "give more --kv-tokens or a smaller --block-size"}};
   } else if (ctx.has("kv_budget") || (ctx.has("memory") && arch)) {
     if (!arch) throw UserError{{"--kv-budget needs the model's architecture to size a block", "give --model ID, or --kv-tokens / --kv-blocks"}};
+    if (!ctx.has("kv_budget")) note_device_memory(ctx, "memory");
     rep.kv_budget = ctx.has("kv_budget") ? ctx.get<Bytes>("kv_budget") : fit_budget(ctx, *rep.workload, rep.tp, e, ctx.get<Bytes>("memory"));
     const double blocks = std::floor(rep.kv_budget / block_bytes);
     if (blocks < 1) throw UserError{{"the KV budget holds less than one block", "give more memory or a smaller --block-size"}};
