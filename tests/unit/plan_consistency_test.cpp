@@ -90,7 +90,11 @@ TEST_CASE("the Llama 3 70B H100 worksheet agrees with the single plugins", "[pla
         run("cooling", "flow", {{"heat", "40800 W"}, {"delta_t", "10 K"}, {"supply", "30 degC"}, {"coolant", "water"}}, "volume_flow"));
   // owner $/GPU-hour for the capex with the fabric's share and the all-in power per GPU
   const double capex = 40000 + l->q("network_cost_used") / l->q("gpus");
-  const double power = l->q("it_power") / l->q("gpus");
+  // Electricity at the in-service average draw: the DGX H100's idle floor (2.4 kW of 10.2 kW) plus the fleet's load x
+  // (full load - idle) (issue 19, item 7); the same energy the bill counts.
+  const double idle = 2400.0 / 10200.0;
+  const double power = l->q("it_power") / l->q("gpus") * (idle + l->q("utilisation") * (1 - idle));
+  CHECK(l->q("electricity_per_hour") * l->q("gpus") * l->q("sold_share") * 8766 * 3600 == Approx(l->q("energy_bill")).epsilon(1e-12));
   CHECK(l->q("owner_cost") == Approx(run("tco", "hour",
                                   {{"capex_per_gpu", num(capex) + " USD"},
                                    {"life", "4 yr"},
