@@ -117,3 +117,22 @@ TEST_CASE("the Llama 3 70B H100 worksheet agrees with the single plugins", "[pla
   CHECK(l->sheet.crosses.size() >= 8);
   for (const auto& x : l->sheet.crosses) CHECK(x.ok);
 }
+
+TEST_CASE("the plan uses the memory software sees, the idle floor and one energy figure", "[plan][issue19]") {
+  auto l = plan_test::load_example("llama3-70b-h100.toml");
+  REQUIRE(l->problems.empty());
+  // Item 5: the H100's 81,559 MiB as nvidia-smi reports it, beside the marketed 80 GB label.
+  CHECK(l->q("gpu_memory") == 81559.0 * 1024 * 1024);
+  CHECK(l->q("gpu_memory_marketed") == 80e9);
+  CHECK(l->q("memory_usable") == Approx(0.9 * 81559.0 * 1024 * 1024));
+  // Item 7: the DGX H100's idle floor (2.4 kW of 10.2 kW); average IT power between it and full load.
+  CHECK(l->q("idle_fraction") == Approx(2400.0 / 10200.0));
+  const double full = l->q("it_power");
+  CHECK(l->q("average_it_power") == Approx(full * (2400.0 / 10200.0 + l->q("utilisation") * (1 - 2400.0 / 10200.0))));
+  CHECK(l->q("facility_power_full_load") == Approx(full * 1.3));
+  CHECK(l->q("facility_power_full_load") > l->q("facility_power_average"));
+  // One energy figure: a year's electricity in the owner's cost is the energy bill (period 1 yr, all hours in service).
+  CHECK(l->q("electricity_per_hour") * l->q("gpus") * 8766 * 3600 == Approx(l->q("energy_bill")).epsilon(1e-12));
+  // Item 12: maintenance per installed hour spread over the in-service hours.
+  CHECK(l->q("maintenance_per_hour") * l->q("sold_share") == Approx(0.30 / 3600));
+}
