@@ -71,14 +71,14 @@ Calculator power_energy_calculator() {
       "E_IT = P_avg x period, with P_avg = P_idle + u (P - P_idle); E_facility = E_IT x PUE; bill = E_facility x "
       "tariff; emissions = E_facility x carbon intensity; energy per token = P_avg / throughput (x PUE). A tariff and "
       "a carbon intensity come from --grid (dated series: the newest value not after --as-of) unless given as flags. "
-      "The default period is 8760 h (a 365-day year); '1yr' is a Julian year of 8766 h.";
+      "The default period is one year, the project's Julian year of 8766 h (as tco and plan count it).";
   c.refs = {{"grid", {"grid"}, "electricity grid from the catalog: sets --tariff and --carbon-intensity (honours --as-of)"},
             {"gpu", {"accelerator"}, "accelerator from the catalog: sets --power from its TDP, --idle-fraction from its idle_power"},
             {"system", {"system"}, "system from the catalog: sets --power from its rated power, --idle-fraction from its idle_power"}};
   c.inputs = {
       {.name = "power", .kind = InputKind::quantity, .dim = dims::power, .help = "IT power at full load (or the average if --utilisation is 1)",
        .example = "1kW", .catalog = "gpu.tdp|system.power"},
-      {.name = "period", .kind = InputKind::quantity, .dim = dims::time, .help = "how long", .default_value = "8760h", .example = "1h"},
+      {.name = "period", .kind = InputKind::quantity, .dim = dims::time, .help = "how long", .default_value = "1yr", .example = "1h"},
       {.name = "utilisation", .kind = InputKind::quantity, .dim = dims::none, .help = "average load as a share of peak",
        .default_value = "1", .example = "60%", .bound = Bound::fraction0},
       {.name = "idle_fraction", .kind = InputKind::quantity, .dim = dims::none,
