@@ -9,6 +9,7 @@
 #include "plugins/fit/fit_serving.hpp"
 #include "plugins/kv/kv_arch.hpp"
 #include "plugins/kv/kv_layout.hpp"
+#include "plugins/kv/kv_reserve.hpp"
 
 namespace infracalc::fit {
 
@@ -145,12 +146,12 @@ Calculator inference_calculator() {
                       .example = "80GB", .catalog = kGpuMemoryCatalog});
   c.inputs.push_back({.name = "memory_utilization", .kind = InputKind::quantity, .dim = dims::none,
                       .help = "share of device memory the server may use (vLLM's gpu_memory_utilization default)",
-                      .default_value = "0.9", .example = "0.95", .bound = Bound::fraction});
+                      .default_value = kv::kMemoryUtilization, .example = "0.95", .bound = Bound::fraction});
   c.inputs.push_back({.name = "framework_reserve", .kind = InputKind::quantity, .dim = dims::information,
                       .help = "CUDA context, library workspaces, CUDA graphs and allocator slack per device",
-                      .default_value = "1.5GB", .example = "2GB", .bound = Bound::non_negative});
+                      .default_value = kv::kFrameworkReserve, .example = "2GB", .bound = Bound::non_negative});
   c.inputs.push_back({.name = "comm_buffers", .kind = InputKind::quantity, .dim = dims::information,
-                      .help = "NCCL and all-reduce buffers per device when tp x pp > 1", .default_value = "0.5GB",
+                      .help = "NCCL and all-reduce buffers per device when tp x pp > 1", .default_value = kv::kCommBuffers,
                       .example = "1GB", .bound = Bound::non_negative});
   c.inputs.push_back({.name = "activations", .kind = InputKind::quantity, .dim = dims::information,
                       .help = "activation and workspace bytes per device (replaces the estimate)", .example = "4GB",

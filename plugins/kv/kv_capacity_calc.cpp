@@ -7,7 +7,9 @@
 #include "plugins/core/words.hpp"
 #include "plugins/kv/kv_arch.hpp"
 #include "plugins/kv/kv_calculators.hpp"
+#include "plugins/kv/kv_reserve.hpp"
 #include "units/format.hpp"
+#include "units/parse.hpp"
 
 namespace infracalc::kv {
 
@@ -90,6 +92,16 @@ void run_capacity(Context& ctx) {
   }
 
   const double util = ctx.number("utilization");
+  // The reserve of fit inference's waterfall (kv_reserve.hpp): framework reserve, plus communication buffers when
+  // the weights span more than one device. Activations are fit's own estimate and are not included here.
+  if (!ctx.has("reserve")) {
+    const Bytes framework = as<Bytes>(parse_quantity(kFrameworkReserve).value(), "framework reserve");
+    const Bytes comm = n > 1 ? as<Bytes>(parse_quantity(kCommBuffers).value(), "communication buffers") : from_base<Bytes>(0.0);
+    record_input(ctx, "reserve", to_quantity(framework + comm), Origin::default_value, format_human(to_quantity(framework + comm)), "");
+    ctx.note(fmt::format("reserve per device = {} framework reserve{} (the same definition as fit inference); activations are not "
+                         "included: fit inference estimates them, or add them to --reserve",
+                         kFrameworkReserve, n > 1 ? fmt::format(" + {} communication buffers", kCommBuffers) : std::string()));
+  }
   const Bytes reserve = ctx.get<Bytes>("reserve");
   const Bytes usable = *memory * util - reserve;
   const Bytes weights_dev = weights / (pooled ? n : static_cast<double>(replica));
@@ -208,11 +220,13 @@ Calculator capacity_calculator() {
   c.inputs.push_back({.name = "weight_dtype", .kind = InputKind::choice, .help = "storage format of the weights (default: the model's native_format, else --dtype)",
                       .example = "fp8", .choices = storage_format_names(), .optional = true});
   c.inputs.push_back({.name = "utilization", .kind = InputKind::quantity, .dim = dims::none,
-                      .help = "share of device memory the runtime may use", .default_value = "100%", .example = "90%",
+                      .help = "share of device memory the runtime may use (vLLM's gpu_memory_utilization default, as fit)",
+                      .default_value = kMemoryUtilization, .example = "100%",
                       .bound = Bound::fraction});
   c.inputs.push_back({.name = "reserve", .kind = InputKind::quantity, .dim = dims::information,
-                      .help = "memory per device kept for activations, workspaces and the runtime", .default_value = "0 GB",
-                      .example = "4GB", .bound = Bound::non_negative});
+                      .help = "memory per device kept for activations, workspaces and the runtime (default: fit's framework "
+                              "reserve, 1.5 GB, plus 0.5 GB of communication buffers on more than one device)",
+                      .example = "4GB", .bound = Bound::non_negative, .optional = true});
   c.inputs.push_back({.name = "context", .kind = InputKind::quantity, .dim = dims::token,
                       .help = "tokens per sequence for max_batch (default: the model's maximum context, else 8192)",
                       .default_value = "8192", .example = "32k", .catalog = "model.max_context"});

@@ -12,6 +12,7 @@
 #include "plugins/fit/fit_serving.hpp"
 #include "plugins/kv/kv_layout.hpp"
 #include "plugins/kv/kv_paged.hpp"
+#include "plugins/kv/kv_reserve.hpp"
 #include "plugins/serve/serve_text.hpp"
 #include "units/bridge.hpp"
 #include "units/format.hpp"
@@ -119,13 +120,13 @@ std::vector<Input> engine_inputs() {
        .help = "memory per device; with the model's architecture the KV budget is what the fit waterfall leaves", .example = "80GB",
        .catalog = kGpuMemoryCatalog, .optional = true},
       {.name = "memory_utilization", .kind = InputKind::quantity, .dim = dims::none,
-       .help = "share of device memory the server may use (vLLM's gpu_memory_utilization default)", .default_value = "0.9",
+       .help = "share of device memory the server may use (vLLM's gpu_memory_utilization default)", .default_value = kv::kMemoryUtilization,
        .example = "0.95", .bound = Bound::fraction},
       {.name = "framework_reserve", .kind = InputKind::quantity, .dim = dims::information,
-       .help = "CUDA context, workspaces and allocator slack per device (fit's planning default)", .default_value = "1.5GB",
+       .help = "CUDA context, workspaces and allocator slack per device (fit's planning default)", .default_value = kv::kFrameworkReserve,
        .example = "2GB", .bound = Bound::non_negative},
       {.name = "comm_buffers", .kind = InputKind::quantity, .dim = dims::information,
-       .help = "NCCL and all-reduce buffers per device when tp > 1 (fit's planning default)", .default_value = "0.5GB",
+       .help = "NCCL and all-reduce buffers per device when tp > 1 (fit's planning default)", .default_value = kv::kCommBuffers,
        .example = "1GB", .bound = Bound::non_negative},
       {.name = "preemption", .kind = InputKind::choice,
        .help = "what happens to a sequence evicted when KV runs out: recompute (prefill again) or swap (copy to host and back)",
