@@ -10,7 +10,7 @@ ExitStatus run_calc(const std::string& expression, const GlobalOptions& g) {
   Result res;
   res.plugin = "calc";
   res.calculator = "calc";
-  res.inputs.push_back({"expression", Origin::flag, expression, expression, ""});
+  res.inputs.push_back({"expression", Origin::flag, expression, expression, "", ""});
   res.values.push_back({"result", r->value, ""});
   std::string human;
   if (r->target) {

@@ -35,7 +35,7 @@ void shared_inputs(ChainBuilder& b, const std::string& mode) {
   b.input("hardware.gpus_per_rack", "gpus_per_rack_given");
   b.input("hardware.host_power");
   b.input("hardware.tp", "tp_given");
-  b.input("hardware.idle_fraction");
+  b.input("hardware.idle_fraction", "idle_fraction_given");
   b.input("hardware.fabric");
   b.input("hardware.switch");
   b.input("hardware.switch_power");
@@ -61,7 +61,7 @@ void shared_inputs(ChainBuilder& b, const std::string& mode) {
   b.input("money.financing");
   b.input("money.maintenance");
   b.input("money.residual_value");
-  b.input("money.idle_power_share");
+  b.input("money.idle_power_share", "idle_power_share_given");
   b.input("money.switch_price");
   b.input("money.transceiver_price");
   b.input("money.cable_price");
@@ -71,11 +71,22 @@ void shared_inputs(ChainBuilder& b, const std::string& mode) {
   // Catalog values and the choices they feed: a given value wins, then the catalog, then a default.
   b.catalog_text("system_gpu", "system", "accelerator", "the system's accelerator");
   b.choice("gpu", {"gpu_given", "system_gpu"}, "", "the accelerator");
-  b.catalog("gpu_memory", "gpu", "memory_capacity", dims::information, "memory per accelerator", "GB");
+  b.catalog("gpu_memory_marketed", "gpu", "memory_capacity", dims::information, "memory per accelerator as marketed (a label)", "GB");
+  b.catalog("gpu_memory_visible", "gpu", "memory_visible", dims::information, "memory per accelerator software sees (nvidia-smi / rocm-smi)",
+            "GB");
+  b.choice("gpu_memory", {"gpu_memory_visible", "gpu_memory_marketed"}, "",
+           "memory per accelerator the plan uses: what software sees, else the marketed capacity", "GB");
   b.catalog("gpu_bandwidth", "gpu", "memory_bandwidth", dims::data_rate, "memory bandwidth per accelerator");
   b.catalog("gpu_tdp", "gpu", "tdp", dims::power, "accelerator power (TDP)", "W");
   b.catalog_text("system_type", "system", "type", "system form: node, rack or pod");
   b.catalog("system_power", "system", "power", dims::power, "rated power of the system", "kW");
+  // The idle floor: the system's measured or estimated idle draw, else the accelerator's, else none.
+  b.catalog("system_idle_power", "system", "idle_power", dims::power, "idle power of the system", "kW");
+  b.catalog("gpu_idle_power", "gpu", "idle_power", dims::power, "idle power of the accelerator", "W");
+  b.expr("idle_fraction_system", "@system_idle_power / @system_power", "the system's idle power as a share of its rated power", "%");
+  b.expr("idle_fraction_gpu", "@gpu_idle_power / @gpu_tdp", "the accelerator's idle power as a share of its TDP", "%");
+  b.choice("idle_fraction", {"idle_fraction_given", "idle_fraction_system", "idle_fraction_gpu"}, "0",
+           "power at zero load as a share of full load (the idle floor)", "%");
   b.catalog("system_racks", "system", "racks", dims::none, "racks the system spans");
   b.catalog("system_gpus_per_node", "system", "accelerators_per_node", dims::none, "accelerators per node of the system");
   b.catalog("system_gpus_per_rack", "system", "accelerators_per_rack", dims::none, "accelerators per rack of the system");
@@ -189,24 +200,38 @@ void power_steps(ChainBuilder& b, const std::string& mode) {
   // Energy over the period: the arithmetic of `power energy` as live lines, checked against the plugin.
   if (mode == "serve") b.expr("load", "@utilisation", "average load: the fleet's busy share", "%");
   else b.expr("load", "1", "average load: a training run keeps every accelerator busy", "%");
-  b.expr("average_it_power", "@it_power * (@idle_fraction + @load * (1 - @idle_fraction))",
-         "average IT power: idle floor plus load x (peak - idle)", "MW");
-  b.expr("facility_power", "@average_it_power * @pue", "average facility power: IT x PUE", "MW", true);
-  b.expr("facility_energy", "@facility_power * @energy_period", "facility energy over the period", "", true);
+  // Power follows load linearly between the idle floor and full load (Fan, Weber and Barroso 2007); hours out of
+  // service draw the idle power. This one average feeds the energy bill and the owner's electricity line alike.
+  b.expr("in_service_it_power", "@it_power * (@idle_fraction + @load * (1 - @idle_fraction))",
+         "IT power in service at the average load: idle floor + load x (full load - idle)", "MW");
+  b.expr("idle_power_share_derived", "@it_power * @idle_fraction / @in_service_it_power",
+         "idle draw out of service as a share of the in-service power: the idle floor", "%");
+  b.choice("idle_power_share", {"idle_power_share_given", "idle_power_share_derived"}, "0",
+           "power drawn in hours out of service, as a share of the in-service power", "%");
+  b.expr("average_it_power", "@in_service_it_power * (@sold_share + @idle_power_share * (1 - @sold_share))",
+         "average IT power over the period: in service for the in-service share, idle the rest", "MW");
+  b.expr("average_load", "@average_it_power / @it_power", "average IT power as a share of full load", "%");
+  b.expr("facility_power_full_load", "@it_power * @pue", "facility power at full load: what the grid connection must carry", "MW",
+         true);
+  b.expr("facility_power_average", "@average_it_power * @pue", "average facility power: average IT power x PUE", "MW", true);
+  b.expr("facility_energy", "@facility_power_average * @energy_period", "facility energy over the period", "", true);
   b.expr("energy_bill", "@facility_energy * @tariff", "electricity bill over the period", "", true);
   b.expr("emissions", "@facility_energy * @carbon_intensity", "emissions over the period (location-based)");
-  b.expr("energy_per_token", "@facility_power / @throughput_for_energy", "facility energy per token");
+  b.expr("average_token_rate", "@throughput_for_energy * @sold_share", "tokens per second averaged over the period (in service only)",
+         "tok/s");
+  b.expr("energy_per_token", "@facility_power_average / @average_token_rate",
+         "facility energy per token served, idle hours included");
   b.cross_check("energy", "power", "energy", "the energy lines against the power plugin",
                 {{"power", "@it_power"},
-                 {"utilisation", "@load"},
-                 {"idle_fraction", "@idle_fraction"},
+                 {"utilisation", "@average_load"},
+                 {"idle_fraction", "0"},
                  {"pue", "@pue"},
                  {"tariff", "@tariff"},
                  {"carbon_intensity", "@carbon_intensity"},
-                 {"throughput", "@throughput_for_energy"},
+                 {"throughput", "@average_token_rate"},
                  {"period", "@energy_period"}},
                 {{"average_power", "average_it_power"},
-                 {"facility_power", "facility_power"},
+                 {"facility_power", "facility_power_average"},
                  {"facility_energy", "facility_energy"},
                  {"bill", "energy_bill"},
                  {"emissions", "emissions"},
@@ -261,9 +286,13 @@ void tco_steps(ChainBuilder& b) {
   // user who changes the capex or the tariff sees them move), checked against the tco plugin.
   b.expr("equipment_per_hour", "(@capex_per_gpu_all_in - @residual_value) / (@life * @sold_share)",
          "equipment: (capex - residual) / (life x in-service share)", "$/h");
-  b.expr("electricity_per_hour", "@it_power_per_gpu * @pue * @tariff * (1 + @idle_power_share * (1 - @sold_share) / @sold_share)",
-         "electricity at full draw: power x PUE x tariff, plus the idle draw of hours out of service", "$/h");
-  b.expr("maintenance_per_hour", "@maintenance", "maintenance and staff", "$/h");
+  // Electricity is the energy bill itself, spread over the in-service accelerator-hours: one energy figure for both.
+  b.expr("electricity_per_hour", "@energy_bill / (@gpus * @sold_share * @energy_period)",
+         "electricity: the energy bill over the in-service accelerator-hours (average draw at the load, idle draw out of service)",
+         "$/h");
+  b.expr("in_service_power_per_gpu", "@in_service_it_power / @gpus", "IT power per accelerator in service, fabric included", "W");
+  b.expr("maintenance_per_hour", "@maintenance / @sold_share", "maintenance and staff: per installed hour, spread over the in-service hours",
+         "$/h");
   b.expr("financing_annuity",
          "((@capex_per_gpu_all_in - @residual_value * (1 + @cost_of_capital)^(-@life / (1 yr))) * @cost_of_capital / "
          "(1 - (1 + @cost_of_capital)^(-@life / (1 yr))) / (1 yr) - (@capex_per_gpu_all_in - @residual_value) / @life) / @sold_share",
@@ -276,7 +305,7 @@ void tco_steps(ChainBuilder& b) {
                  {"residual_value", "@residual_value"},
                  {"life", "@life"},
                  {"sold_share", "@sold_share"},
-                 {"power_per_gpu", "@it_power_per_gpu"},
+                 {"power_per_gpu", "@in_service_power_per_gpu"},
                  {"pue", "@pue"},
                  {"idle_power_share", "@idle_power_share"},
                  {"tariff", "@tariff"},

@@ -17,8 +17,9 @@ std::vector<KeyDef> build_keys() {
   k.push_back({.section = "plan", .name = "description", .kind = K::text, .help = "what the scenario is for", .example = "..."});
   // model
   k.push_back({.section = "model", .name = "id", .kind = K::id, .help = "the model (catalog id)", .example = "llama-3-70b", .kinds = {"model"}});
-  k.push_back({.section = "model", .name = "dtype", .kind = K::choice, .help = "weight storage format", .default_value = "bf16",
-               .example = "fp8", .choices = formats});
+  k.push_back({.section = "model", .name = "dtype", .kind = K::choice,
+               .help = "weight storage format (default: the model's native checkpoint format, else bf16)", .example = "fp8",
+               .choices = formats});
   k.push_back({.section = "model", .name = "kv_dtype", .kind = K::choice, .help = "KV-cache storage format", .default_value = "bf16",
                .example = "fp8", .choices = formats, .mode = "serve"});
   k.push_back({.section = "model", .name = "expert_dtype", .kind = K::choice, .help = "storage format of routed MoE experts (default: dtype)",
@@ -55,8 +56,9 @@ std::vector<KeyDef> build_keys() {
                .help = "share of device memory the server may use (vLLM's gpu_memory_utilization)", .default_value = "0.9",
                .example = "0.95", .bound = Bound::fraction, .mode = "serve"});
   k.push_back({.section = "hardware", .name = "idle_fraction", .kind = K::quantity,
-               .help = "power at zero load as a share of peak (0: energy-proportional)", .default_value = "0", .example = "30%",
-               .bound = Bound::fraction0});
+               .help = "power at zero load as a share of full load (default: the system's idle_power / power, else the "
+                       "accelerator's idle_power / tdp, else 0)",
+               .example = "30%", .bound = Bound::fraction0});
   k.push_back({.section = "hardware", .name = "fabric", .kind = K::choice, .help = "scale-out fabric: none, fat-tree or rail-optimised",
                .default_value = "rail-optimised", .choices = {"none", "fat-tree", "rail-optimised"}});
   k.push_back({.section = "hardware", .name = "switch", .kind = K::id, .help = "fabric switch (catalog id)",
@@ -162,13 +164,16 @@ std::vector<KeyDef> build_keys() {
                .help = "flat financing per in-service accelerator-hour (instead of cost_of_capital)", .example = "$0.45/h",
                .bound = Bound::non_negative, .unit = "$/h"});
   k.push_back({.section = "money", .name = "maintenance", .kind = K::quantity, .dim = dims::money_rate,
-               .help = "maintenance and staff per in-service accelerator-hour", .default_value = "$0/h", .example = "$0.30/h",
+               .help = "maintenance and staff per installed accelerator-hour (every hour of the life, in service or not)",
+               .default_value = "$0/h", .example = "$0.30/h",
                .bound = Bound::non_negative, .unit = "$/h"});
   k.push_back({.section = "money", .name = "residual_value", .kind = K::quantity, .dim = dims::currency,
                .help = "resale value per accelerator at the end of its life", .default_value = "$0", .example = "$5000",
                .bound = Bound::non_negative});
   k.push_back({.section = "money", .name = "idle_power_share", .kind = K::quantity,
-               .help = "power drawn in hours out of service, as a share of the in-service power", .default_value = "0", .example = "30%",
+               .help = "power drawn in hours out of service, as a share of the in-service power (default: the idle floor, "
+                       "hardware.idle_fraction of full load)",
+               .example = "30%",
                .bound = Bound::fraction0});
   k.push_back({.section = "money", .name = "switch_price", .kind = K::quantity, .dim = dims::currency, .help = "price of one fabric switch",
                .example = "$30000"});

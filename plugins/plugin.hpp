@@ -70,7 +70,8 @@ struct Input {
   std::string_view default_value{};
   /// An example value for help and completions.
   std::string_view example{};
-  /// Catalog field that can supply it, as "ref.path" (e.g. "model.layers", "gpu.memory_bandwidth").
+  /// Catalog field that can supply it, as "ref.path" (e.g. "model.layers", "gpu.memory_bandwidth"), or alternatives
+  /// "ref.path|ref.path" tried in order (the first field the given entries have wins).
   std::string_view catalog{};
   /// Allowed values for choice inputs.
   std::vector<std::string_view> choices{};
@@ -152,6 +153,8 @@ struct ResolvedInput {
   std::string raw;
   /// The catalog id it came from, when origin is catalog.
   std::string from;
+  /// The catalog field it came from (e.g. memory_visible), when origin is catalog and the host filled it.
+  std::string field;
 };
 
 /// A named yes/no outcome ("fits": no).

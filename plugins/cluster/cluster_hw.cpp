@@ -2,6 +2,8 @@
 
 #include <fmt/format.h>
 
+#include "plugins/core/catalog_input.hpp"
+
 namespace infracalc::cluster {
 
 std::vector<CatalogRef> hardware_refs() {
@@ -82,7 +84,9 @@ Hardware resolve_hardware(Context& ctx) {
     }
   }
   if (ctx.has("memory")) hw.memory = ctx.get<Bytes>("memory");
-  else if (hw.gpu) hw.memory = ctx.catalog<Bytes>(*hw.gpu, "memory_capacity");
+  else if (hw.gpu) {
+    if (const auto dm = device_memory_of(ctx, *hw.gpu)) hw.memory = dm->bytes;  // what software sees, else the marketed capacity
+  }
   const std::string precision = ctx.has("precision") ? ctx.text("precision") : std::string("bf16");
   if (ctx.has("peak")) hw.peak = ctx.get<FlopsPerSecond>("peak");
   else if (hw.gpu) hw.peak = catalog_peak(ctx, *hw.gpu, precision);

@@ -8,6 +8,7 @@
 #include "plugins/core/catalog_input.hpp"
 #include "plugins/core/words.hpp"
 #include "units/format.hpp"
+#include "units/unit_table.hpp"
 
 namespace infracalc {
 
@@ -15,7 +16,7 @@ namespace {
 
 using namespace cooling;
 
-constexpr double kHoursPerYear = 8760.0;
+constexpr double kHoursPerYear = kSecondsPerYear / 3600.0;  // the Julian year of the unit parser: 8,766 h
 
 // The embodied carbon of the --gpu: the facility entry "embodied-<id>" (type embodied-carbon) with
 // `embodied_per_accelerator` and a breakdown in `shares`.
@@ -58,7 +59,7 @@ void run_carbon(Context& ctx) {
   ctx.set("lifetime_energy", energy);
   const KilogramsPerJoule parity = parity_intensity(embodied, energy);
   ctx.set("parity_intensity", parity);
-  ctx.note(fmt::format("lifetime energy = {} x {:.0f}% x {} x 8760 h x PUE {}", format_human(to_quantity(p)), 100 * u.value(),
+  ctx.note(fmt::format("lifetime energy = {} x {:.0f}% x {} x 8766 h x PUE {}", format_human(to_quantity(p)), 100 * u.value(),
                        plural(years, "year"), pue.value()));
   if (fill_from_ref(ctx, "carbon_intensity", "grid", "carbon_intensity", {dims::carbon_intensity, false})) {
     const Kilograms op = energy * ctx.get<KilogramsPerJoule>("carbon_intensity");
@@ -116,7 +117,7 @@ Calculator cooling_carbon_calculator() {
   c.name = "carbon";
   c.summary = "embodied against operational carbon of an accelerator or server over its life, clean and dirty grids";
   c.description =
-      "operational = P x utilisation x years x 8760 h x PUE x grid carbon intensity; parity intensity = embodied / "
+      "operational = P x utilisation x years x 8766 h (Julian years) x PUE x grid carbon intensity; parity intensity = embodied / "
       "lifetime energy (below it, manufacturing dominates). Embodied carbon comes from --embodied or the facility "
       "entry embodied-<gpu id> (type embodied-carbon). The grid table uses every grid in the catalog, newest "
       "value not after --as-of.";
@@ -127,7 +128,7 @@ Calculator cooling_carbon_calculator() {
        .catalog = "gpu.tdp"},
       {.name = "utilisation", .kind = InputKind::quantity, .dim = dims::none, .help = "average load as a share of full",
        .default_value = "1", .example = "60%", .bound = Bound::fraction0},
-      {.name = "years", .kind = InputKind::quantity, .dim = dims::none, .help = "service life in years of 8760 h",
+      {.name = "years", .kind = InputKind::quantity, .dim = dims::none, .help = "service life in Julian years of 8766 h",
        .default_value = "5", .example = "4"},
       {.name = "pue", .kind = InputKind::quantity, .dim = dims::none, .help = "PUE of the facility", .default_value = "1", .example = "1.2"},
       {.name = "embodied", .kind = InputKind::quantity, .dim = dims::mass, .help = "manufacturing (cradle-to-gate) carbon of the device",

@@ -72,7 +72,7 @@ Calculator cooling_facility_calculator() {
       "P_total = P_IT x PUE; overhead share = (PUE - 1) / PUE; water = E_IT x WUE (site WUE is per IT kWh, ISO/IEC "
       "30134-9); CUE = PUE x grid carbon intensity (ISO/IEC 30134-8); ERE = (E_total - E_reused) / E_IT (The Green "
       "Grid) and ERF = E_reused / E_total (ISO/IEC 30134-6). PUE and WUE come from --site (a dated benchmark series), "
-      "carbon intensity from --grid, each honouring --as-of, unless given as flags. The default period is 8760 h.";
+      "carbon intensity from --grid, each honouring --as-of, unless given as flags. The default period is one year, the project's Julian year of 8766 h.";
   c.refs = {{"grid", {"grid"}, "electricity grid from the catalog: sets --carbon-intensity (honours --as-of)"},
             {"site", {"facility"}, "efficiency benchmark from the catalog (efficiency-industry-average, ...): sets --pue, --wue"}};
   c.inputs = {
@@ -85,7 +85,7 @@ Calculator cooling_facility_calculator() {
       {.name = "heat_reuse", .kind = InputKind::quantity, .dim = dims::energy, .help = "heat exported for reuse over the period",
        .example = "100000MWh", .bound = Bound::non_negative, .optional = true},
       {.name = "period", .kind = InputKind::quantity, .dim = dims::time, .help = "period of the energy figures",
-       .default_value = "8760h", .example = "1yr"},
+       .default_value = "1yr", .example = "8760h"},
   };
   c.outputs = {
       {"facility_power", dims::power, "IT x PUE", "W"},

@@ -219,10 +219,15 @@ Context::Context(const Plugin& plugin, const Calculator& calc, const RawInputs& 
       result_.inputs.push_back(std::move(ri));
       continue;
     }
-    if (!in.catalog.empty()) {
-      const auto dot = in.catalog.find('.');
-      const std::string_view ref_name = in.catalog.substr(0, dot);
-      const std::string_view path = in.catalog.substr(dot + 1);
+    // `ref.path`, or alternatives `ref.path|ref.path` tried in order (the first the entry has wins).
+    bool from_catalog = false;
+    for (std::string_view rest = in.catalog; !from_catalog && !rest.empty();) {
+      const auto bar = rest.find('|');
+      const std::string_view spec = rest.substr(0, bar);
+      rest = bar == std::string_view::npos ? std::string_view{} : rest.substr(bar + 1);
+      const auto dot = spec.find('.');
+      const std::string_view ref_name = spec.substr(0, dot);
+      const std::string_view path = spec.substr(dot + 1);
       if (const Entry* e = ref(ref_name)) {
         if (const FieldRef* field = e->field_ref(path)) {
           ri.origin = Origin::catalog;
@@ -248,13 +253,15 @@ Context::Context(const Plugin& plugin, const Calculator& calc, const RawInputs& 
                                  ", got " + std::string(node.kind_name()),
                              ""}};
           }
+          ri.field = std::string(path);
           cite(field->provenance);
           at_[i] = static_cast<int>(result_.inputs.size());
           result_.inputs.push_back(std::move(ri));
-          continue;
+          from_catalog = true;
         }
       }
     }
+    if (from_catalog) continue;
     if (!in.default_value.empty()) {
       ri.origin = Origin::default_value;
       ri.raw = std::string(in.default_value);
@@ -266,10 +273,11 @@ Context::Context(const Plugin& plugin, const Calculator& calc, const RawInputs& 
     if (in.optional || in.kind == InputKind::flag) continue;
     std::string hint = "give " + label() + " " + std::string(in.example.empty() ? "VALUE" : in.example);
     if (!in.catalog.empty()) {
-      const std::string_view ref_name = in.catalog.substr(0, in.catalog.find('.'));
+      const std::string_view first = in.catalog.substr(0, in.catalog.find('|'));
+      const std::string_view ref_name = first.substr(0, first.find('.'));
       if (const Entry* e = ref(ref_name))
         throw UserError{{"missing " + label() + " (" + std::string(in.help) + "): " + e->id() + " has no '" +
-                             std::string(in.catalog.substr(in.catalog.find('.') + 1)) + "'",
+                             std::string(first.substr(first.find('.') + 1)) + "'",
                          hint}};
       hint += " or --" + std::string(ref_name) + " ID";
     }

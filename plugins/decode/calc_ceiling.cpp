@@ -128,7 +128,7 @@ void run_prefill(Context& ctx) {
   const Tokens prompt = ctx.get<Tokens>("tokens");
   if (prompt.value() < 1) throw UserError{{"--tokens: a prefill needs a prompt of at least one token", "e.g. --tokens 8k"}};
   if (w.arch) kv::note_context_limit(ctx, *w.arch, prompt);
-  const bool causal = ctx.flag("causal");
+  const bool causal = !ctx.flag("non_causal");
   const int tp = tp_degree(ctx, w);
   const StepDetail d = prefill_step(w, batch, prompt, causal, tp);
   const TpComm tc = tp_comm_time(ctx, w, batch * prompt.value(), tp);
@@ -163,8 +163,9 @@ void run_prefill(Context& ctx) {
               fmt::format("the prefill's compute {} against its memory {}", format_human(to_quantity(t.compute)),
                           format_human(to_quantity(t.memory))));
   ctx.note("TTFT = prefill time: ignores queueing, tokenisation, network, sampling and chunked-prefill interleaving with decode");
-  ctx.note(causal ? "attention counts only the causal half (query-key pairs at or before each query)"
-                  : "attention counted as 4 N^2 d per layer (every query against every key); --causal counts the half a causal mask keeps");
+  ctx.note(causal ? "attention is causal, as in a decoder's prefill: only query-key pairs at or before each query, 2 N(N+1) d per "
+                    "layer and head (--non-causal counts every pair)"
+                  : "--non-causal: attention counted as 4 N^2 d per layer and head (every query against every key)");
   ctx.note("K and V re-reads inside attention are not counted as memory traffic (FlashAttention keeps them on chip; see `decode attention`)");
   if (!ctx.has("mfu")) ctx.note("at 100% of peak (give --mfu: prefill typically reaches 40-70%)");
 }
@@ -176,8 +177,8 @@ Calculator prefill_calculator() {
   c.name = "prefill";
   c.summary = "prefill operations, time and TTFT; where compute starts to bind";
   c.description =
-      "prefill operations = B x N x 2 x (matmul parameters) + B x attention (4 N^2 d per layer, or the causal half with "
-      "--causal); bytes = weights once + the prompt's KV written; time = max(operations / peak, bytes / bandwidth); "
+      "prefill operations = B x N x 2 x (matmul parameters) + B x attention (causal: 2 N(N+1) d per layer and head; "
+      "4 N^2 d with --non-causal); bytes = weights once + the prompt's KV written; time = max(operations / peak, bytes / bandwidth); "
       "TTFT = prefill time. compute_bound_from: the prompt length from which the prefill is compute-bound; "
       "decode_ridge_batch: the batch at which a decode step at this context leaves the memory roof.";
   c.refs = model_gpu_refs();
@@ -189,8 +190,8 @@ Calculator prefill_calculator() {
       in.default_value = {};
       in.example = "8k";
     }
-  own.push_back({.name = "causal", .kind = InputKind::flag,
-                 .help = "count only the causal half of attention (as FlashAttention kernels skip masked blocks)"});
+  own.push_back({.name = "non_causal", .kind = InputKind::flag,
+                 .help = "count attention over every query-key pair (an encoder); by default a decoder's causal mask halves it"});
   c.inputs = join(join(join(model_inputs(), device_inputs(true)), own), link_inputs());
   c.inputs.push_back(engine_input());
   c.outputs = {

@@ -67,7 +67,7 @@ void calculate_roofline(Context& ctx) {
     if (auto rb = ridge_batch(*w, roof, tokens)) ctx.set_number("ridge_batch", *rb);
     else ctx.note("the decode step never reaches the ridge at this context: its KV reads grow as fast as its arithmetic");
     if (tokens.value() >= 1) {
-      const StepCost pre = prefill_step(*w, batch, tokens, ctx.flag("causal")).cost();
+      const StepCost pre = prefill_step(*w, batch, tokens, !ctx.flag("non_causal")).cost();
       const FlopsPerByte pi = intensity(pre);
       ctx.set("prefill_flops", pre.flops);
       ctx.set("prefill_bytes", pre.bytes);
@@ -98,7 +98,7 @@ Calculator roofline_calculator() {
       "ridge_point = peak / bandwidth (FLOP/B). attainable = min(peak, bandwidth x intensity). A decode step at batch B and "
       "context S reads the weights (the experts the batch touches, for MoE) plus B sequences' KV cache and does B x (2 x "
       "matmul parameters + attention) operations; a prefill of B prompts of S tokens reads the weights once and does B x S "
-      "times that work plus 4 N^2 d attention. --sweep batch=1..1024 (doubling) or tokens=1k..128k prints the curve. "
+      "times that work plus causal attention, 2 N(N+1) d per layer and head (4 N^2 d with --non-causal). --sweep batch=1..1024 (doubling) or tokens=1k..128k prints the curve. "
       "Ignores kernel overheads, activation traffic and imperfect overlap of memory and compute.";
   c.refs = model_gpu_refs();
   c.inputs = join(join(model_inputs(), device_inputs(true)),
@@ -108,8 +108,8 @@ Calculator roofline_calculator() {
                       {.name = "tokens", .kind = InputKind::quantity, .dim = dims::token,
                        .help = "sequence length: context held in the KV cache while decoding, prompt length for prefill",
                        .default_value = "0", .example = "8k", .bound = Bound::non_negative},
-                      {.name = "causal", .kind = InputKind::flag,
-                       .help = "count only the causal half of prefill attention (as FlashAttention kernels skip it)"},
+                      {.name = "non_causal", .kind = InputKind::flag,
+                       .help = "count prefill attention over every query-key pair; by default a decoder's causal mask halves it"},
                       {.name = "intensity", .kind = InputKind::quantity, .dim = dims::intensity,
                        .help = "an arithmetic intensity to place on the roofline", .example = "2FLOP/B", .optional = true},
                       {.name = "sweep", .kind = InputKind::text,

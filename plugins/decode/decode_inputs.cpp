@@ -6,6 +6,7 @@
 
 #include "plugins/catalog/catalog.hpp"
 #include "plugins/catalog/model_arch.hpp"
+#include "plugins/core/catalog_input.hpp"
 #include "plugins/formats/storage.hpp"
 #include "units/format.hpp"
 #include "units/parse.hpp"
@@ -77,8 +78,9 @@ std::vector<Input> model_inputs() {
        .optional = true},
       {.name = "weights_bytes", .kind = InputKind::quantity, .dim = dims::information,
        .help = "weight bytes read per step, overriding what --model/--params and --dtype give", .example = "140GB", .optional = true},
-      {.name = "dtype", .kind = InputKind::choice, .help = "storage format of the weights", .default_value = "fp16", .example = "fp8",
-       .choices = storage_format_names()},
+      {.name = "dtype", .kind = InputKind::choice,
+       .help = "storage format of the weights (default: the model's native checkpoint format, else bf16)", .example = "fp8",
+       .choices = storage_format_names(), .optional = true},
       {.name = "kv_dtype", .kind = InputKind::choice, .help = "storage format of the KV cache", .default_value = "fp16",
        .example = "fp8", .choices = storage_format_names()},
       {.name = "layers", .kind = InputKind::integer, .help = "transformer layers (overrides the model's)", .example = "80",
@@ -162,7 +164,8 @@ std::optional<Workload> resolve_workload(Context& ctx, bool required) {
     arch = m;
   }
   if (arch) check_heads(*arch);
-  const StorageFormat& wf = *find_storage_format(ctx.text("dtype"));
+  fill_weight_format(ctx, "dtype");
+  const StorageFormat& wf = storage_format_of(ctx.text("dtype"), "--dtype");
   const StorageFormat& kf = *find_storage_format(ctx.text("kv_dtype"));
   const bool has_model = ctx.ref("model") != nullptr;
   Workload w;
@@ -205,6 +208,7 @@ Roof resolve_roof(Context& ctx, bool need_peak, bool need_bandwidth) {
   if (ctx.has("bandwidth")) r.bandwidth = ctx.get<BytesPerSecond>("bandwidth");
   else if (need_bandwidth)
     throw UserError{{"missing --bandwidth (memory bandwidth of one device)", "give --bandwidth 3.35TB/s or --gpu ID"}};
+  fill_weight_format(ctx, "dtype");
   const std::string precision = ctx.has("compute_dtype") ? ctx.text("compute_dtype") : compute_precision_for(ctx.text("dtype"));
   if (ctx.has("peak")) {
     r.peak = ctx.get<FlopsPerSecond>("peak");

@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include "plugins/core/catalog_input.hpp"
 #include "plugins/decode/decode_inputs.hpp"
 #include "plugins/kv/kv_arch.hpp"
 #include "plugins/kv/kv_layout.hpp"
@@ -90,8 +91,9 @@ void expected_note(Context& ctx, Engine engine) {
 void fit_note(Context& ctx, const Workload& w, double batch, Tokens tokens, int tp) {
   const Entry* g = ctx.ref("gpu");
   if (g == nullptr) return;
-  const auto cap = ctx.catalog<Bytes>(*g, "memory_capacity");
-  if (!cap) return;
+  const auto dm = device_memory_of(ctx, *g);  // what software sees, else the marketed capacity
+  if (!dm) return;
+  const Bytes* cap = &dm->bytes;
   Bytes need = w.weights_resident / static_cast<double>(tp);
   if (w.arch) need += kv::cache_size(*w.arch, w.kv_format, tokens, Number::from_value(batch), {tp, 1}).per_device;
   if (need > *cap)

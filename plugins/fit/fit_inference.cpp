@@ -2,12 +2,14 @@
 #include <cmath>
 #include <fmt/format.h>
 
+#include "plugins/core/catalog_input.hpp"
 #include "plugins/core/counts.hpp"
 #include "plugins/fit/fit_calcs.hpp"
 #include "plugins/fit/fit_model.hpp"
 #include "plugins/fit/fit_serving.hpp"
 #include "plugins/kv/kv_arch.hpp"
 #include "plugins/kv/kv_layout.hpp"
+#include "plugins/kv/kv_reserve.hpp"
 
 namespace infracalc::fit {
 
@@ -21,8 +23,9 @@ void run_inference(Context& ctx) {
   s.arch = *m.arch;
   s.params = m.params;
   s.experts = m.experts;
-  s.dtype = find_storage_format(ctx.text("dtype"));
-  s.expert_dtype = ctx.has("expert_dtype") ? find_storage_format(ctx.text("expert_dtype")) : s.dtype;
+  fill_weight_format(ctx, "dtype", "expert_dtype");
+  s.dtype = &storage_format_of(ctx.text("dtype"), "--dtype");
+  s.expert_dtype = ctx.has("expert_dtype") ? &storage_format_of(ctx.text("expert_dtype"), "--expert-dtype") : s.dtype;
   s.kv_dtype = find_storage_format(ctx.text("kv_dtype"));
   s.framework = ctx.get<Bytes>("framework_reserve");
   s.comm = ctx.get<Bytes>("comm_buffers");
@@ -124,8 +127,9 @@ Calculator inference_calculator() {
             {"gpu", {"accelerator"}, "accelerator id: device memory"}};
   c.inputs = model_inputs();
   const auto names = storage_format_names();
-  c.inputs.push_back({.name = "dtype", .kind = InputKind::choice, .help = "weight storage format", .default_value = "bf16",
-                      .example = "fp8", .choices = names});
+  c.inputs.push_back({.name = "dtype", .kind = InputKind::choice,
+                      .help = "weight storage format (default: the model's native checkpoint format, else bf16)", .example = "fp8",
+                      .choices = names, .optional = true});
   c.inputs.push_back({.name = "expert_dtype", .kind = InputKind::choice, .help = "storage format of routed MoE experts",
                       .example = "mxfp4", .choices = names, .optional = true});
   c.inputs.push_back({.name = "kv_dtype", .kind = InputKind::choice, .help = "KV-cache storage format", .default_value = "bf16",
@@ -139,15 +143,15 @@ Calculator inference_calculator() {
   c.inputs.push_back({.name = "devices", .kind = InputKind::integer, .help = "devices in the deployment (a multiple of tp x pp)",
                       .example = "16", .optional = true});
   c.inputs.push_back({.name = "memory", .kind = InputKind::quantity, .dim = dims::information, .help = "memory per device",
-                      .example = "80GB", .catalog = "gpu.memory_capacity"});
+                      .example = "80GB", .catalog = kGpuMemoryCatalog});
   c.inputs.push_back({.name = "memory_utilization", .kind = InputKind::quantity, .dim = dims::none,
                       .help = "share of device memory the server may use (vLLM's gpu_memory_utilization default)",
-                      .default_value = "0.9", .example = "0.95", .bound = Bound::fraction});
+                      .default_value = kv::kMemoryUtilization, .example = "0.95", .bound = Bound::fraction});
   c.inputs.push_back({.name = "framework_reserve", .kind = InputKind::quantity, .dim = dims::information,
                       .help = "CUDA context, library workspaces, CUDA graphs and allocator slack per device",
-                      .default_value = "1.5GB", .example = "2GB", .bound = Bound::non_negative});
+                      .default_value = kv::kFrameworkReserve, .example = "2GB", .bound = Bound::non_negative});
   c.inputs.push_back({.name = "comm_buffers", .kind = InputKind::quantity, .dim = dims::information,
-                      .help = "NCCL and all-reduce buffers per device when tp x pp > 1", .default_value = "0.5GB",
+                      .help = "NCCL and all-reduce buffers per device when tp x pp > 1", .default_value = kv::kCommBuffers,
                       .example = "1GB", .bound = Bound::non_negative});
   c.inputs.push_back({.name = "activations", .kind = InputKind::quantity, .dim = dims::information,
                       .help = "activation and workspace bytes per device (replaces the estimate)", .example = "4GB",

@@ -3,6 +3,7 @@
 #include <cmath>
 #include <fmt/format.h>
 
+#include "plugins/core/catalog_input.hpp"
 #include "plugins/core/counts.hpp"
 #include "plugins/fit/fit_math.hpp"
 
@@ -148,6 +149,7 @@ ResolvedModel resolve_model(Context& ctx, bool need_arch) {
 
 std::optional<Bytes> device_memory(Context& ctx) {
   if (!ctx.has("memory")) return std::nullopt;
+  note_device_memory(ctx, "memory");
   return ctx.get<Bytes>("memory");
 }
 

@@ -3,6 +3,7 @@
 #include <cmath>
 #include <fmt/format.h>
 
+#include "plugins/core/catalog_input.hpp"
 #include "plugins/fit/fit_calcs.hpp"
 #include "plugins/fit/fit_math.hpp"
 #include "plugins/fit/fit_model.hpp"
@@ -116,7 +117,7 @@ Calculator rlhf_calculator() {
   c.inputs.push_back({.name = "kv_dtype", .kind = InputKind::choice, .help = "rollout KV-cache format", .default_value = "bf16",
                       .choices = storage_format_names()});
   c.inputs.push_back({.name = "memory", .kind = InputKind::quantity, .dim = dims::information, .help = "memory per device",
-                      .example = "80GB", .catalog = "gpu.memory_capacity", .optional = true});
+                      .example = "80GB", .catalog = kGpuMemoryCatalog, .optional = true});
   c.outputs = {
       {"networks", dims::none, "resident networks"},
       {"trained_networks", dims::none, "networks with gradients and optimizer state"},

@@ -2,6 +2,7 @@
 #include <cmath>
 #include <fmt/format.h>
 
+#include "plugins/core/catalog_input.hpp"
 #include "plugins/core/counts.hpp"
 #include "plugins/fit/fit_calcs.hpp"
 #include "plugins/fit/fit_math.hpp"
@@ -183,7 +184,7 @@ Calculator train_calculator() {
   c.inputs.push_back({.name = "micro_batch", .kind = InputKind::integer, .help = "micro-batch size (sequences per step per device)",
                       .default_value = "1", .example = "2", .most = kMaxBatch, .most_why = kBatchWhy});
   c.inputs.push_back({.name = "memory", .kind = InputKind::quantity, .dim = dims::information, .help = "memory per device",
-                      .example = "80GB", .catalog = "gpu.memory_capacity", .optional = true});
+                      .example = "80GB", .catalog = kGpuMemoryCatalog, .optional = true});
   c.inputs.push_back({.name = "framework_reserve", .kind = InputKind::quantity, .dim = dims::information,
                       .help = "CUDA context, communication buffers and allocator slack per device", .default_value = "2GB",
                       .example = "4GB", .bound = Bound::non_negative});

@@ -2,6 +2,7 @@
 #include <cmath>
 #include <fmt/format.h>
 
+#include "plugins/core/catalog_input.hpp"
 #include "plugins/fit/fit_calcs.hpp"
 #include "plugins/fit/fit_math.hpp"
 #include "plugins/fit/fit_model.hpp"
@@ -12,8 +13,9 @@ namespace {
 
 void run_weights(Context& ctx) {
   const ResolvedModel m = resolve_model(ctx, false);
-  const StorageFormat& dtype = *find_storage_format(ctx.text("dtype"));
-  const StorageFormat& edtype = ctx.has("expert_dtype") ? *find_storage_format(ctx.text("expert_dtype")) : dtype;
+  fill_weight_format(ctx, "dtype", "expert_dtype");
+  const StorageFormat& dtype = storage_format_of(ctx.text("dtype"), "--dtype");
+  const StorageFormat& edtype = ctx.has("expert_dtype") ? storage_format_of(ctx.text("expert_dtype"), "--expert-dtype") : dtype;
   double experts = m.experts;
   if (ctx.has("expert_params")) experts = ctx.number("expert_params");
   if (experts > m.params) throw UserError{{"--expert-params exceeds the total parameters", "expert parameters are part of the total"}};
@@ -69,14 +71,15 @@ Calculator weights_calculator() {
   c.refs = {{"model", {"model"}, "model id: architecture and parameter count"},
             {"gpu", {"accelerator"}, "accelerator id: device memory"}};
   c.inputs = model_inputs();
-  c.inputs.push_back({.name = "dtype", .kind = InputKind::choice, .help = "weight storage format", .default_value = "fp16",
-                      .example = "nvfp4", .choices = storage_format_names()});
+  c.inputs.push_back({.name = "dtype", .kind = InputKind::choice,
+                      .help = "weight storage format (default: the model's native checkpoint format, else bf16)", .example = "nvfp4",
+                      .choices = storage_format_names(), .optional = true});
   c.inputs.push_back({.name = "expert_dtype", .kind = InputKind::choice, .help = "storage format of routed MoE experts",
                       .example = "mxfp4", .choices = storage_format_names(), .optional = true});
   c.inputs.push_back({.name = "expert_params", .kind = InputKind::quantity, .dim = dims::none,
                       .help = "routed-expert parameters (when the architecture is not given)", .example = "114e9", .optional = true});
   c.inputs.push_back({.name = "memory", .kind = InputKind::quantity, .dim = dims::information, .help = "memory per device",
-                      .example = "80GB", .catalog = "gpu.memory_capacity", .optional = true});
+                      .example = "80GB", .catalog = kGpuMemoryCatalog, .optional = true});
   c.inputs.push_back({.name = "devices", .kind = InputKind::integer, .help = "devices the weights are spread over", .example = "72",
                       .optional = true});
   c.inputs.push_back({.name = "require_fit", .kind = InputKind::flag, .help = "exit 1 when the weights do not fit"});

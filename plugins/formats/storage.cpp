@@ -1,6 +1,9 @@
 #include "plugins/formats/storage.hpp"
 
 #include <array>
+#include <string>
+
+#include "units/expected.hpp"
 
 namespace infracalc {
 
@@ -49,6 +52,12 @@ const StorageFormat* find_storage_format(std::string_view name) {
   for (const auto& f : kFormats)
     if (f.name == name) return &f;
   return nullptr;
+}
+
+const StorageFormat& storage_format_of(std::string_view name, std::string_view key) {
+  if (const StorageFormat* f = find_storage_format(name)) return *f;
+  throw UserError{{std::string(key) + ": unknown storage format '" + std::string(name) + "'",
+                   "use a format of the storage-format table (docs/formats.md), e.g. bf16, fp8, mxfp4"}};
 }
 
 std::vector<std::string_view> storage_format_names() {

@@ -42,6 +42,9 @@ struct StorageFormat {
 [[nodiscard]] std::span<const StorageFormat> storage_formats();
 /// The format with this name, or nullptr.
 [[nodiscard]] const StorageFormat* find_storage_format(std::string_view name);
+/// The format named by input `key` (a flag, or a catalog field such as a model's native_format): a UserError naming the
+/// input when the table has no such format.
+[[nodiscard]] const StorageFormat& storage_format_of(std::string_view name, std::string_view key);
 /// Names of every storage format, for choice inputs.
 [[nodiscard]] std::vector<std::string_view> storage_format_names();
 /// Bytes one value occupies on average (bits_per_value / 8).

@@ -3,10 +3,13 @@
 #include <cmath>
 #include <fmt/format.h>
 
+#include "plugins/core/catalog_input.hpp"
 #include "plugins/core/words.hpp"
 #include "plugins/kv/kv_arch.hpp"
 #include "plugins/kv/kv_calculators.hpp"
+#include "plugins/kv/kv_reserve.hpp"
 #include "units/format.hpp"
+#include "units/parse.hpp"
 
 namespace infracalc::kv {
 
@@ -31,14 +34,33 @@ void run_capacity(Context& ctx) {
 
   // Memory per device and in total.
   std::optional<Bytes> memory;
-  if (ctx.has("memory")) memory = ctx.get<Bytes>("memory");
+  if (ctx.has("memory")) {
+    memory = ctx.get<Bytes>("memory");
+    note_device_memory(ctx, "memory");
+  }
   std::optional<Bytes> total;
-  if (ctx.has("memory_total")) total = ctx.get<Bytes>("memory_total");
+  if (ctx.has("memory_total") && ctx.origin("memory_total") == Origin::flag) total = ctx.get<Bytes>("memory_total");
   if (!memory && !total) {
+    // A system's memory: what software sees on its accelerator, times the devices; its marketed total otherwise.
     if (const Entry* sys = ctx.ref("system")) {
       if (auto acc = ctx.catalog_text(*sys, "accelerator")) {
-        if (const Entry* a = Catalog::instance().find(*acc)) memory = ctx.catalog<Bytes>(*a, "memory_capacity");
+        if (const Entry* a = Catalog::instance().find(*acc)) {
+          if (auto dm = device_memory_of(ctx, *a); dm && (dm->visible || !ctx.has("memory_total"))) {
+            memory = dm->bytes;
+            ctx.note(dm->visible ? fmt::format("memory per device: {}, the capacity software sees on {} (memory_visible), not the "
+                                               "marketed total of {}",
+                                               format_human(to_quantity(dm->bytes), "GB"), a->id(), sys->id())
+                                 : fmt::format("memory per device: the marketed {} of {} (memory_capacity); the catalog has no "
+                                               "capacity visible to software for it",
+                                               format_human(to_quantity(dm->bytes), "GB"), a->id()));
+          }
+        }
       }
+    }
+    if (!memory && ctx.has("memory_total")) {
+      total = ctx.get<Bytes>("memory_total");
+      ctx.note("memory: the system's marketed accelerator_memory_total; the catalog has no capacity visible to software for its "
+               "accelerator");
     }
   }
   if (!memory && total) memory = *total / n;
@@ -46,7 +68,10 @@ void run_capacity(Context& ctx) {
   if (!total) total = *memory * n;
 
   // Weights: explicit bytes, or parameters at the weight dtype.
-  const StorageFormat* wfmt = find_storage_format(ctx.has("weight_dtype") ? ctx.text("weight_dtype") : ctx.text("dtype"));
+  // With a model, its native checkpoint format (fit's default); otherwise the cache's --dtype.
+  if (const Entry* model = ctx.ref("model"); model != nullptr && model->field_ref("native_format") != nullptr)
+    fill_weight_format(ctx, "weight_dtype");
+  const StorageFormat* wfmt = &storage_format_of(ctx.has("weight_dtype") ? ctx.text("weight_dtype") : ctx.text("dtype"), "--weight-dtype");
   Bytes weights;
   std::string weights_from;
   if (ctx.has("weights")) {
@@ -67,6 +92,16 @@ void run_capacity(Context& ctx) {
   }
 
   const double util = ctx.number("utilization");
+  // The reserve of fit inference's waterfall (kv_reserve.hpp): framework reserve, plus communication buffers when
+  // the weights span more than one device. Activations are fit's own estimate and are not included here.
+  if (!ctx.has("reserve")) {
+    const Bytes framework = as<Bytes>(parse_quantity(kFrameworkReserve).value(), "framework reserve");
+    const Bytes comm = n > 1 ? as<Bytes>(parse_quantity(kCommBuffers).value(), "communication buffers") : from_base<Bytes>(0.0);
+    record_input(ctx, "reserve", to_quantity(framework + comm), Origin::default_value, format_human(to_quantity(framework + comm)), "");
+    ctx.note(fmt::format("reserve per device = {} framework reserve{} (the same definition as fit inference); activations are not "
+                         "included: fit inference estimates them, or add them to --reserve",
+                         kFrameworkReserve, n > 1 ? fmt::format(" + {} communication buffers", kCommBuffers) : std::string()));
+  }
   const Bytes reserve = ctx.get<Bytes>("reserve");
   const Bytes usable = *memory * util - reserve;
   const Bytes weights_dev = weights / (pooled ? n : static_cast<double>(replica));
@@ -163,14 +198,14 @@ Calculator capacity_calculator() {
       "sequence at --context; max_context = the longest context whose --batch caches fit (bisection, windows honoured). "
       "With --tokens: the cache needed, its share of all memory, whether it fits, and devices needed (rounded up).";
   c.refs = {model_ref(),
-            {"gpu", {"accelerator"}, "accelerator from the catalog: sets --memory (memory_capacity)"},
+            {"gpu", {"accelerator"}, "accelerator from the catalog: sets --memory (memory_visible, else memory_capacity)"},
             {"system", {"system"}, "node or rack from the catalog: sets --devices (accelerators) and --memory-total "
                                    "(accelerator_memory_total)"}};
   c.inputs = arch_inputs();
   for (auto& in : precision_inputs()) c.inputs.push_back(in);
   for (auto& in : parallel_inputs()) c.inputs.push_back(in);
   c.inputs.push_back({.name = "memory", .kind = InputKind::quantity, .dim = dims::information, .help = "memory of one device",
-                      .example = "80GB", .catalog = "gpu.memory_capacity", .optional = true});
+                      .example = "80GB", .catalog = kGpuMemoryCatalog, .optional = true});
   c.inputs.push_back({.name = "devices", .kind = InputKind::integer,
                       .help = "devices holding one copy of the weights and a pooled cache (default: tp x pp)", .example = "72",
                       .catalog = "system.accelerators", .optional = true});
@@ -182,14 +217,16 @@ Calculator capacity_calculator() {
                       .bound = Bound::non_negative, .optional = true});
   c.inputs.push_back({.name = "params", .kind = InputKind::integer,
                       .help = "parameter count (default: counted from the model's architecture)", .example = "70e9", .optional = true, .most = kMaxParamsInput, .most_why = kModelLimitWhy});
-  c.inputs.push_back({.name = "weight_dtype", .kind = InputKind::choice, .help = "storage format of the weights (default: --dtype)",
+  c.inputs.push_back({.name = "weight_dtype", .kind = InputKind::choice, .help = "storage format of the weights (default: the model's native_format, else --dtype)",
                       .example = "fp8", .choices = storage_format_names(), .optional = true});
   c.inputs.push_back({.name = "utilization", .kind = InputKind::quantity, .dim = dims::none,
-                      .help = "share of device memory the runtime may use", .default_value = "100%", .example = "90%",
+                      .help = "share of device memory the runtime may use (vLLM's gpu_memory_utilization default, as fit)",
+                      .default_value = kMemoryUtilization, .example = "100%",
                       .bound = Bound::fraction});
   c.inputs.push_back({.name = "reserve", .kind = InputKind::quantity, .dim = dims::information,
-                      .help = "memory per device kept for activations, workspaces and the runtime", .default_value = "0 GB",
-                      .example = "4GB", .bound = Bound::non_negative});
+                      .help = "memory per device kept for activations, workspaces and the runtime (default: fit's framework "
+                              "reserve, 1.5 GB, plus 0.5 GB of communication buffers on more than one device)",
+                      .example = "4GB", .bound = Bound::non_negative, .optional = true});
   c.inputs.push_back({.name = "context", .kind = InputKind::quantity, .dim = dims::token,
                       .help = "tokens per sequence for max_batch (default: the model's maximum context, else 8192)",
                       .default_value = "8192", .example = "32k", .catalog = "model.max_context"});

@@ -3,6 +3,7 @@
 #include <cmath>
 #include <fmt/format.h>
 
+#include "plugins/core/catalog_input.hpp"
 #include "plugins/kv/kv_arch.hpp"
 #include "plugins/kv/kv_calculators.hpp"
 #include "plugins/kv/kv_offload.hpp"
@@ -37,6 +38,7 @@ void run_offload(Context& ctx) {
     throw UserError{{"kv offload needs a cache size", "give --cache 40GB, or --model ID with --tokens 128k"}};
   }
 
+  note_device_memory(ctx, "hbm_capacity");
   std::vector<Tier> tiers;
   for (const char* t : kTiers) {
     const std::string n = t;
@@ -108,7 +110,7 @@ void run_offload(Context& ctx) {
 std::vector<Input> tier_inputs() {
   return {
       {.name = "hbm_capacity", .kind = InputKind::quantity, .dim = dims::information, .help = "HBM capacity of the device",
-       .default_value = "80 GB", .example = "141GB", .catalog = "gpu.memory_capacity"},
+       .default_value = "80 GB", .example = "141GB", .catalog = kGpuMemoryCatalog},
       {.name = "hbm_reserved", .kind = InputKind::quantity, .dim = dims::information,
        .help = "HBM already taken (weights, activations)", .default_value = "0 GB", .example = "70GB", .bound = Bound::non_negative},
       {.name = "hbm_bandwidth", .kind = InputKind::quantity, .dim = dims::data_rate, .help = "HBM bandwidth",

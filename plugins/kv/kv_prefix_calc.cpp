@@ -47,7 +47,7 @@ void fill_input_price(Context& ctx) {
     throw UserError{{ref->location + ": input must be a non-negative price per token", ""}};
   ctx.cite(ref->provenance);
   ctx.result().inputs.push_back({"input_price", Origin::catalog, *q,
-                                 ref->value->kind == Node::Kind::string ? ref->value->str : std::to_string(q->value), e->id()});
+                                 ref->value->kind == Node::Kind::string ? ref->value->str : std::to_string(q->value), e->id(), "input"});
 }
 
 void run_prefix(Context& ctx) {

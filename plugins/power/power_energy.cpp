@@ -20,7 +20,11 @@ void run_energy(Context& ctx) {
   if (pue < 1.0)
     throw UserError{{fmt::format("--pue: {} is below 1; PUE is total facility energy / IT energy", pue), "e.g. --pue 1.3"}};
   const Number u = Number::from_value(ctx.number("utilisation"));
+  fill_idle_share(ctx, "idle_fraction", {"system", "gpu"});
   const Number idle = Number::from_value(ctx.has("idle_fraction") ? ctx.number("idle_fraction") : 0.0);
+  if (u.value() < 1.0 && !ctx.has("idle_fraction"))
+    ctx.note("no idle draw known (no --system or --gpu with idle_power): average = utilisation x peak, a lower bound; give "
+             "--idle-fraction for the idle floor");
   const Watts average = pwr::average_power(peak, u, idle);
   const Joules it = pwr::energy(average, period);
   const Joules facility = it * pue;
@@ -67,17 +71,19 @@ Calculator power_energy_calculator() {
       "E_IT = P_avg x period, with P_avg = P_idle + u (P - P_idle); E_facility = E_IT x PUE; bill = E_facility x "
       "tariff; emissions = E_facility x carbon intensity; energy per token = P_avg / throughput (x PUE). A tariff and "
       "a carbon intensity come from --grid (dated series: the newest value not after --as-of) unless given as flags. "
-      "The default period is 8760 h (a 365-day year); '1yr' is a Julian year of 8766 h.";
+      "The default period is one year, the project's Julian year of 8766 h (as tco and plan count it).";
   c.refs = {{"grid", {"grid"}, "electricity grid from the catalog: sets --tariff and --carbon-intensity (honours --as-of)"},
-            {"gpu", {"accelerator"}, "accelerator from the catalog: sets --power from its TDP"}};
+            {"gpu", {"accelerator"}, "accelerator from the catalog: sets --power from its TDP, --idle-fraction from its idle_power"},
+            {"system", {"system"}, "system from the catalog: sets --power from its rated power, --idle-fraction from its idle_power"}};
   c.inputs = {
       {.name = "power", .kind = InputKind::quantity, .dim = dims::power, .help = "IT power at full load (or the average if --utilisation is 1)",
-       .example = "1kW", .catalog = "gpu.tdp"},
-      {.name = "period", .kind = InputKind::quantity, .dim = dims::time, .help = "how long", .default_value = "8760h", .example = "1h"},
+       .example = "1kW", .catalog = "gpu.tdp|system.power"},
+      {.name = "period", .kind = InputKind::quantity, .dim = dims::time, .help = "how long", .default_value = "1yr", .example = "1h"},
       {.name = "utilisation", .kind = InputKind::quantity, .dim = dims::none, .help = "average load as a share of peak",
        .default_value = "1", .example = "60%", .bound = Bound::fraction0},
       {.name = "idle_fraction", .kind = InputKind::quantity, .dim = dims::none,
-       .help = "power at zero load as a share of peak (default 0: energy-proportional)", .example = "30%",
+       .help = "power at zero load as a share of peak (default: the catalog's idle_power of --system or --gpu, else 0)",
+       .example = "30%",
        .bound = Bound::fraction0, .optional = true},
       {.name = "pue", .kind = InputKind::quantity, .dim = dims::none, .help = "power usage effectiveness: facility / IT energy",
        .default_value = "1", .example = "1.3"},

@@ -128,13 +128,15 @@ void run_rack(Context& ctx) {
   if (ctx.has("psu_efficiency")) ctx.set("rack_input_power", pwr::input_power(rack, Number::from_value(ctx.number("psu_efficiency"))));
 
   const Number u = Number::from_value(ctx.number("utilisation"));
+  fill_idle_share(ctx, "idle_fraction", {"system", "gpu"});
   const Number idle = Number::from_value(ctx.has("idle_fraction") ? ctx.number("idle_fraction") : 0.0);
   const Watts average = pwr::average_power(rack, u, idle);
   ctx.set("rack_average", average);
   if (u.value() < 1.0)
     ctx.note(ctx.has("idle_fraction")
-                 ? fmt::format("average = idle + utilisation x (peak - idle), idle = {:.0f}% of peak", 100 * idle.value())
-                 : std::string("average = utilisation x peak (energy-proportional); give --idle-fraction for the idle floor"));
+                 ? fmt::format("average = idle + utilisation x (peak - idle), idle = {:.3g}% of peak", 100 * idle.value())
+                 : std::string("no idle draw known (no --system or --gpu with idle_power): average = utilisation x peak, a "
+                               "lower bound; give --idle-fraction for the idle floor"));
 
   if (ctx.has("racks_per_row")) {
     const Number racks = count_of(ctx, "racks_per_row");
@@ -199,7 +201,8 @@ Calculator power_rack_calculator() {
        .help = "average load as a share of peak, for the average power", .default_value = "1", .example = "60%",
        .bound = Bound::fraction0},
       {.name = "idle_fraction", .kind = InputKind::quantity, .dim = dims::none,
-       .help = "power at zero load as a share of peak (default 0: energy-proportional)", .example = "30%",
+       .help = "power at zero load as a share of peak (default: the catalog's idle_power of --system or --gpu, else 0)",
+       .example = "30%",
        .bound = Bound::fraction0, .optional = true},
       {.name = "racks_per_row", .kind = InputKind::integer, .help = "racks in a row (or a scalable unit)", .example = "8",
        .optional = true},

@@ -3,6 +3,7 @@
 #include <cmath>
 #include <fmt/format.h>
 
+#include "plugins/core/catalog_input.hpp"
 #include "plugins/core/counts.hpp"
 #include "plugins/core/words.hpp"
 #include "plugins/decode/decode_inputs.hpp"
@@ -11,6 +12,7 @@
 #include "plugins/fit/fit_serving.hpp"
 #include "plugins/kv/kv_layout.hpp"
 #include "plugins/kv/kv_paged.hpp"
+#include "plugins/kv/kv_reserve.hpp"
 #include "plugins/serve/serve_text.hpp"
 #include "units/bridge.hpp"
 #include "units/format.hpp"
@@ -119,15 +121,15 @@ std::vector<Input> engine_inputs() {
        .optional = true},
       {.name = "memory", .kind = InputKind::quantity, .dim = dims::information,
        .help = "memory per device; with the model's architecture the KV budget is what the fit waterfall leaves", .example = "80GB",
-       .catalog = "gpu.memory_capacity", .optional = true},
+       .catalog = kGpuMemoryCatalog, .optional = true},
       {.name = "memory_utilization", .kind = InputKind::quantity, .dim = dims::none,
-       .help = "share of device memory the server may use (vLLM's gpu_memory_utilization default)", .default_value = "0.9",
+       .help = "share of device memory the server may use (vLLM's gpu_memory_utilization default)", .default_value = kv::kMemoryUtilization,
        .example = "0.95", .bound = Bound::fraction},
       {.name = "framework_reserve", .kind = InputKind::quantity, .dim = dims::information,
-       .help = "CUDA context, workspaces and allocator slack per device (fit's planning default)", .default_value = "1.5GB",
+       .help = "CUDA context, workspaces and allocator slack per device (fit's planning default)", .default_value = kv::kFrameworkReserve,
        .example = "2GB", .bound = Bound::non_negative},
       {.name = "comm_buffers", .kind = InputKind::quantity, .dim = dims::information,
-       .help = "NCCL and all-reduce buffers per device when tp > 1 (fit's planning default)", .default_value = "0.5GB",
+       .help = "NCCL and all-reduce buffers per device when tp > 1 (fit's planning default)", .default_value = kv::kCommBuffers,
        .example = "1GB", .bound = Bound::non_negative},
       {.name = "preemption", .kind = InputKind::choice,
        .help = "what happens to a sequence evicted when KV runs out: recompute (prefill again) or swap (copy to host and back)",
@@ -259,6 +261,7 @@ Replica resolve_replica(Context& ctx, bool need_step_model) {
     if (e.kv_blocks < 1) throw UserError{{"--kv-tokens holds less than one block", "give more --kv-tokens or a smaller --block-size"}};
   } else if (ctx.has("kv_budget") || (ctx.has("memory") && arch)) {
     if (!arch) throw UserError{{"--kv-budget needs the model's architecture to size a block", "give --model ID, or --kv-tokens / --kv-blocks"}};
+    if (!ctx.has("kv_budget")) note_device_memory(ctx, "memory");
     rep.kv_budget = ctx.has("kv_budget") ? ctx.get<Bytes>("kv_budget") : fit_budget(ctx, *rep.workload, rep.tp, e, ctx.get<Bytes>("memory"));
     const double blocks = std::floor(rep.kv_budget / block_bytes);
     if (blocks < 1) throw UserError{{"the KV budget holds less than one block", "give more memory or a smaller --block-size"}};

@@ -2,6 +2,7 @@
 #include <algorithm>
 #include <fmt/format.h>
 
+#include "plugins/core/catalog_input.hpp"
 #include "plugins/core/context.hpp"
 #include "plugins/core/words.hpp"
 #include "plugins/tco/tco_calcs.hpp"
@@ -29,7 +30,7 @@ HourLines lines_at(const HourParams& p, double share) {
   HourLines l;
   l.equipment = equipment_per_sold_hour(p.capex, p.residual, p.life, share);
   l.electricity = electricity_per_sold_hour(p.power, p.pue, p.tariff, share, p.idle);
-  l.maintenance = p.maintenance;
+  l.maintenance = maintenance_per_sold_hour(p.maintenance, share);
   l.financing = p.flat_financing ? p.financing : financing_per_sold_hour(p.capex, p.residual, p.rate, p.life, share);
   return l;
 }
@@ -41,6 +42,34 @@ void run_hour(Context& ctx) {
   fill_tariff(ctx, "tariff");
   if (!ctx.has("capex_per_gpu")) missing("capex_per_gpu", "equipment cost per accelerator", "$40000", "purchase");
   if (!ctx.has("tariff")) missing("tariff", "electricity price", "$0.08/kWh", "grid");
+
+  // The power of a working accelerator and what an unsold one draws: flags win, then the system's rating and idle
+  // draw, then the accelerator's idle draw against its TDP.
+  const Entry* system = ctx.ref("system");
+  if (!ctx.has("power_per_gpu") && system != nullptr) {
+    const auto power = ctx.catalog<Watts>(*system, "power");
+    const auto n = system->field_ref("accelerators") != nullptr ? ctx.catalog_quantity(*system, "accelerators", {dims::none, false})
+                                                                : std::nullopt;
+    if (power && n && n->value >= 1) {
+      const Watts per = *power / n->value;
+      record_input(ctx, "power_per_gpu", to_quantity(per), Origin::derived, format_human(to_quantity(per)), system->id());
+      ctx.note(fmt::format("power per accelerator = {} system power {} / {:g} accelerators = {}", system->id(),
+                           format_human(to_quantity(*power)), n->value, format_human(to_quantity(per))));
+    }
+  }
+  if (!ctx.has("power_per_gpu")) missing("power_per_gpu", "power of one working accelerator with its share of the server", "1.2kW", "system");
+  std::string idle_from;
+  if (!ctx.has("idle_power_share")) {
+    std::optional<double> idle;
+    for (const char* ref : {"system", "gpu"}) {
+      const Entry* e = ctx.ref(ref);
+      if (idle || e == nullptr) continue;
+      idle = idle_share_of(ctx, *e);
+      if (idle) idle_from = e->id();
+    }
+    record_input(ctx, "idle_power_share", Quantity::number(idle.value_or(0.0)), idle ? Origin::catalog : Origin::default_value,
+                 format_machine(idle.value_or(0.0)), idle_from);
+  }
 
   HourParams p;
   p.capex = ctx.get<Usd>("capex_per_gpu");
@@ -118,8 +147,11 @@ void run_hour(Context& ctx) {
                        share * 50, money(half.equipment)));
   ctx.note(fmt::format("electricity = {} x PUE {:g} x {} per sold hour{}", format_human(to_quantity(p.power)), p.pue,
                        format_human(to_quantity(p.tariff), {}, "$/kWh"),
-                       p.idle > 0 ? fmt::format(", plus {:g}% idle draw in unsold hours", p.idle * 100)
-                                  : " (idle equipment assumed switched off, so it does not change with the sold share)"));
+                       p.idle > 0 ? fmt::format(", plus the idle draw of unsold hours: {:.3g}% of it{}", p.idle * 100,
+                                                idle_from.empty() ? std::string(" (--idle-power-share)")
+                                                                  : fmt::format(" ({}'s idle_power against its full power)", idle_from))
+                                  : " (no idle draw: give --gpu or --system for the catalog's idle power, or --idle-power-share; "
+                                    "0 means idle equipment is switched off)"));
   if (p.flat_financing)
     ctx.note("financing is the flat --financing per sold hour and is held fixed when the sold share changes; "
              "give --cost-of-capital to compute it from an annuity instead");
@@ -134,8 +166,10 @@ void run_hour(Context& ctx) {
   if (bought == PurchaseBasis::accelerator)
     ctx.note("the purchase-price entry covers the accelerator alone; its share of server, network and installation is not "
              "included (give --capex-per-gpu for the full equipment cost)");
-  ctx.note("maintenance is per sold hour as given; left out: buildings and cooling plant, networking and spares not in the "
-           "capex, taxes, insurance, failures and idle capacity beyond the sold share");
+  ctx.note(fmt::format("maintenance = {} per installed hour / sold share {:g}% = {} per sold hour: staff and service run whether "
+                       "or not an hour sells, so it grows as fewer hours sell",
+                       money(p.maintenance), share * 100, money(l.maintenance)));
+  ctx.note("left out: buildings and cooling plant, networking and spares not in the capex, taxes, insurance, failures");
 }
 
 }  // namespace
@@ -148,10 +182,12 @@ Calculator hour_calculator() {
   c.summary = "owner cost per sold accelerator-hour: equipment, electricity, maintenance, financing";
   c.description =
       "equipment = (capex - residual) / (life x sold_share); electricity = power x PUE x tariff (x (1 + idle x (1-s)/s) "
-      "with idle draw); maintenance and financing per sold hour as given, or financing from a cost of capital: "
+      "with idle draw); maintenance = per installed hour / sold_share; financing per sold hour as given, or from a cost of capital: "
       "(capital recovery - straight-line depreciation) / sold_share, capital recovery = (capex - residual (1+r)^-n) "
       "r / (1 - (1+r)^-n) per year. A year is 365.25 d = 8,766 h.";
-  c.refs = {purchase_ref("--capex-per-gpu"), grid_ref()};
+  c.refs = {purchase_ref("--capex-per-gpu"), grid_ref(),
+            {"gpu", {"accelerator"}, "accelerator: its idle_power against its tdp sets --idle-power-share"},
+            {"system", {"system"}, "system: power / accelerators sets --power-per-gpu, idle_power / power sets --idle-power-share"}};
   c.inputs = {
       {.name = "capex_per_gpu", .kind = InputKind::quantity, .dim = dims::currency,
        .help = "equipment and installation cost per accelerator (its share of server, network and install); or --purchase",
@@ -163,16 +199,18 @@ Calculator hour_calculator() {
       {.name = "sold_share", .kind = InputKind::quantity, .dim = dims::none,
        .help = "share of the hours in the life that are sold (billed)", .example = "70%", .bound = Bound::fraction},
       {.name = "power_per_gpu", .kind = InputKind::quantity, .dim = dims::power,
-       .help = "power of one working accelerator with its share of the server (IT power)", .example = "1.2kW"},
+       .help = "power of one working accelerator with its share of the server (IT power); or --system", .example = "1.2kW",
+       .optional = true},
       {.name = "pue", .kind = InputKind::quantity, .dim = dims::none,
        .help = "facility energy / IT energy (1 counts IT energy only)", .default_value = "1", .example = "1.2"},
       {.name = "idle_power_share", .kind = InputKind::quantity, .dim = dims::none,
-       .help = "power drawn in unsold hours as a share of --power-per-gpu (0: switched off)", .default_value = "0",
-       .example = "30%", .bound = Bound::fraction0},
+       .help = "power drawn in unsold hours as a share of --power-per-gpu (0: switched off); default: the catalog's idle_power "
+               "of --system or --gpu, else 0",
+       .example = "30%", .bound = Bound::fraction0, .optional = true},
       {.name = "tariff", .kind = InputKind::quantity, .dim = dims::money_per_energy,
        .help = "electricity price delivered; or --grid", .example = "$0.08/kWh", .optional = true},
       {.name = "maintenance", .kind = InputKind::quantity, .dim = dims::money_rate,
-       .help = "maintenance and staff per sold accelerator-hour", .default_value = "$0/h", .example = "$0.30/h",
+       .help = "maintenance and staff per installed accelerator-hour (every hour of the life, sold or not)", .default_value = "$0/h", .example = "$0.30/h",
        .bound = Bound::non_negative},
       {.name = "financing", .kind = InputKind::quantity, .dim = dims::money_rate,
        .help = "financing cost per sold accelerator-hour, given flat", .example = "$0.45/h", .bound = Bound::non_negative,

@@ -27,7 +27,7 @@ LedgerInputs source_case() {
   in.power_per_unit = watts(1200);
   in.tariff = per_kwh(0.08);
   in.sold_share = 0.7;
-  in.maintenance_per_sold_hour = per_hour(0.30);
+  in.maintenance_per_installed_hour = per_hour(0.30);
   in.fixed_per_unit = from_base<UsdPerHour>(0.0);
   return in;
 }
@@ -37,7 +37,7 @@ UsdPerHour closed_hour(const LedgerInputs& in) {
   return equipment_per_sold_hour(in.capex_per_unit, in.residual_per_unit, life, in.sold_share) +
          financing_per_sold_hour(in.capex_per_unit, in.residual_per_unit, in.discount_rate, life, in.sold_share) +
          electricity_per_sold_hour(in.power_per_unit, in.pue, in.tariff, in.sold_share, in.idle_power_share) +
-         in.maintenance_per_sold_hour + in.fixed_per_unit / in.sold_share;
+         maintenance_per_sold_hour(in.maintenance_per_installed_hour, in.sold_share) + in.fixed_per_unit / in.sold_share;
 }
 
 void trace_ledger(const Ledger& L, const KernelOptions& opt, std::string_view what) {
@@ -99,7 +99,7 @@ std::vector<KernelCheck> run_ledger_kernel(const KernelOptions& opt) {
     const Joules energy = energy_over(f.power_per_unit * f.accelerators, f.pue, f.sold_share, year());
     const AnnualSplit split{straight_line(f.capex_per_unit * f.accelerators, f.residual_per_unit * f.accelerators, life),
                             energy_bill(energy, f.tariff) / year(),
-                            f.maintenance_per_sold_hour * f.accelerators * f.sold_share + f.fixed_per_unit * f.accelerators};
+                            f.maintenance_per_installed_hour * f.accelerators + f.fixed_per_unit * f.accelerators};
     out.push_back({fmt::format("annual TCO, 1,000 accelerators over 5 yr ({})", m), to_quantity(split.total() * year()),
                    to_quantity(accounting / static_cast<double>(f.life_years)), 1e-9});
   }

@@ -61,7 +61,7 @@ Ledger run_ledger(const LedgerInputs& in) {
     const Seconds unsold = one_year * (1.0 - in.sold_share) * n;
     const Joules used = in.power_per_unit * in.pue * sold + in.power_per_unit * in.pue * in.idle_power_share * unsold;
     r.energy = used * tariff;
-    r.maintenance = in.maintenance_per_sold_hour * sold;
+    r.maintenance = in.maintenance_per_installed_hour * (sold + unsold);
     r.fixed = in.fixed_per_unit * one_year * n;
     r.sold_time = sold;
     r.purchases = zero;

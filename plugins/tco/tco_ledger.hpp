@@ -43,8 +43,8 @@ struct LedgerInputs {
   double escalation = 0.0;
   /// Share of the hours sold.
   double sold_share = 1.0;
-  /// Maintenance and staff per sold accelerator-hour.
-  UsdPerHour maintenance_per_sold_hour;
+  /// Maintenance and staff per installed accelerator-hour (every hour of the year, sold or not).
+  UsdPerHour maintenance_per_installed_hour;
   /// Fixed yearly cost per accelerator (space, insurance, overheads), as a money rate.
   UsdPerHour fixed_per_unit;
   /// Annual discount rate (cost of capital).

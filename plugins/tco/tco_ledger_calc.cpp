@@ -39,7 +39,7 @@ void run_ledger_calc(Context& ctx) {
   in.escalation = ctx.number("escalation");
   if (in.escalation <= -1.0) throw UserError{{"--escalation must be above -100%", "e.g. 3% or -2%"}};
   in.sold_share = ctx.number("sold_share");
-  in.maintenance_per_sold_hour = ctx.get<UsdPerHour>("maintenance");
+  in.maintenance_per_installed_hour = ctx.get<UsdPerHour>("maintenance");
   in.fixed_per_unit = ctx.get<UsdPerHour>("fixed_costs");
   in.discount_rate = annual_rate(ctx, "discount_rate");
 
@@ -73,7 +73,7 @@ void run_ledger_calc(Context& ctx) {
     const UsdPerHour closed = equipment_per_sold_hour(in.capex_per_unit, in.residual_per_unit, life, in.sold_share) +
                               financing_per_sold_hour(in.capex_per_unit, in.residual_per_unit, in.discount_rate, life, in.sold_share) +
                               electricity_per_sold_hour(in.power_per_unit, in.pue, in.tariff, in.sold_share, in.idle_power_share) +
-                              in.maintenance_per_sold_hour + in.fixed_per_unit / in.sold_share;
+                              maintenance_per_sold_hour(in.maintenance_per_installed_hour, in.sold_share) + in.fixed_per_unit / in.sold_share;
     ctx.set("closed_form_cost", closed);
     const double diff = std::fabs((L.levelised() - closed) / closed);
     ctx.set_number("closed_form_difference", diff);
@@ -97,7 +97,7 @@ Calculator ledger_calculator() {
   c.summary = "year-by-year cash-flow ledger: purchases, depreciation, energy, maintenance, residual; NPV and levelised $/h";
   c.description =
       "Year 0: purchase. Each year: depreciation (straight-line, or declining balance at factor/life switching to "
-      "straight line), energy = power x PUE x hours x tariff (escalating yearly), maintenance per sold hour, fixed costs, "
+      "straight line), energy = power x PUE x hours x tariff (escalating yearly), maintenance per installed hour, fixed costs, "
       "residual value at the end of each life; net cash discounted at (1 + r)^-year. levelised_cost = NPV / discounted "
       "sold hours, which equals the tco hour closed form with --cost-of-capital r when tariffs are flat.";
   c.refs = {purchase_ref("--capex-per-gpu"), grid_ref()};
@@ -129,7 +129,7 @@ Calculator ledger_calculator() {
       {.name = "sold_share", .kind = InputKind::quantity, .dim = dims::none, .help = "share of hours sold",
        .example = "70%", .bound = Bound::fraction},
       {.name = "maintenance", .kind = InputKind::quantity, .dim = dims::money_rate,
-       .help = "maintenance and staff per sold accelerator-hour", .default_value = "$0/h", .example = "$0.30/h",
+       .help = "maintenance and staff per installed accelerator-hour (every hour of the life, sold or not)", .default_value = "$0/h", .example = "$0.30/h",
        .bound = Bound::non_negative},
       {.name = "fixed_costs", .kind = InputKind::quantity, .dim = dims::money_rate,
        .help = "fixed costs per accelerator per year, sold or not (space, insurance)", .default_value = "$0/yr",

@@ -20,6 +20,10 @@ UsdPerHour electricity_per_sold_hour(Watts power, double pue, UsdPerJoule tariff
   return power * pue * tariff * (1.0 + idle_load);
 }
 
+UsdPerHour maintenance_per_sold_hour(UsdPerHour per_installed_hour, double sold_share) {
+  return per_installed_hour / sold_share;
+}
+
 double annuity_factor(double rate, double years) {
   if (rate == 0.0) return years;
   // expm1/log1p keep small rates exact: 1 − (1 + r)^−n = −expm1(−n·log1p(r)).

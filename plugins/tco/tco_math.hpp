@@ -18,7 +18,7 @@ struct HourLines {
   UsdPerHour equipment;
   /// Electricity per sold hour (idle draw in unsold hours included when asked).
   UsdPerHour electricity;
-  /// Maintenance and staff per sold hour.
+  /// Maintenance and staff per sold hour (a cost of every installed hour, spread over the sold ones).
   UsdPerHour maintenance;
   /// Financing (the cost of the capital tied up) per sold hour.
   UsdPerHour financing;
@@ -34,6 +34,10 @@ struct HourLines {
 /// the power drawn in an unsold hour as a share of `power` (0 when idle equipment is switched off).
 [[nodiscard]] UsdPerHour electricity_per_sold_hour(Watts power, double pue, UsdPerJoule tariff, double sold_share,
                                                    double idle_power_share);
+
+/// Maintenance per sold hour: maintenance is a cost of every installed hour (staff, spares, service contracts
+/// run whether or not the hour sells), spread over the sold ones: per installed hour / sold_share.
+[[nodiscard]] UsdPerHour maintenance_per_sold_hour(UsdPerHour per_installed_hour, double sold_share);
 
 /// Present value of 1 per year paid at the end of each of `years` years at annual `rate`:
 /// (1 − (1 + r)^−n) / r, and n when r = 0. `years` may be fractional.

@@ -4,15 +4,8 @@
 set -u
 bin=$1
 json_check=$2
-pass=0
-fail=0
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-export HOME="$tmp/home" XDG_DATA_HOME="$tmp/xdg"
-unset INFRACALC_DATA NO_COLOR
-
-ok() { pass=$((pass + 1)); }
-bad() { fail=$((fail + 1)); echo "FAIL: $*" >&2; }
+# shellcheck source=../shell_env.sh
+source "$(dirname "$0")/../shell_env.sh"
 
 # expect_status STATUS -- command...: runs the command, keeps stdout/stderr in $tmp/out, $tmp/err.
 expect_status() {

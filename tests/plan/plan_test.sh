@@ -7,15 +7,9 @@ bin=$1
 json_check=$2
 src=$3
 ex=$src/examples
-pass=0
-fail=0
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-export HOME="$tmp/home" XDG_DATA_HOME="$tmp/xdg"
-unset INFRACALC_DATA NO_COLOR
+# shellcheck source=../shell_env.sh
+source "$(dirname "$0")/../shell_env.sh"
 
-ok() { pass=$((pass + 1)); }
-bad() { fail=$((fail + 1)); echo "FAIL: $*" >&2; }
 expect_status() {
   local want=$1; shift; shift
   "$@" >"$tmp/out" 2>"$tmp/err"

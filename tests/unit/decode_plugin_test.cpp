@@ -140,3 +140,20 @@ TEST_CASE("decode moe: --ep divides the experts", "[decode][plugin]") {
   CHECK(value(run("moe", {{"model", "deepseek-v3"}, {"ep", "8"}}), "experts_per_device") == 32);
   CHECK_THROWS_AS(run("moe", {{"model", "deepseek-v3"}, {"ep", "7"}}), UserError);
 }
+
+TEST_CASE("prefill attention is causal by default in prefill and roofline; --non-causal counts every pair", "[decode][plugin]") {
+  // Issue 19, item 6: a decoder's prefill is causal; the old default counted every query-key pair.
+  const RawInputs base = {{"model", "llama-3-70b"}, {"gpu", "h100-sxm"}, {"tokens", "1000"}};
+  const double n = 1000, per_pair = 4.0 * 128 * 64 * 80;  // 4 d per (query, key) pair (QK^T and PV), 64 heads, 80 layers
+  const Result causal = run("prefill", base);
+  CHECK(value(causal, "attention_flops") == Approx(n * (n + 1) / 2 * per_pair));
+  RawInputs full_raw = base;
+  full_raw.push_back({"non_causal", ""});
+  const Result full = run("prefill", full_raw);
+  CHECK(value(full, "attention_flops") == Approx(n * n * per_pair));
+  const Result roof = run("roofline", base);
+  CHECK(value(roof, "prefill_flops") == Approx(value(causal, "prefill_flops")));
+  const Result roof_full = run("roofline", full_raw);
+  CHECK(value(roof_full, "prefill_flops") == Approx(value(full, "prefill_flops")));
+  CHECK_THROWS_AS(run("prefill", {{"model", "llama-3-70b"}, {"gpu", "h100-sxm"}, {"tokens", "1000"}, {"causal", ""}}), UserError);
+}

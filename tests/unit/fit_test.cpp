@@ -1,5 +1,6 @@
 // The fit plugin: weights, the inference waterfall, training state, activations and RLHF, with overlay model
 // files for architectures the built-in catalog does not have yet (MoE with sliding windows, MLA).
+#include <algorithm>
 #include <catch2/catch.hpp>
 #include <filesystem>
 #include <fstream>
@@ -8,6 +9,7 @@
 #include "plugins/core/context.hpp"
 #include "plugins/fit/fit_math.hpp"
 #include "plugins/fit/fit_serving.hpp"
+#include "plugins/formats/storage.hpp"
 #include "plugins/registry.hpp"
 
 using namespace infracalc;
@@ -231,4 +233,55 @@ TEST_CASE("fit train and rlhf calculators", "[fit][calc]") {
   const Result g = run("rlhf", {{"method", "grpo"}, {"model", "llama-3-8b"}, {"rollout_tokens", "2k"}, {"prompts", "16"}, {"group", "8"}});
   CHECK(value(g, "rollout_kv") > 0);
   CHECK(value(g, "saving_vs_ppo") == Approx(16.0 / 36));
+}
+
+namespace {
+bool has_note(const Result& r, std::string_view text) {
+  return std::any_of(r.notes.begin(), r.notes.end(), [&](const std::string& n) { return n.find(text) != std::string::npos; });
+}
+}  // namespace
+
+TEST_CASE("device memory is what software sees, and the note says which figure", "[fit][issue19]") {
+  Catalog::instance().reset();
+  const Result v = run("inference", {{"model", "llama-3-70b"}, {"gpu", "h100-sxm"}, {"tokens", "8k"}});
+  CHECK(value(v, "memory") == 81559.0 * 1024 * 1024);  // nvidia-smi's 81,559 MiB, not the marketed 80e9 B
+  CHECK(has_note(v, "the capacity software sees on h100-sxm (memory_visible"));
+  CHECK(has_note(v, "marketed as 80 GB"));
+  const Result m = run("inference", {{"model", "llama-3-70b"}, {"gpu", "h100-pcie"}, {"tokens", "8k"}});
+  CHECK(value(m, "memory") == 80e9);  // no published visible figure: the label, said so
+  CHECK(has_note(m, "the marketed capacity of h100-pcie (memory_capacity)"));
+  const Result f = run("inference", {{"model", "llama-3-70b"}, {"memory", "80GB"}, {"tokens", "8k"}});
+  CHECK_FALSE(has_note(f, "memory_visible"));
+}
+
+TEST_CASE("the weight format defaults to the model's native checkpoint format", "[fit][issue19]") {
+  Catalog::instance().reset();
+  const Result g = run("inference", {{"model", "gpt-oss-120b"}, {"gpu", "h100-sxm"}, {"tokens", "8k"}});
+  CHECK(g.verdicts.at(0).ok);  // MXFP4 experts: 65 GB, one 80 GB-class GPU
+  CHECK(has_note(g, "routed experts in mxfp4: the native checkpoint format of gpt-oss-120b"));
+  const Result b = run("inference", {{"model", "gpt-oss-120b"}, {"gpu", "h100-sxm"}, {"tokens", "8k"}, {"dtype", "bf16"}});
+  CHECK_FALSE(b.verdicts.at(0).ok);  // --dtype bf16 without --expert-dtype: every weight in BF16
+  // One default for fit weights and fit inference without a model: bf16.
+  const Result w = run("weights", {{"params", "70e9"}});
+  const Result i = run("inference", {{"params", "70e9"}, {"layers", "80"}, {"hidden_size", "8192"}, {"heads", "64"}, {"kv_heads", "8"},
+                                     {"memory", "80GB"}, {"tokens", "1k"}});
+  for (const Result* r : {&w, &i})
+    for (const auto& in : r->inputs)
+      if (in.key == "dtype") CHECK(std::get<std::string>(in.value) == "bf16");
+}
+
+TEST_CASE("every model's native format is a storage format infracalc knows", "[fit][catalog][issue19]") {
+  Catalog::instance().reset();
+  int with_native = 0;
+  for (const Entry* e : Catalog::instance().all("model")) {
+    for (const char* field : {"native_format", "native_expert_format"}) {
+      const FieldRef* f = e->field_ref(field);
+      if (f == nullptr) continue;
+      ++with_native;
+      INFO(e->id() << "." << field);
+      REQUIRE(f->value->kind == Node::Kind::string);
+      CHECK(find_storage_format(f->value->str) != nullptr);
+    }
+  }
+  CHECK(with_native >= 4);
 }

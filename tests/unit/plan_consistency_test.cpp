@@ -90,7 +90,11 @@ TEST_CASE("the Llama 3 70B H100 worksheet agrees with the single plugins", "[pla
         run("cooling", "flow", {{"heat", "40800 W"}, {"delta_t", "10 K"}, {"supply", "30 degC"}, {"coolant", "water"}}, "volume_flow"));
   // owner $/GPU-hour for the capex with the fabric's share and the all-in power per GPU
   const double capex = 40000 + l->q("network_cost_used") / l->q("gpus");
-  const double power = l->q("it_power") / l->q("gpus");
+  // Electricity at the in-service average draw: the DGX H100's idle floor (2.4 kW of 10.2 kW) plus the fleet's load x
+  // (full load - idle) (issue 19, item 7); the same energy the bill counts.
+  const double idle = 2400.0 / 10200.0;
+  const double power = l->q("it_power") / l->q("gpus") * (idle + l->q("utilisation") * (1 - idle));
+  CHECK(l->q("electricity_per_hour") * l->q("gpus") * l->q("sold_share") * 8766 * 3600 == Approx(l->q("energy_bill")).epsilon(1e-12));
   CHECK(l->q("owner_cost") == Approx(run("tco", "hour",
                                   {{"capex_per_gpu", num(capex) + " USD"},
                                    {"life", "4 yr"},
@@ -112,4 +116,23 @@ TEST_CASE("the Llama 3 70B H100 worksheet agrees with the single plugins", "[pla
   // The worksheet's own cross-checks ran and agree.
   CHECK(l->sheet.crosses.size() >= 8);
   for (const auto& x : l->sheet.crosses) CHECK(x.ok);
+}
+
+TEST_CASE("the plan uses the memory software sees, the idle floor and one energy figure", "[plan][issue19]") {
+  auto l = plan_test::load_example("llama3-70b-h100.toml");
+  REQUIRE(l->problems.empty());
+  // Item 5: the H100's 81,559 MiB as nvidia-smi reports it, beside the marketed 80 GB label.
+  CHECK(l->q("gpu_memory") == 81559.0 * 1024 * 1024);
+  CHECK(l->q("gpu_memory_marketed") == 80e9);
+  CHECK(l->q("memory_usable") == Approx(0.9 * 81559.0 * 1024 * 1024));
+  // Item 7: the DGX H100's idle floor (2.4 kW of 10.2 kW); average IT power between it and full load.
+  CHECK(l->q("idle_fraction") == Approx(2400.0 / 10200.0));
+  const double full = l->q("it_power");
+  CHECK(l->q("average_it_power") == Approx(full * (2400.0 / 10200.0 + l->q("utilisation") * (1 - 2400.0 / 10200.0))));
+  CHECK(l->q("facility_power_full_load") == Approx(full * 1.3));
+  CHECK(l->q("facility_power_full_load") > l->q("facility_power_average"));
+  // One energy figure: a year's electricity in the owner's cost is the energy bill (period 1 yr, all hours in service).
+  CHECK(l->q("electricity_per_hour") * l->q("gpus") * 8766 * 3600 == Approx(l->q("energy_bill")).epsilon(1e-12));
+  // Item 12: maintenance per installed hour spread over the in-service hours.
+  CHECK(l->q("maintenance_per_hour") * l->q("sold_share") == Approx(0.30 / 3600));
 }

@@ -65,9 +65,9 @@ TEST_CASE("power energy honours --as-of on the grid's tariff series", "[power]")
   RunOptions old;
   old.as_of = Date::parse("2023-06-01");
   const Result a = run("power", "energy", {{"power", "1MW"}, {"grid", "us-average"}}, old);
-  CHECK(value(a, "bill") == Approx(8760 * 1000 * 0.0832));
+  CHECK(value(a, "bill") == Approx(8766 * 1000 * 0.0832));
   const Result b = run("power", "energy", {{"power", "1MW"}, {"grid", "us-average"}});
-  CHECK(value(b, "bill") == Approx(8760 * 1000 * 0.0806));
+  CHECK(value(b, "bill") == Approx(8766 * 1000 * 0.0806));
   bool cited = false;
   for (const auto& p : b.provenance) cited = cited || (p.id == "us-average" && p.field == "tariff");
   CHECK(cited);
@@ -76,7 +76,7 @@ TEST_CASE("power energy honours --as-of on the grid's tariff series", "[power]")
   CHECK_THROWS_AS(run("power", "energy", {{"power", "1MW"}, {"grid", "us-average"}}, ancient), UserError);
   // A flag wins over the catalog.
   const Result c = run("power", "energy", {{"power", "1MW"}, {"grid", "us-average"}, {"tariff", "$0.05/kWh"}});
-  CHECK(value(c, "bill") == Approx(8760 * 1000 * 0.05));
+  CHECK(value(c, "bill") == Approx(8766 * 1000 * 0.05));
 }
 
 TEST_CASE("power distribution refuses contradictions", "[power]") {

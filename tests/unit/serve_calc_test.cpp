@@ -60,7 +60,6 @@ TEST_CASE("one request's TTFT and TPOT are decode's prefill and step times", "[s
   const Result s = serve("simulate", sim);
   RawInputs pre = base;
   pre.push_back({"tokens", "4000"});
-  pre.push_back({"causal", ""});
   const Result p = run("decode", "prefill", pre);
   CHECK(value(s, "ttft_p50") == Approx(value(p, "ttft")).epsilon(1e-12));
   RawInputs dec = base;
@@ -189,7 +188,7 @@ TEST_CASE("serve multimodal: patches, frames and the prefill they cost", "[serve
                                         {"model", "llama-3.1-8b"}, {"gpu", "h100-sxm"}});
   CHECK(value(v, "frames") == 60);
   CHECK(value(v, "prompt_tokens") == 60 * 64 + 100);
-  const Result p = run("decode", "prefill", {{"model", "llama-3.1-8b"}, {"gpu", "h100-sxm"}, {"tokens", "3940"}, {"causal", ""}});
+  const Result p = run("decode", "prefill", {{"model", "llama-3.1-8b"}, {"gpu", "h100-sxm"}, {"tokens", "3940"}});
   CHECK(value(v, "prefill_time") == Approx(value(p, "ttft")).epsilon(1e-12));
   CHECK(value(v, "ttft_ratio") > 10);
 }
