@@ -367,6 +367,8 @@ ExitStatus cmd_plan(int argc, char** argv) {
   app.add_option("--plot", o.plot_dir, "write SVG charts into a directory");
   app.add_flag("--force", o.force, "replace existing output files");
   app.add_flag("--check", o.check_only, "validate only");
+  bool ideal = false;
+  app.add_flag("--ideal", ideal, "plan with the ceilings (100% of the datasheet) instead of the expected figures");
   app.add_flag("--stats", o.stats, "sweep statistics on stderr");
   app.add_flag("--keys", o.keys, "list every plan key");
   parse(app, argc, argv);
@@ -375,6 +377,7 @@ ExitStatus cmd_plan(int argc, char** argv) {
     return ExitStatus::ok;
   }
   prepare(g);
+  if (ideal) o.sets.push_back("hardware.performance=ceiling");
   return run_plan(o, g);
 }
 

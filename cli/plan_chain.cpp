@@ -353,6 +353,18 @@ std::optional<Cell> tp_auto(RuleContext& c) {
   return number_cell(tp);
 }
 
+// The expected (calibrated) figure of a line, or its ceiling when hardware.performance = ceiling; the ceiling
+// also when no expected figure exists (--mbu/--mfu below 100% replace the calibration).
+std::function<std::optional<Cell>(RuleContext&)> by_performance(std::string line) {
+  return [line](RuleContext& c) -> std::optional<Cell> {
+    const bool ceiling = c.text("performance").value_or("expected") == "ceiling";
+    auto q = ceiling ? c.q(line + "_ceiling") : c.q(line + "_expected");
+    if (!q && !ceiling) q = c.q(line + "_ceiling");
+    if (!q) return std::nullopt;
+    return Cell{*q};
+  };
+}
+
 // The largest batch that fits in memory (capped by max_batch) and, with a tpot target, whose time per output
 // token at full load meets it: bisection over decode runs at each candidate batch.
 std::optional<Cell> batch_auto(RuleContext& c) {
@@ -368,7 +380,8 @@ std::optional<Cell> batch_auto(RuleContext& c) {
   auto tpot = [&](double batch) -> std::optional<double> {
     auto run = c.run_with("decode", {{"batch", format_machine(batch)}});
     if (!run || !run->result) return std::nullopt;
-    const Value* step = run->result->find("step_time");
+    const Value* step = run->result->find(c.text("performance").value_or("expected") == "ceiling" ? "step_time" : "expected_step_time");
+    if (step == nullptr) step = run->result->find("step_time");
     if (step == nullptr) return std::nullopt;
     return step->q.value + (batch - 1) * prefill->value / output->value;
   };
@@ -418,6 +431,7 @@ std::optional<Cell> gpus_for_budget(RuleContext& c) {
 
 void serve_chain(ChainBuilder& b) {
   shared_inputs(b, "serve");
+  b.input("hardware.performance");
   b.input("hardware.mbu");
   b.input("hardware.mfu");
   b.input("hardware.memory_utilization");
@@ -466,11 +480,15 @@ void serve_chain(ChainBuilder& b) {
       {"model", "@model"}, {"gpu", "@gpu"}, {"dtype", "@dtype"}, {"kv_dtype", "@kv_dtype"}, {"tp", "@tp"}};
   b.step("prefill", "decode", "prefill", "prefill of one prompt: the time to first token without queueing",
          with(dec_in, {{"tokens", "@prompt"}, {"batch", "1"}, {"mfu", "@mfu"}, {"mbu", "@mbu"}}),
-         {{"prefill_time", "prefill_time", "prefill time of one prompt"},
-          {"prefill_tokens_per_second", "prefill_tokens_per_second", "prompt tokens per second in prefill"}});
+         {{"prefill_time", "prefill_time_ceiling", "prefill time of one prompt at 100% of the datasheet"},
+          {"expected_prefill_time", "prefill_time_expected", "prefill time of one prompt, calibrated"}});
+  b.rule("prefill_time", "@prefill_time_expected, or @prefill_time_ceiling when hardware.performance = ceiling",
+         {"performance", "prefill_time_ceiling", "prefill_time_expected"}, by_performance("prefill_time"),
+         "prefill time of one prompt");
+  b.expr("prefill_tokens_per_second", "@prompt / @prefill_time", "prompt tokens per second in prefill", "tok/s");
   b.sheet("memory");
   b.rule("batch_auto", "largest batch <= min(@max_batch_fit, @max_batch) whose tpot meets @tpot_target (bisection over decode runs)",
-         {"max_batch_fit", "max_batch", "tpot_target", "prefill_time", "output"}, batch_auto, "batch chosen by the planner");
+         {"max_batch_fit", "max_batch", "tpot_target", "prefill_time", "output", "performance"}, batch_auto, "batch chosen by the planner");
   b.choice("batch", {"batch_given", "batch_auto"}, "", "sequences decoded together per replica");
   b.step("fit", "fit", "inference", "memory per device at the operating point", with(fit_in, {{"batch", "@batch"}, {"tp", "@tp"}}),
          {{"weights", "weights_per_device", "weights per device", "GB"},
@@ -496,13 +514,16 @@ void serve_chain(ChainBuilder& b) {
          {{"tokens_per_second_per_stream", "decode_ceiling", "single-stream decode ceiling", "tok/s", true}});
   b.step("decode", "decode", "ceiling", "the replica's decode step at the operating batch",
          with(dec_in, {{"batch", "@batch"}, {"tokens", "@decode_context"}, {"mbu", "@mbu"}, {"mfu", "@mfu"}}),
-         {{"step_time", "step_time", "decode step time"},
-          {"tokens_per_second", "tokens_per_second", "tokens per second of the replica while decoding", "tok/s", true},
+         {{"step_time", "step_time_ceiling", "decode step time at 100% of the datasheet"},
+          {"expected_step_time", "step_time_expected", "decode step time, calibrated"},
           {"intensity", "decode_intensity", "arithmetic intensity of the step"},
           {"memory_time", "decode_memory_time", "memory time of the step"},
           {"compute_time", "decode_compute_time", "compute time of the step"},
           {"ridge_batch", "ridge_batch", "batch at which the step becomes compute-bound"}});
   b.uses_step("batch_auto", "decode", "batch");
+  b.rule("step_time", "@step_time_expected, or @step_time_ceiling when hardware.performance = ceiling",
+         {"performance", "step_time_ceiling", "step_time_expected"}, by_performance("step_time"), "decode step time");
+  b.expr("tokens_per_second", "@batch * (1 tok) / @step_time", "tokens per second of the replica while decoding", "tok/s", true);
 
   b.sheet("serve");
   // The static serving model: each request costs its replica one prefill plus its share of the decode steps.
@@ -538,6 +559,7 @@ void serve_chain(ChainBuilder& b) {
             {"tokens_per_answer", "@output"},
             {"ttft_target", "@ttft_target"},
             {"tpot_target", "@tpot_target"},
+            {"simulate_with", "@performance"},
             {"target_rate", "1/s"}},
            {{"replica_max_rate", "requests_per_second_sim", "largest request rate one simulated replica sustains within the targets",
              "req/s"},

@@ -29,7 +29,9 @@ Date as_of_date(const std::string& s) {
 std::string plan_help() {
   std::string out =
       "usage: infracalc plan FILE.toml [--set section.key=VALUE ...] [--sweep key=v1,v2 ...] [--pareto a,b]\n"
-      "                     [--columns a,b] [--xlsx FILE] [--plot DIR] [--force] [--check] [--stats] [output options]\n\n"
+      "                     [--columns a,b] [--xlsx FILE] [--plot DIR] [--force] [--check] [--stats] [--ideal] [output options]\n\n"
+      "  Decode, prefill and serving figures are the expected ones (efficiencies fitted to published measurements,\n"
+      "  docs/validation.md); --ideal plans with the ceilings (100% of the datasheet), as hardware.performance = ceiling.\n\n"
       "  One scenario file to a worksheet: the model, the hardware, the workload (serve a request rate, or train\n"
       "  for a number of tokens), the site and the money. The planner chains the plugins (fit, kv, decode, the\n"
       "  serving model, fleet sizing, network fabric, power, cooling, tco, cost) and prints every line with its\n"

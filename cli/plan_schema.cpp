@@ -47,8 +47,13 @@ std::vector<KeyDef> build_keys() {
                .default_value = "auto", .example = "8", .auto_ok = true});
   k.push_back({.section = "hardware", .name = "pp", .kind = K::integer, .help = "pipeline stages (training)", .default_value = "1",
                .example = "16", .mode = "train"});
+  k.push_back({.section = "hardware", .name = "performance", .kind = K::choice,
+               .help = "expected: decode, prefill and serving at the efficiencies fitted to published measurements "
+                       "(docs/validation.md); ceiling: 100% of the datasheet (also --ideal)",
+               .default_value = "expected", .choices = {"expected", "ceiling"}, .mode = "serve"});
   k.push_back({.section = "hardware", .name = "mbu", .kind = K::quantity,
-               .help = "achieved share of memory bandwidth in decode (100% gives the ceiling)", .default_value = "100%", .example = "80%",
+               .help = "achieved share of memory bandwidth in decode; below 100% it replaces the calibration with this share",
+               .default_value = "100%", .example = "80%",
                .bound = Bound::fraction, .mode = "serve"});
   k.push_back({.section = "hardware", .name = "mfu", .kind = K::quantity, .help = "achieved share of peak FLOP/s in prefill and decode",
                .default_value = "100%", .example = "50%", .bound = Bound::fraction, .mode = "serve"});

@@ -116,8 +116,9 @@ ExitStatus run_calibrate(const CalibrateOptions& o, const GlobalOptions& g) {
   const decode::Efficiency& prior = decode::prior_efficiency();
   auto progress = [](const std::string& s) { fmt::print(stderr, "calibrate: {}\n", s); };
   progress(fmt::format("fitting {} parameters on {} predictable measurements", params.size(), corpus.entries().size()));
-  const validation::FitResult f =
+  validation::FitResult f =
       validation::fit(params, prior, prior, [&](const decode::Efficiency& e) { return corpus(e); }, o.iterations);
+  f.params = validation::as_written(f.params);
   progress(fmt::format("cost {:.4g} -> {:.4g} in {} iterations", f.start_cost, f.cost, f.iterations));
   std::vector<Prediction> rows;
   {
@@ -143,7 +144,9 @@ ExitStatus run_calibrate(const CalibrateOptions& o, const GlobalOptions& g) {
       const Prediction q = validation::run_plan(*corpus.entries()[i], corpus.plans()[i], false);
       errs.emplace_back(p.family, std::fabs(p.error));
       lt.rows.push_back({corpus.entries()[i]->id, Quantity::number(q.error), Quantity::number(p.error)});
-      if ((i + 1) % 10 == 0) progress(fmt::format("leave-one-out {}/{}", i + 1, corpus.entries().size()));
+      if ((i + 1) % 10 == 0)
+        progress(fmt::format("leave-one-out {}/{} (last refit: cost {:.4g} -> {:.4g} in {} iterations)", i + 1, corpus.entries().size(),
+                             fi.start_cost, fi.cost, fi.iterations));
     }
     for (Family fam : {Family::inference, Family::training}) {
       std::vector<double> e;

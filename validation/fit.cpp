@@ -98,9 +98,9 @@ FitParam positive(std::string key, double Efficiency::*field, double width = 2.0
 }
 
 std::string value_text(const FitParam& p, double v) {
-  if (p.unit.empty()) return fmt::format("{:.4g}", v);
+  if (p.unit.empty()) return fmt::format("{:.6g}", v);
   const double scale = p.unit == "MB" ? 1e6 : p.unit == "us" ? 1e-6 : p.unit == "ms" ? 1e-3 : 1.0;
-  return fmt::format("\"{:.4g} {}\"", v / scale, p.unit);
+  return fmt::format("\"{:.6g} {}\"", v / scale, p.unit);
 }
 
 // Where each prior comes from (written beside it in the data file).
@@ -128,7 +128,19 @@ const char* prior_source(const std::string& key) {
          "less of the roof; training steps add the optimizer and data loading), docs/validation.md";
 }
 
+double six_digits(double v) { return v == 0 ? 0 : std::stod(fmt::format("{:.6g}", v)); }
+
 }  // namespace
+
+Efficiency as_written(Efficiency e) {
+  for (const auto& p : fit_params()) p.set(e, six_digits(p.get(e)));
+  for (auto& ee : e.engines) {
+    ee.bandwidth_scale = six_digits(ee.bandwidth_scale);
+    ee.compute_scale = six_digits(ee.compute_scale);
+    ee.step_overhead = Seconds::from_value(six_digits(ee.step_overhead.value() * 1e3) / 1e3);
+  }
+  return e;
+}
 
 std::vector<FitParam> fit_params() {
   std::vector<FitParam> ps = {
@@ -225,6 +237,26 @@ FitResult fit(const std::vector<FitParam>& ps, const Efficiency& start, const Ef
       break;
     }
   }
+  // The roofline's kinks (max of memory and compute, the cap of an offered load) leave Levenberg-Marquardt
+  // at points where no damped step descends; a compass search (Kolda, Lewis and Torczon 2003) polishes from
+  // there without derivatives.
+  for (double delta = 0.1; delta > 1e-3 && max_iterations > 0;) {
+    bool moved = false;
+    for (std::size_t j = 0; j < n; ++j)
+      for (double sign : {1.0, -1.0}) {
+        std::vector<double> xn = x;
+        xn[j] += sign * delta;
+        const std::vector<double> rn = all_residuals(ps, xn, x0, start, residuals);
+        const double cn = cost_of(rn);
+        if (cn < out.cost) {
+          x = xn;
+          out.cost = cn;
+          moved = true;
+          break;
+        }
+      }
+    if (!moved) delta /= 2;
+  }
   out.params = from_vector(ps, start, x);
   // The generic engine: the geometric mean of the serving engines fitted.
   auto& gen = out.params.engines[static_cast<std::size_t>(Engine::generic)];
@@ -279,17 +311,17 @@ std::string efficiency_toml(const Efficiency& e, const std::vector<std::pair<std
   auto engines = [&](const Efficiency& x, const std::string& prefix) {
     for (Engine g : decode::kEngines) {
       const auto& ee = x.engine(g);
-      out += fmt::format("\n[{}engines.{}]\nbandwidth_scale = {:.4g}\ncompute_scale = {:.4g}\nstep_overhead = \"{:.4g} ms\"\nmax_batch = {}\n",
+      out += fmt::format("\n[{}engines.{}]\nbandwidth_scale = {:.6g}\ncompute_scale = {:.6g}\nstep_overhead = \"{:.6g} ms\"\nmax_batch = {}\n",
                          prefix, decode::engine_name(g), ee.bandwidth_scale, ee.compute_scale, ee.step_overhead.value() * 1e3,
                          ee.max_batch);
     }
   };
   engines(e, "");
   for (const auto& [family, s] : bands) {
-    out += fmt::format("\n[band.{}]\nmedian_abs_error = {:.4f}\np90_abs_error = {:.4f}\npoints = {}\n", family, s.median_abs_error,
+    out += fmt::format("\n[band.{}]\nmedian_abs_error = {:.6f}\np90_abs_error = {:.6f}\npoints = {}\n", family, s.median_abs_error,
                        s.p90_abs_error, s.points);
     for (const auto& [f, loo] : loo_medians)
-      if (f == family) out += fmt::format("loo_median_abs_error = {:.4f}\n", loo);
+      if (f == family) out += fmt::format("loo_median_abs_error = {:.6f}\n", loo);
   }
   out += "\n[prior]\n";
   for (const auto& p : ps)

@@ -67,6 +67,10 @@ class CorpusResiduals {
   std::vector<Plan> plans_;
 };
 
+/// The parameters as efficiency_toml writes them (six significant digits), so that error bands computed
+/// from them are those of the shipped file.
+[[nodiscard]] decode::Efficiency as_written(decode::Efficiency e);
+
 /// data/calibration/efficiency.toml for fitted parameters, with the error bands found.
 [[nodiscard]] std::string efficiency_toml(const decode::Efficiency& e, const std::vector<std::pair<std::string, Summary>>& bands,
                                           const std::vector<std::pair<std::string, double>>& loo_medians, int entries,

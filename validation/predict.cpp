@@ -160,7 +160,7 @@ Plan inference_latency(const Measurement& m) {
     const auto prompt = m.config_int("pp_tokens") ? m.config_int("pp_tokens") : m.config_int("input_len");
     if (!prompt) return skip("configuration does not state the prompt length (pp_tokens or input_len)");
     CalculatorRun r{"decode", "prefill", base, "expected_prefill_tokens_per_second", "prefill_tokens_per_second", 1};
-    r.inputs.insert(r.inputs.end(), {{"batch", "1"}, {"tokens", num(*prompt)}, {"causal", ""}});
+    r.inputs.insert(r.inputs.end(), {{"batch", "1"}, {"tokens", num(*prompt)}});
     p.measured = *v;
     p.metric = "prompt tok/s";
     p.unit = "tok/s";
@@ -173,7 +173,7 @@ Plan inference_latency(const Measurement& m) {
     const auto batch = m.config_int("batch_size");
     if (!in || !out || !batch) return skip("configuration does not state input_len, output_len and batch_size");
     CalculatorRun pre{"decode", "prefill", base, "expected_prefill_time", "prefill_time", 1};
-    pre.inputs.insert(pre.inputs.end(), {{"batch", num(*batch)}, {"tokens", num(*in)}, {"causal", ""}});
+    pre.inputs.insert(pre.inputs.end(), {{"batch", num(*batch)}, {"tokens", num(*in)}});
     CalculatorRun dec{"decode", "ceiling", base, "expected_step_time", "step_time", static_cast<double>(std::max<std::int64_t>(0, *out - 1))};
     dec.inputs.insert(dec.inputs.end(), {{"batch", num(*batch)}, {"tokens", num(*in + *out / 2)}});
     p.measured = *v;

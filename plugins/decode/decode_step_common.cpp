@@ -69,7 +69,7 @@ std::string compute_precision(Context& ctx) {
 
 bool expected_wanted(Context& ctx) {
   for (const char* k : {"mbu", "mfu", "peak", "bandwidth"})
-    if (ctx.has(k) && ctx.origin(k) != Origin::catalog) {
+    if (ctx.has(k) && ctx.origin(k) != Origin::catalog && !((std::string_view(k) == "mbu" || std::string_view(k) == "mfu") && ctx.number(k) == 1.0)) {
       ctx.note(fmt::format("no expected figures: {} replaces the datasheet roof the calibration applies to", Context::flag_name(k)));
       return false;
     }
@@ -104,10 +104,10 @@ void fit_note(Context& ctx, const Workload& w, double batch, Tokens tokens, int 
 
 void ceiling_notes(Context& ctx, const Workload& w, const Roof& roof, Tokens tokens, int tp, bool communication) {
   ctx.note("step time = max(memory, compute): assumes they overlap perfectly; activations and temporaries are not counted");
-  if (!ctx.has("overhead")) ctx.note("ignores kernel-launch and scheduling overhead (give --overhead)");
-  if (!ctx.has("mbu")) ctx.note("at 100% of the memory bandwidth (give --mbu; decode kernels typically reach 60-85%)");
+  if (!ctx.has("overhead")) ctx.note("the ceiling ignores kernel-launch and scheduling overhead (the expected figures count it; or give --overhead)");
+  if (!ctx.has("mbu")) ctx.note("the ceiling is at 100% of the memory bandwidth (the expected figures use the calibrated share; or give --mbu)");
   if (!roof.peak) ctx.note("no peak given: compute time not modelled (give --peak or --gpu)");
-  else if (!ctx.has("mfu")) ctx.note("at 100% of the peak arithmetic rate (give --mfu)");
+  else if (!ctx.has("mfu")) ctx.note("the ceiling is at 100% of the peak arithmetic rate (the expected figures use the calibrated share; or give --mfu)");
   if (tp > 1 && !communication)
     ctx.note("tensor-parallel all-reduces not counted: no link known (give --link-bandwidth or --link, or a --gpu with a scale-up link)");
   if (w.arch && tokens.value() == 0) ctx.note("--tokens 0: no KV-cache reads counted (give --tokens for the context)");

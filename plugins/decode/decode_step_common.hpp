@@ -37,8 +37,8 @@ struct TpComm {
 [[nodiscard]] Engine engine_of(Context& ctx);
 /// The precision the arithmetic runs at: --compute-dtype, else what --dtype implies.
 [[nodiscard]] std::string compute_precision(Context& ctx);
-/// True when expected (calibrated) figures are reported: not when --mbu, --mfu or --peak/--bandwidth
-/// override the datasheet roof the calibration applies to (a note says so).
+/// True when expected (calibrated) figures are reported: not when --mbu or --mfu below 100%, or --peak or
+/// --bandwidth, replace the datasheet roof the calibration applies to (a note says so).
 [[nodiscard]] bool expected_wanted(Context& ctx);
 /// The note beside expected figures: engine, what the calibration adds and its error band.
 void expected_note(Context& ctx, Engine engine);

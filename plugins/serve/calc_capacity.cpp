@@ -74,6 +74,16 @@ void run_capacity(Context& ctx) {
   const bool simulate_replica = ctx.has("step_time") || ctx.ref("model") != nullptr || ctx.has("params") || ctx.has("weights_bytes");
   std::optional<Replica> rep;
   if (simulate_replica) rep = resolve_replica(ctx);
+  // --simulate-with expected: the simulator and the latency-target search run on the calibrated step model; the
+  // datasheet model stays for the steady-state figures below.
+  std::unique_ptr<StepModel> datasheet_model;
+  if (rep && ctx.text("simulate_with") == "expected" && rep->roofline != nullptr && rep->roofline->roof().peak &&
+      decode::expected_wanted(ctx)) {
+    datasheet_model = std::move(rep->model);
+    rep->model = std::make_unique<RooflineStepModel>(rep->roofline->calibrated(
+        decode::efficiency(), decode::engine_of(ctx), decode::precision_bits(decode::compute_precision(ctx))));
+    ctx.note("simulated with the calibrated step model (--simulate-with expected): replica and target-rate figures are expected figures");
+  }
   // A pod's rate is its accelerators x the rate per accelerator: that holds only when the pod is whole replicas.
   if (rep && have_gpus) {
     const auto pod = static_cast<std::int64_t>(gpus);
@@ -333,6 +343,9 @@ Calculator capacity_calculator() {
       {.name = "tokens_per_second_per_gpu", .kind = InputKind::quantity, .dim = dims::token_rate,
        .help = "output tokens per second per accelerator at the serving batch (default: simulate a replica)", .example = "3000tok/s",
        .optional = true},
+      {.name = "simulate_with", .kind = InputKind::choice,
+       .help = "step model the simulator and the latency-target search use: the datasheet ceiling or the calibrated expected one",
+       .default_value = "ceiling", .example = "expected", .choices = {"ceiling", "expected"}},
       {.name = "ceiling", .kind = InputKind::choice,
        .help = "how the saturated ceiling is found: the event simulator, or the chunked-prefill steady state (closed form, fast)",
        .default_value = "simulate", .example = "steady-state", .choices = {"simulate", "steady-state"}},

@@ -40,9 +40,16 @@ Bytes fit_budget(Context& ctx, const decode::Workload& w, int tp, const EngineCo
       fit::inference_waterfall(s, from_base<Tokens>(static_cast<double>(e.step_tokens)), static_cast<double>(e.max_batch), tp, 1);
   const Bytes weights = ctx.has("weights_bytes") ? w.weights_resident / static_cast<double>(tp) : wf.weights;
   const double util = ctx.number("memory_utilization");
-  const Bytes usable = util * memory;
   const Bytes other = weights + wf.activations + wf.framework + wf.comm;
-  const Bytes budget = usable - other;
+  // TensorRT-LLM sizes its pool as a share of the memory left after loading the model
+  // (KvCacheConfig.free_gpu_memory_fraction, default 0.9); vLLM as a share of all of it (gpu_memory_utilization).
+  const bool of_free = decode::engine_of(ctx) == decode::Engine::trtllm && ctx.origin("memory_utilization") == Origin::default_value;
+  const Bytes usable = of_free ? memory : util * memory;
+  const Bytes budget = of_free ? util * (memory - other) : usable - other;
+  if (of_free)
+    ctx.note(fmt::format("engine trtllm: the KV pool takes {:g}% of the memory free after weights, activations and reserves "
+                         "(TensorRT-LLM's free_gpu_memory_fraction)",
+                         util * 100));
   if (budget.value() <= 0)
     throw UserError{{fmt::format("no memory left for the KV cache: weights {} + activations {} + reserve {} + buffers {} per device against {} "
                                  "usable ({:g}% of {})",
@@ -213,9 +220,10 @@ Replica resolve_step_model(Context& ctx, bool required) {
     ctx.note("step time from the decode plugin's roofline: max(bytes / bandwidth, operations / peak) per step, weights read once per step, "
              "each sequence's KV read, attention over the causal pairs of each chunk");
     if (!roof.peak) ctx.note("no peak rate: compute time is not modelled, so prefill looks as cheap as a memory pass (give --peak or --gpu)");
-    if (!ctx.has("mbu")) ctx.note("at 100% of the memory bandwidth (give --mbu; serving engines typically reach 60-85%)");
-    if (roof.peak && !ctx.has("mfu")) ctx.note("at 100% of the peak arithmetic rate (give --mfu; prefill typically reaches 40-70%)");
-    if (!ctx.has("overhead")) ctx.note("no per-step overhead (kernel launches, scheduling): give --overhead");
+    if (!ctx.has("mbu")) ctx.note("the ceiling is at 100% of the memory bandwidth (expected_* figures use the calibrated share; or give --mbu)");
+    if (roof.peak && !ctx.has("mfu"))
+      ctx.note("the ceiling is at 100% of the peak arithmetic rate (expected_* figures use the calibrated share; or give --mfu)");
+    if (!ctx.has("overhead")) ctx.note("the ceiling has no per-step overhead (expected_* figures count the engine's; or give --overhead)");
     if (rep.tp > 1 && !link) ctx.note("tensor-parallel all-reduces not counted: no link known (give --link-bandwidth or --link)");
   } else if (required) {
     throw UserError{{"no step model: give --model ID with --gpu ID (or --bandwidth), or measured --step-time",

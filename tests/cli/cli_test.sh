@@ -153,5 +153,23 @@ if [ "$torn" -eq 0 ] && [ "$(wc -l <"$tmp/merged")" -eq 69 ]; then ok; else bad 
 expect_status 0 -- "$bin" kv size --help
 out_has "--tokens"; out_has "default fp16"; out_has "kv_total"; out_has "e.g. 128k"
 
+# validate: the shipped corpus, a user's file in the seed format, and bad input.
+fixtures="$(dirname "$0")/../fixtures"
+expect_status 0 -- "$bin" validate --kind inference --json
+json_ok; out_has '"median_abs_error": {"value": '; out_has '"p90_abs_error": {"value": '; err_empty
+expect_status 0 -- "$bin" validate --file "$fixtures/measured/seed-format.toml"
+out_has "user-trtllm-llama31-70b-h100-tp2-1000-1000"; out_has "infracalc serve capacity --model llama-3.1-70b"
+out_has 'accelerator "not-a-gpu" is not in the catalog'
+expect_status 2 -- "$bin" validate --kind bogus
+err_has "--kind: expected inference, training or power"
+expect_status 2 -- "$bin" validate --file "$tmp/no-such-file.toml"
+expect_status 2 -- "$bin" calibrate
+err_has "calibrate --published"
+# Expected figures sit beside the ceiling, below it.
+expect_status 0 -- "$bin" decode ceiling --model llama-3.1-70b --gpu h100-sxm --batch 32 --tokens 2k --json
+out_has '"expected_tokens_per_second"'; out_has '"tokens_per_second"'
+expect_status 0 -- "$bin" serve capacity --model llama-3.1-70b --gpu h100-sxm --tp 2 --gpus 2 --dtype fp8 --kv-dtype fp8 --prompt-tokens 2048 --tokens-per-answer 128 --ceiling steady-state
+out_has "expected_pod_tokens_per_second"; out_has "within ±"
+
 echo "cli tests: $pass passed, $fail failed"
 [ "$fail" -eq 0 ]

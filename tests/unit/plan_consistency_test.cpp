@@ -60,22 +60,24 @@ TEST_CASE("the Llama 3 70B H100 worksheet agrees with the single plugins", "[pla
                                        {"tokens", "2500"}, {"tp", "8"}},
                                       "tokens_per_second_per_stream"));
   // tokens/s of the replica at the operating batch and the average context (prompt + output/2)
+  // The plan works with the expected (calibrated) figures by default (hardware.performance = expected).
+  CHECK(l->text("performance") == "expected");
   const RawInputs decode_in = {{"model", model}, {"gpu", gpu},       {"dtype", "bf16"}, {"kv_dtype", "bf16"},
-                               {"batch", num(batch)}, {"tokens", "2250"}, {"tp", "8"},    {"mbu", "0.8"}, {"mfu", "0.5"}};
-  CHECK(l->q("tokens_per_second") == run("decode", "ceiling", decode_in, "tokens_per_second"));
+                               {"batch", num(batch)}, {"tokens", "2250"}, {"tp", "8"},    {"mbu", "1"}, {"mfu", "1"}};
+  CHECK(l->q("tokens_per_second") == Approx(run("decode", "ceiling", decode_in, "expected_tokens_per_second")).epsilon(1e-12));
   // requests/s: the serve plugin's simulated replica within the p95 targets; the static model beside it
   // (one prefill plus output/batch decode steps per request) from decode's step and prefill times.
-  const double step = run("decode", "ceiling", decode_in, "step_time");
+  const double step = run("decode", "ceiling", decode_in, "expected_step_time");
   const double prefill = run("decode", "prefill",
                              {{"model", model}, {"gpu", gpu}, {"dtype", "bf16"}, {"kv_dtype", "bf16"}, {"tokens", "2000"}, {"batch", "1"},
-                              {"tp", "8"}, {"mfu", "0.5"}, {"mbu", "0.8"}},
-                             "prefill_time");
+                              {"tp", "8"}, {"mfu", "1"}, {"mbu", "1"}},
+                             "expected_prefill_time");
   CHECK(l->q("requests_per_second_static") == Approx(1.0 / (prefill + 500 * step / batch)).epsilon(1e-12));
   if (find_plugin("serve") != nullptr) {
     CHECK(rps == run("serve", "capacity",
-                     {{"model", model}, {"gpu", gpu}, {"dtype", "bf16"}, {"kv_dtype", "bf16"}, {"tp", "8"}, {"mbu", "0.8"}, {"mfu", "0.5"},
+                     {{"model", model}, {"gpu", gpu}, {"dtype", "bf16"}, {"kv_dtype", "bf16"}, {"tp", "8"}, {"mbu", "1"}, {"mfu", "1"},
                       {"memory_utilization", "0.9"}, {"max_batch", num(batch)}, {"prompt_tokens", "2000"}, {"tokens_per_answer", "500"},
-                      {"ttft_target", "1 s"}, {"tpot_target", "50 ms"}, {"target_rate", "20/s"}},
+                      {"ttft_target", "1 s"}, {"tpot_target", "50 ms"}, {"target_rate", "20/s"}, {"simulate_with", "expected"}},
                      "replica_max_rate"));
     CHECK(l->q("ttft") == l->q("ttft_p95"));
   } else {
@@ -135,4 +137,19 @@ TEST_CASE("the plan uses the memory software sees, the idle floor and one energy
   CHECK(l->q("electricity_per_hour") * l->q("gpus") * 8766 * 3600 == Approx(l->q("energy_bill")).epsilon(1e-12));
   // Item 12: maintenance per installed hour spread over the in-service hours.
   CHECK(l->q("maintenance_per_hour") * l->q("sold_share") == Approx(0.30 / 3600));
+}
+
+TEST_CASE("the planner plans with expected figures by default and with ceilings when asked", "[plan]") {
+  // Issue 18 item 4: expected (calibrated) figures by default; hardware.performance = ceiling (--ideal) plans with
+  // 100% of the datasheet, which serves more per replica and so needs no more accelerators.
+  auto expected = plan_test::load_example("llama3-70b-h100.toml");
+  auto ceiling = plan_test::load_example("llama3-70b-h100.toml", {"hardware.performance=ceiling"});
+  REQUIRE(expected->problems.empty());
+  REQUIRE(ceiling->problems.empty());
+  CHECK(expected->q("step_time") == expected->q("step_time_expected"));
+  CHECK(ceiling->q("step_time") == ceiling->q("step_time_ceiling"));
+  CHECK(expected->q("step_time") > ceiling->q("step_time"));
+  CHECK(expected->q("prefill_time") > ceiling->q("prefill_time"));
+  CHECK(expected->q("requests_per_second") < ceiling->q("requests_per_second"));
+  CHECK(expected->q("gpus") >= ceiling->q("gpus"));
 }

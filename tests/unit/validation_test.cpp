@@ -50,7 +50,7 @@ TEST_CASE("validate: inference predictions within issue 18's bounds", "[validati
   // band (26.0% at this writing, docs/validation.md). This holds the model to that figure so that a change
   // which makes predictions worse fails; it is not the issue's bound.
   const decode::ErrorBand band = decode::error_band("inference");
-  CHECK(s.p90_abs_error <= band.p90 + 1e-4);
+  CHECK(s.p90_abs_error <= band.p90 + 1e-5);
 }
 
 TEST_CASE("validate: training predictions within issue 18's bounds", "[validation]") {
@@ -65,8 +65,8 @@ TEST_CASE("validate: the shipped error bands are those of the shipped parameters
     const validation::Summary s = validation::summarize(shipped_predictions(), f);
     const decode::ErrorBand band = decode::error_band(validation::family_name(f));
     CHECK(band.points == s.points);
-    CHECK(band.median == Approx(s.median_abs_error).margin(1e-4));
-    CHECK(band.p90 == Approx(s.p90_abs_error).margin(1e-4));
+    CHECK(band.median == Approx(s.median_abs_error).margin(1e-5));
+    CHECK(band.p90 == Approx(s.p90_abs_error).margin(1e-5));
   }
 }
 
@@ -128,7 +128,10 @@ tokens_per_second = "100 tok/s"
 }
 
 TEST_CASE("calibrate: the fit recovers the predictions of parameters it generated data with", "[validation]") {
-  const validation::CorpusResiduals corpus(embedded_measurements());
+  // Every third entry keeps the test quick under the sanitizers while spanning every family and engine.
+  std::vector<Measurement> subset;
+  for (std::size_t i = 0; i < embedded_measurements().size(); i += 3) subset.push_back(embedded_measurements()[i]);
+  const validation::CorpusResiduals corpus(subset);
   REQUIRE(corpus.entries().size() >= 20);
   // Targets: the corpus predicted with known parameters, different from the priors.
   decode::Efficiency truth = decode::prior_efficiency();
@@ -148,7 +151,7 @@ TEST_CASE("calibrate: the fit recovers the predictions of parameters it generate
     return r;
   };
   const auto params = validation::fit_params();
-  const validation::FitResult f = validation::fit(params, decode::prior_efficiency(), decode::prior_efficiency(), residuals, 30);
+  const validation::FitResult f = validation::fit(params, decode::prior_efficiency(), decode::prior_efficiency(), residuals, 20);
   CHECK(f.cost < f.start_cost);
   std::vector<double> after;
   for (double r : residuals(f.params)) after.push_back(std::fabs(r));
