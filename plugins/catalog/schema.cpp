@@ -307,22 +307,6 @@ constexpr std::array kSpecs = {
     count("calibration", "engines.*.compute_scale", 0.05, 2, "engine's multiplier on the matrix-multiply share"),
     q("calibration", "engines.*.step_overhead", time, 0, 1, "engine's fixed time per step"),
     count("calibration", "engines.*.max_batch", 1, 1e6, "engine's default largest batch"),
-    count("calibration", "prior.bandwidth_fraction", 0.05, 1, "asymptotic share of the datasheet memory bandwidth"),
-    q("calibration", "prior.bandwidth_half", information, 0, 1e12, "bytes per step at which half that share is reached"),
-    count("calibration", "prior.matmul_fraction_16bit", 0.05, 1, "asymptotic share of the dense peak, 16-bit matrix multiplies"),
-    count("calibration", "prior.matmul_fraction_8bit", 0.05, 1, "asymptotic share of the dense peak, 8-bit matrix multiplies"),
-    count("calibration", "prior.matmul_fraction_4bit", 0.05, 1, "asymptotic share of the dense peak, 4-bit matrix multiplies"),
-    count("calibration", "prior.matmul_half_tokens", 0, 1e6, "tokens per step at which half the matrix-multiply share is reached"),
-    count("calibration", "prior.attention_fraction", 0.05, 1, "share of the peak fused attention reaches in prefill"),
-    count("calibration", "prior.collective_fraction", 0.05, 1, "asymptotic share of the link bandwidth a collective reaches"),
-    q("calibration", "prior.collective_half", information, 0, 1e12, "message size at which half that share is reached"),
-    q("calibration", "prior.collective_latency", time, 0, 1e-2, "time per collective step beyond its bytes"),
-    q("calibration", "prior.sequence_overhead", time, 0, 1e-2, "scheduling and sampling time per sequence per step"),
-    count("calibration", "prior.training_comm_overlap", 0, 1, "share of a training step's tensor-parallel communication hidden"),
-    count("calibration", "prior.engines.*.bandwidth_scale", 0.05, 2, "engine's multiplier on the bandwidth share"),
-    count("calibration", "prior.engines.*.compute_scale", 0.05, 2, "engine's multiplier on the matrix-multiply share"),
-    q("calibration", "prior.engines.*.step_overhead", time, 0, 1, "engine's fixed time per step"),
-    count("calibration", "prior.engines.*.max_batch", 1, 1e6, "engine's default largest batch"),
     count("calibration", "band.*.median_abs_error", 0, 10, "median |expected / measured - 1| of the fit"),
     count("calibration", "band.*.p90_abs_error", 0, 10, "90th percentile of the same"),
     count("calibration", "band.*.points", 0, 1e6, "published points in the band"),
@@ -360,7 +344,9 @@ std::string schema_path(std::string_view path) {
 }
 
 const FieldSpec* find_field_spec(std::string_view kind, std::string_view path) {
-  const std::string p = schema_path(path);
+  std::string p = schema_path(path);
+  // A calibration file's [prior] tables hold the same parameters as its fitted values.
+  if (kind == "calibration" && p.rfind("prior.", 0) == 0) p.erase(0, 6);
   for (const auto& s : kSpecs)
     if (s.kind == kind && matches(s.path, p)) return &s;
   return nullptr;

@@ -115,6 +115,8 @@ ErrorBand error_band(std::string_view kind) {
   const std::string base = "band." + std::string(kind) + ".";
   if (const FieldRef* f = e->field_ref(base + "median_abs_error"); f != nullptr && f->value->is_number()) b.median = f->value->number;
   if (const FieldRef* f = e->field_ref(base + "p90_abs_error"); f != nullptr && f->value->is_number()) b.p90 = f->value->number;
+  if (const FieldRef* f = e->field_ref(base + "loo_median_abs_error"); f != nullptr && f->value->is_number())
+    b.loo_median = f->value->number;
   if (const FieldRef* f = e->field_ref(base + "points"); f != nullptr && f->value->kind == Node::Kind::integer)
     b.points = static_cast<int>(f->value->integer);
   return b;

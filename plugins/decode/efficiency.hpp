@@ -81,6 +81,8 @@ struct ErrorBand {
   double p90 = 0;
   /// Published points it was measured on.
   int points = 0;
+  /// Median |error| when each point is predicted by a fit without it (leave-one-out).
+  double loo_median = 0;
 };
 
 /// The efficiency parameters in use: a calibration set by ScopedEfficiency, else the shipped
