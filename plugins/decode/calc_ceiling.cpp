@@ -38,7 +38,7 @@ void calculate_ceiling(Context& ctx) {
   ctx.set("step_time", t.total);
   ctx.set("tokens_per_second_per_stream", from_base<Tokens>(1.0) / t.total);
   ctx.set("tokens_per_second", from_base<Tokens>(batch) / t.total);
-  if (roof.peak && expected_wanted(ctx)) {
+  if (expected_wanted(ctx)) {
     const Engine engine = engine_of(ctx);
     const StepShape shape{batch, batch, precision_bits(compute_precision(ctx)), d.attention_flops};
     const StepTime x = calibrated_step_time(efficiency(), engine, d.cost(), shape, roof, tc.expected);
