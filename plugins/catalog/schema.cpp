@@ -185,6 +185,7 @@ constexpr std::array kSpecs = {
     b("model", "tied_embeddings", "input embedding and output head share one matrix"),
     b("model", "attention_bias", "q, k and v projections carry biases"),
     q("model", "max_context", token, 1, 1e9, "longest supported context (tokens)"),
+    q("model", "training_batch_tokens", token, 1e3, 1e10, "global batch of the published pre-training run at full size (tokens per optimizer step): cluster layout's default"),
     count("model", "params_total", 1e6, 1e14, "published total parameter count", true),
     count("model", "params_active", 1e6, 1e14, "published parameters active per token (MoE)"),
     b("model", "active_excludes_embedding", "the published active count leaves out the input embedding"),
