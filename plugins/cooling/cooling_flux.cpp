@@ -52,11 +52,11 @@ void run_flux(Context& ctx) {
   if (by_flux || by_power) {
     const bool flux_binds = by_flux && (!by_power || *by_flux >= *by_power);
     const double x = flux_binds ? *by_flux : *by_power;
-    const std::string term = flux_binds ? "of the flux an air heat sink with a vapor-chamber base takes"
-                                        : fmt::format("of the largest package that ships air-cooled ({})",
+    const std::string term = flux_binds ? "the flux an air heat sink with a vapor-chamber base takes"
+                                        : fmt::format("the largest package that ships air-cooled ({})",
                                                       format_human(to_quantity(ctx.get<Watts>("air_power_limit"))));
     ctx.verdict("air", x <= 1.0,
-                x <= 1.0 ? fmt::format("air-coolable: {:.0f}% {}", 100 * x, term)
+                x <= 1.0 ? fmt::format("air-coolable: {:.0f}% of {}", 100 * x, term)
                          : fmt::format("{:.2f}x {}: needs liquid", x, term));
   }
   if (ctx.has("cold_plate_limit")) {
