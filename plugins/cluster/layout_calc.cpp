@@ -13,6 +13,7 @@
 #include "plugins/core/words.hpp"
 #include "plugins/decode/efficiency.hpp"
 #include "plugins/fit/fit_model.hpp"
+#include "units/format.hpp"
 
 namespace infracalc::cluster {
 
@@ -37,6 +38,38 @@ std::string verdict_of(const Layout& l, const Layout& chosen, std::int64_t chose
   const std::int64_t mp = static_cast<std::int64_t>(l.tp) * l.cp * l.pp;
   if (mp > chosen_mp && !by_waste) return fmt::format("fits, but {} model-parallel devices instead of {}", mp, chosen_mp);
   return fmt::format("fits, wastes more ({:.1f}% vs {:.1f}%)", 100 * l.waste, 100 * chosen.waste);
+}
+
+// The global batch when neither --global-batch nor --batch-sequences is given: the model's published recipe
+// (`training_batch_tokens` of --model), else a stated rule: 4Mi tokens from 1B parameters (Llama 1 and 2 trained every
+// size from 7B to 70B at 4M tokens, Touvron et al. 2023, section 2.2), 0.5Mi below (GPT-3's 125M-760M models, Brown et
+// al. 2020, table 2.1). Rounded to whole sequences of --seq; a note says where it came from.
+std::int64_t default_global_batch(Context& ctx, double params, Tokens seq) {
+  std::optional<Tokens> tokens;
+  std::string from;
+  if (const Entry* e = ctx.ref("model")) {
+    if (auto t = ctx.catalog<Tokens>(*e, "training_batch_tokens")) {
+      tokens = *t;
+      const auto f = e->field("training_batch_tokens");
+      from = fmt::format("{}'s published training recipe (training_batch_tokens{})", e->id(),
+                         f && !f->provenance.source.empty() ? ": " + f->provenance.source : std::string());
+    }
+  }
+  if (!tokens) {
+    const bool large = params >= 1e9;
+    tokens = from_base<Tokens>(large ? 4.0 * 1024 * 1024 : 0.5 * 1024 * 1024);
+    from = large ? "the rule for models of 1B parameters and more when the model carries no recipe: 4M tokens, Llama 2's global "
+                   "batch for every size from 7B to 70B (Touvron et al. 2023, section 2.2)"
+                 : "the rule for models under 1B parameters when the model carries no recipe: 0.5M tokens, GPT-3's batch for its "
+                   "125M-760M models (Brown et al. 2020, table 2.1)";
+  }
+  const double seqs = tokens->value() / seq.value();
+  const std::int64_t n = std::max<std::int64_t>(1, static_cast<std::int64_t>(std::llround(seqs)));
+  ctx.note(fmt::format("global batch {} tokens ({} of {:g} tokens) from {}{}; give --global-batch or --batch-sequences to change it",
+                       format_number(static_cast<double>(n) * seq.value(), 6), plural(n, "sequence"), seq.value(), from,
+                       std::fabs(seqs - static_cast<double>(n)) > 1e-9 ? fmt::format(" ({:g} tokens rounded to whole sequences)", tokens->value())
+                                                                      : std::string()));
+  return n;
 }
 
 void run_layout(Context& ctx) {
@@ -70,7 +103,11 @@ void run_layout(Context& ctx) {
       throw UserError{{fmt::format("--global-batch is {:g} sequences of --seq {:g}: not a whole number", seqs, p.seq.value()),
                        "give a global batch that is a multiple of --seq tokens"}};
   }
+  if (p.global_batch == 0) p.global_batch = default_global_batch(ctx, p.params, p.seq);
   p.zero = ctx.count("zero");
+  if (ctx.origin("zero") == Origin::default_value)
+    ctx.note("ZeRO-1 by default: the distributed optimizer (Megatron-LM's --use-distributed-optimizer) shards the optimizer "
+             "state over the data-parallel replicas, as large Megatron-LM runs do; --zero 0 keeps a full copy on every replica");
   p.chunks = ctx.text("schedule") == "interleaved" ? opt_int(ctx, "chunks", 1'000'000) : 1;
   p.reserve = ctx.get<Bytes>("framework_reserve");
   const std::string& rc = ctx.text("recompute");
@@ -335,8 +372,6 @@ void run_layout(Context& ctx) {
                        "at a time with FlashAttention",
                        p.zero > 0 ? fmt::format(", ZeRO-{} over dp x cp", p.zero) : std::string(", no ZeRO sharding (--zero 0)"),
                        p.seq.value() / best.cp));
-  if (p.global_batch == 0)
-    ctx.note("no --global-batch: each pipeline is assumed to run 4 x pp micro-batches per step (bubble (pp - 1)/(5pp - 1))");
   if (p.peak.value() > 0)
     ctx.note(fmt::format("time estimate: compute at {:.3g}% of peak, Megatron sequence-parallel TP collectives, Llama 3-style CP "
                          "all-gathers and MoE all-to-alls exposed, DP gradient reduction hidden behind the last backward, point-to-point "
@@ -365,13 +400,13 @@ Calculator layout_calculator() {
   c.inputs.push_back({.name = "seq", .kind = InputKind::quantity, .dim = dims::token, .help = "sequence length",
                       .default_value = "8192", .example = "131072"});
   c.inputs.push_back({.name = "global_batch", .kind = InputKind::quantity, .dim = dims::token,
-                      .help = "tokens per optimizer step (sets the micro-batches each pipeline runs)", .example = "16M", .optional = true});
+                      .help = "tokens per optimizer step (sets the micro-batches each pipeline runs; default: the model's published recipe, else 4M tokens from 1B parameters, 0.5M below)", .example = "16M", .optional = true});
   c.inputs.push_back({.name = "batch_sequences", .kind = InputKind::integer,
                       .help = "sequences per optimizer step (instead of --global-batch)", .example = "2048", .optional = true, .most = kMaxBatch, .most_why = kBatchWhy});
   c.inputs.push_back({.name = "micro_batch", .kind = InputKind::integer, .help = "sequences per micro-batch", .default_value = "1", .most = kMaxBatch, .most_why = kBatchWhy});
   c.inputs.push_back({.name = "zero", .kind = InputKind::integer,
-                      .help = "ZeRO stage over dp x cp: 0 none (Megatron without the distributed optimizer), 1 optimizer, 2 + gradients, 3 + weights",
-                      .default_value = "0", .bound = Bound::non_negative, .most = 3, .most_why = "ZeRO stages are 0, 1, 2 and 3"});
+                      .help = "ZeRO stage over dp x cp: 0 none, 1 optimizer state (the default: Megatron-LM's distributed optimizer), 2 + gradients, 3 + weights",
+                      .default_value = "1", .bound = Bound::non_negative, .most = 3, .most_why = "ZeRO stages are 0, 1, 2 and 3"});
   c.inputs.push_back({.name = "recompute", .kind = InputKind::choice,
                       .help = "activation recomputation: auto (the least that fits), none, selective, full", .default_value = "auto",
                       .choices = {"auto", "none", "selective", "full"}});

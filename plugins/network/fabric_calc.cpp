@@ -238,7 +238,7 @@ Calculator make_fabric_calculator() {
       {"nic_transceivers", dims::none, "NIC-side modules (single-port, one per optical NIC port)"},
       {"switch_transceivers", dims::none, "switch-side modules"},
       {"optical_ends", dims::none, "optical port ends (modules or co-packaged engines)"},
-      {"switch_power", dims::power, "switches x power of one switch (optics excluded)"},
+      {"switch_power", dims::power, "switches x system power of one switch (system_power: the box, optics excluded)"},
       {"optics_power", dims::power, "optical ends x energy per bit x link speed"},
       {"network_power", dims::power, "switch power + optics power"},
       {"power_per_gpu", dims::power, "network power per GPU"},

@@ -163,10 +163,21 @@ LinkSpec link_from_text(Context& ctx, std::string_view text, std::string_view fl
 }
 
 std::optional<Watts> switch_power_of(Context& ctx, const Entry& e, std::vector<std::string>& notes) {
-  auto p = ctx.catalog<Watts>(e, "power");
-  if (!p) return std::nullopt;
-  // The catalog's note says whether the figure is typical or maximum, system or chip only.
-  if (auto f = e.field("power"); f && !f->provenance.note.empty()) notes.push_back(e.id() + " power: " + f->provenance.note);
+  // Fabrics count whole switches: the box without optics (system_power), never the ASIC alone (chip_power).
+  const auto chip = ctx.catalog<Watts>(e, "chip_power");
+  const auto p = ctx.catalog<Watts>(e, "system_power");
+  if (!p) {
+    if (chip)
+      notes.push_back(fmt::format("{} power: the catalog gives only the ASIC's power ({}, chip_power), not the switch's; a "
+                                  "switch adds CPU, fans and supply losses, so switch power is left out: give --switch-power",
+                                  e.id(), format_human(to_quantity(*chip))));
+    return std::nullopt;
+  }
+  std::string used = fmt::format("{} power: the switch system's {} (system_power, without optics)", e.id(), format_human(to_quantity(*p)));
+  if (chip) used += fmt::format(", not the ASIC's {} (chip_power)", format_human(to_quantity(*chip)));
+  // The catalog's note says whether the figure is typical or maximum and where it comes from.
+  if (auto f = e.field("system_power"); f && !f->provenance.note.empty()) used += "; " + f->provenance.note;
+  notes.push_back(std::move(used));
   return p;
 }
 

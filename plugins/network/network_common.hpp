@@ -42,7 +42,8 @@ void check_lane_width(const LinkSpec& s, std::string_view flag, std::string_view
 /// A link from text ("pcie-5-x16", "nvlink5"), read from the catalog.
 [[nodiscard]] LinkSpec link_from_text(Context& ctx, std::string_view text, std::string_view flag, std::vector<std::string>& notes);
 
-/// Power of one switch from its catalog entry's `power`, with the catalog's note on what it covers.
+/// Power of one switch system without optics (`system_power`), with a note naming the figure used; none when the
+/// catalog has only the ASIC's `chip_power` (a note says so: a fabric counts whole switches).
 [[nodiscard]] std::optional<Watts> switch_power_of(Context& ctx, const Entry& e, std::vector<std::string>& notes);
 
 /// One optics technology: power per port at a port speed, and the energy per bit that follows.

@@ -137,7 +137,7 @@ Calculator make_switch_calculator() {
        .example = "400Gb/s", .optional = true},
       {.name = "serdes_rate", .kind = InputKind::quantity, .dim = dims::data_rate, .help = "electrical lane rate", .example = "200Gb/s",
        .optional = true},
-      {.name = "power", .kind = InputKind::quantity, .dim = dims::power, .help = "power of the switch or ASIC", .example = "500W",
+      {.name = "power", .kind = InputKind::quantity, .dim = dims::power, .help = "power of the switch system without optics (default: catalog system_power)", .example = "900W",
        .optional = true},
   };
   c.outputs = {
@@ -146,7 +146,7 @@ Calculator make_switch_calculator() {
       {"ports", dims::none, "ports at --port-speed (or the catalog port speed)"},
       {"serdes_lanes", dims::none, "electrical lanes = capacity / lane rate"},
       {"lanes_per_port", dims::none, "lanes per port at that port speed"},
-      {"power", dims::power, "power used for energy per bit"},
+      {"power", dims::power, "switch system power (without optics) used for energy per bit"},
       {"energy_per_bit", dims::energy_per_bit, "power / capacity"},
       {"second_capacity", dims::data_rate, "capacity of the compared switch, one direction", "b/s"},
       {"ratio", dims::none, "compared switch / first switch capacity"},

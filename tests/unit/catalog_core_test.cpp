@@ -254,5 +254,5 @@ TEST_CASE("catalog fixes from the output review", "[catalog]") {
   REQUIRE(h100.ok());
   CHECK(h200->value == h100->value);
   // The planner's default switch has a power figure.
-  CHECK(c.get("quantum-2-qm9700", {"network"}, "--switch").quantity("power", {dims::power, false}).ok());
+  CHECK(c.get("quantum-2-qm9700", {"network"}, "--switch").quantity("system_power", {dims::power, false}).ok());
 }

@@ -232,7 +232,9 @@ TEST_CASE("√n checkpointing: closed forms against the real chain", "[cluster]"
 }
 
 TEST_CASE("layout: Llama 3 405B on 16,384 H100s", "[cluster]") {
-  const Result r = run("layout", {{"model", "llama-3.1-405b"}, {"gpus", "16384"}, {"gpu", "h100-sxm"}, {"seq", "8192"}, {"batch_sequences", "2048"}});
+  // The paper's rows come out of the fewest-devices rule with a full optimizer copy per replica (--zero 0); under the
+  // default ZeRO-1 the rule needs only 4 stages (checked at the end).
+  const Result r = run("layout", {{"model", "llama-3.1-405b"}, {"gpus", "16384"}, {"gpu", "h100-sxm"}, {"seq", "8192"}, {"batch_sequences", "2048"}, {"zero", "0"}});
   CHECK(value(r, "tp") == 8);
   CHECK(value(r, "pp") == 16);
   CHECK(value(r, "dp") == 128);
@@ -240,9 +242,13 @@ TEST_CASE("layout: Llama 3 405B on 16,384 H100s", "[cluster]") {
   // Memory parts add up.
   CHECK(value(r, "memory_per_device") == Approx(value(r, "weights_per_device") + value(r, "grads_per_device") + value(r, "optimizer_per_device") +
                                                 value(r, "activations_per_device") + value(r, "framework_reserve")));
-  const Result l = run("layout", {{"model", "llama-3.1-405b"}, {"gpus", "16384"}, {"gpu", "h100-sxm"}, {"seq", "131072"}, {"batch_sequences", "128"}});
+  const Result l = run("layout", {{"model", "llama-3.1-405b"}, {"gpus", "16384"}, {"gpu", "h100-sxm"}, {"seq", "131072"}, {"batch_sequences", "128"}, {"zero", "0"}});
   CHECK(value(l, "cp") == 16);
   CHECK(value(l, "dp") == 8);
+  const Result z = run("layout", {{"model", "llama-3.1-405b"}, {"gpus", "16384"}, {"gpu", "h100-sxm"}, {"seq", "8192"}, {"batch_sequences", "2048"}});
+  CHECK(value(z, "tp") == 8);
+  CHECK(value(z, "pp") == 4);
+  CHECK(value(z, "dp") == 512);
 }
 
 TEST_CASE("layout: rules reject what cannot work", "[cluster]") {
@@ -286,4 +292,32 @@ TEST_CASE("checkpoint and fleet calculators", "[cluster]") {
   const Result f = run("fleet", {{"system", "gb200-nvl72"}});
   CHECK(value(f, "chips") == 72);
   CHECK(value(f, "scaleup_domains") == 1);
+}
+
+// Issue 19, item 13: without a batch the layout ran 4 x PP micro-batches per pipeline (131M tokens for Llama 3
+// 405B on 16,384 GPUs) and kept a full optimizer copy per replica. The defaults now follow published practice and
+// the notes say where each came from.
+TEST_CASE("layout: defaults follow published practice and say where they came from", "[cluster][layout-defaults]") {
+  auto says = [](const Result& res, const std::string& what) {
+    for (const auto& note : res.notes)
+      if (note.find(what) != std::string::npos) return true;
+    return false;
+  };
+  const Result r = run("layout", {{"model", "llama-3.1-405b"}, {"gpus", "16384"}, {"gpu", "h100-sxm"}});
+  CHECK(value(r, "tokens_per_step") == 16777216.0);  // 16M tokens: 2,048 sequences of 8,192 (Llama 3, section 3.4.1)
+  CHECK(says(r, "llama-3.1-405b's published training recipe (training_batch_tokens: Llama Team (Dubey et al.)"));
+  CHECK(says(r, "ZeRO-1 by default: the distributed optimizer (Megatron-LM's --use-distributed-optimizer)"));
+  bool zero_one = false;
+  for (const auto& in : r.inputs)
+    if (in.key == "zero")
+      zero_one = in.origin == Origin::default_value && std::holds_alternative<Quantity>(in.value) && std::get<Quantity>(in.value).value == 1;
+  CHECK(zero_one);
+  // A model without a recipe: the stated rule, 4M tokens from 1B parameters.
+  const Result q = run("layout", {{"model", "qwen2.5-72b"}, {"gpus", "1024"}, {"gpu", "h100-sxm"}});
+  CHECK(value(q, "tokens_per_step") == 4194304.0);
+  CHECK(says(q, "Llama 2's global batch for every size from 7B to 70B (Touvron et al. 2023, section 2.2)"));
+  // A given batch wins and no default note appears.
+  const Result g = run("layout", {{"model", "llama-3.1-405b"}, {"gpus", "16384"}, {"gpu", "h100-sxm"}, {"global_batch", "8Mi"}});
+  CHECK(value(g, "tokens_per_step") == 8388608.0);
+  CHECK_FALSE(says(g, "published training recipe"));
 }

@@ -195,3 +195,28 @@ TEST_CASE("network link: PCIe widths", "[network][calc]") {
   CHECK(value(run("link", {{"link", "pcie-5-x8"}}), "lanes") == 8);
   CHECK(value(run("link", {{"link", "nvlink-5"}, {"lanes", "3"}}), "lanes") == 3);  // not a PCIe width rule
 }
+
+// Issue 19, item 11: Broadcom entries once gave the ASIC's power and NVIDIA ones the whole box, so the same fabric
+// differed by 1.9x in switch watts. Fabrics now count the switch system without optics (system_power) for both.
+TEST_CASE("network fabric: switch power is the system's for Broadcom and NVIDIA alike", "[network][calc][switch-power]") {
+  const RawInputs common = {{"gpus", "2048"}, {"nic_speed", "400Gb/s"}, {"design", "fat-tree"}};
+  RawInputs th5 = common, sn5600 = common;
+  th5.push_back({"switch", "tomahawk-5"});
+  sn5600.push_back({"switch", "spectrum-4-sn5600"});
+  const Result b = run("fabric", th5);
+  const Result n = run("fabric", sn5600);
+  // Same size and radix (64 x 800G split into 128 x 400G): the same switch count.
+  REQUIRE(value(b, "switches") == value(n, "switches"));
+  // Two 51.2 Tb/s boxes without optics: within 25% of each other (913 W and 940 W typical), not 500 W against 940 W.
+  const double r = value(b, "switch_power") / value(n, "switch_power");
+  CHECK(r > 0.8);
+  CHECK(r < 1.25);
+  // The output says which figure it used.
+  auto says = [](const Result& res, const std::string& what) {
+    for (const auto& note : res.notes)
+      if (note.find(what) != std::string::npos) return true;
+    return false;
+  };
+  CHECK(says(b, "tomahawk-5 power: the switch system's 913 W (system_power, without optics), not the ASIC's 500 W (chip_power)"));
+  CHECK(says(n, "spectrum-4-sn5600 power: the switch system's 940 W (system_power, without optics)"));
+}
