@@ -216,7 +216,14 @@ void run_layout(Context& ctx) {
                          100 * x.efficiency, 100 * eff.collective_fraction, decode::band_text("training")));
   }
   const double seqs = static_cast<double>(best.microbatches) * p.micro_batch * static_cast<double>(best.dp);
-  ctx.set("tokens_per_step", from_base<Tokens>(seqs * p.seq.value()));
+  const Tokens per_step = from_base<Tokens>(seqs * p.seq.value());
+  ctx.set("tokens_per_step", per_step);
+  // Days to train a token budget: optimizer steps × the step time, at the ceiling's and the expected step.
+  if (ctx.has("tokens") && best.feasible && p.peak.value() > 0) {
+    const double steps = std::ceil(ctx.get<Tokens>("tokens") / per_step);
+    ctx.set("days_to_train", steps * best.step);
+    if (const Value* xs = ctx.result().find("expected_step_time")) ctx.set("expected_days_to_train", steps * Seconds::from_value(xs->q.value));
+  }
   ctx.verdict("fits", best.feasible,
               best.feasible ? fmt::format("{} per device of {}", gb_text(best.total), gb_text(p.memory))
                             : "no layout fits on " + std::to_string(p.gpus) + " accelerators; the closest: " + best.reason);
@@ -397,6 +404,8 @@ Calculator layout_calculator() {
   for (auto& r : hardware_refs()) c.refs.push_back(r);
   c.inputs = fit::model_inputs();
   c.inputs.push_back({.name = "gpus", .kind = InputKind::integer, .help = "accelerators in the job", .example = "16384"});
+  c.inputs.push_back({.name = "tokens", .kind = InputKind::quantity, .dim = dims::token,
+                      .help = "training tokens, for the days to train (ceiling and expected)", .example = "15.6T", .optional = true});
   c.inputs.push_back({.name = "seq", .kind = InputKind::quantity, .dim = dims::token, .help = "sequence length",
                       .default_value = "8192", .example = "131072"});
   c.inputs.push_back({.name = "global_batch", .kind = InputKind::quantity, .dim = dims::token,
@@ -462,6 +471,8 @@ Calculator layout_calculator() {
       {"expected_step_time", dims::time, "calibrated time per optimizer step (published training runs)"},
       {"expected_mfu", dims::none, "calibrated model FLOPs utilisation of the chosen layout"},
       {"tokens_per_step", dims::token, "tokens per optimizer step"},
+      {"days_to_train", dims::time, "optimizer steps for --tokens x step_time", "d"},
+      {"expected_days_to_train", dims::time, "optimizer steps for --tokens x expected_step_time", "d"},
   };
   c.run = run_layout;
   return c;

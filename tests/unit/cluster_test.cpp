@@ -321,3 +321,16 @@ TEST_CASE("layout: defaults follow published practice and say where they came fr
   CHECK(value(g, "tokens_per_step") == 8388608.0);
   CHECK_FALSE(says(g, "published training recipe"));
 }
+
+TEST_CASE("layout: days to train a token budget, at the ceiling's and the expected step", "[cluster]") {
+  const Result r = run("layout", {{"model", "llama-3.1-405b"}, {"gpus", "16384"}, {"gpu", "h100-sxm"}, {"seq", "8192"},
+                                  {"batch_sequences", "2048"}, {"zero", "0"}, {"tokens", "15.6T"}});
+  const double steps = std::ceil(15.6e12 / value(r, "tokens_per_step"));
+  CHECK(value(r, "days_to_train") == Approx(steps * value(r, "step_time")).epsilon(1e-12));
+  CHECK(value(r, "expected_days_to_train") == Approx(steps * value(r, "expected_step_time")).epsilon(1e-12));
+  CHECK(value(r, "expected_days_to_train") > 0);
+  // Without --tokens there is no budget to divide.
+  const Result n = run("layout", {{"model", "llama-3.1-405b"}, {"gpus", "16384"}, {"gpu", "h100-sxm"}, {"seq", "8192"},
+                                  {"batch_sequences", "2048"}, {"zero", "0"}});
+  CHECK(n.find("days_to_train") == nullptr);
+}
