@@ -6,6 +6,7 @@
 #include "plugins/cluster/cluster_calcs.hpp"
 #include "plugins/cluster/cluster_hw.hpp"
 #include "plugins/cluster/train_math.hpp"
+#include "plugins/core/catalog_input.hpp"
 #include "plugins/core/counts.hpp"
 #include "plugins/fit/fit_model.hpp"
 #include "units/format.hpp"
@@ -13,6 +14,10 @@
 namespace infracalc::cluster {
 
 namespace {
+
+// Above this many accelerators a constant MFU gets a warning: the largest published runs (Llama 3 405B on
+// 16,384 H100s, 38-43% MFU) already lose MFU and goodput to scale.
+constexpr double kMfuScaleWarning = 10'000;
 
 fit::Recompute recompute_of(const std::string& s) {
   if (s == "none") return fit::Recompute::none;
@@ -106,6 +111,27 @@ void run_train(Context& ctx) {
   }
   ctx.set_number("gpus", gpus);
   ctx.set("duration", duration);
+  if (model && gpu != nullptr) {
+    // The training state must fit somewhere: mixed-precision AdamW holds 2 + 2 + 4 + 8 = 16 bytes per parameter
+    // (ZeRO, Rajbhandari et al. 2020, section 3.1), even with every byte sharded across all accelerators (ZeRO-3).
+    const double hidden = model->arch ? static_cast<double>(model->arch->hidden_size) : 0.0;
+    const fit::StatePerParam per = fit::state_per_param(fit::Optimizer::adamw, from_base<Bytes>(2), from_base<Bytes>(2), true, hidden);
+    const Bytes state = per.total * model->params;
+    if (const auto mem = device_memory_of(ctx, *gpu); mem && state > mem->bytes * gpus)
+      ctx.note(fmt::format("implausible: the mixed-precision Adam training state of {:.4g} parameters ({:.4g} bytes each: "
+                           "weights, gradients, FP32 master and moments; ZeRO, Rajbhandari et al. 2020) is {}, more than the {} "
+                           "of --gpus {} ({} each of {}) even fully sharded (ZeRO-3), before activations: holding it takes at "
+                           "least {} accelerators (see fit train)",
+                           model->params, per.total.value(), format_human(to_quantity(state)),
+                           format_human(to_quantity(mem->bytes * gpus)), format_count(gpus, 4), format_human(to_quantity(mem->bytes)),
+                           gpu->id(), format_count(std::ceil((state / mem->bytes).value()), 4)));
+  }
+  if (gpus > kMfuScaleWarning)
+    ctx.note(fmt::format("implausible at this scale: --mfu {:.3g}% is held constant, but above {} accelerators MFU falls with "
+                         "scale (more communication per step, stragglers: Llama 3 405B ran 43% on 8,192 H100s and 38-41% on 16,384, "
+                         "Llama Team 2024 table 4) and goodput falls with the fleet's failure rate (419 unexpected interruptions "
+                         "in 54 days on those 16,384): size the goodput with cluster failures and lower --mfu",
+                         100 * mfu, format_count(kMfuScaleWarning, 4)));
   const Seconds gpu_time = work / (peak * mfu);
   ctx.set("gpu_time", gpu_time);
   ctx.note(fmt::format("gpu_time is {} accelerator-hours", format_count(std::round(gpu_time.value() / 3600.0), 4)));

@@ -33,6 +33,13 @@ double value(const Result& r, std::string_view key) {
   return v->q.value;
 }
 
+// True when a note of the result contains `what`.
+bool says(const Result& res, const std::string& what) {
+  for (const auto& note : res.notes)
+    if (note.find(what) != std::string::npos) return true;
+  return false;
+}
+
 ModelArch arch(const std::string& id) {
   const Entry* e = Catalog::instance().find(id);
   REQUIRE(e != nullptr);
@@ -298,11 +305,6 @@ TEST_CASE("checkpoint and fleet calculators", "[cluster]") {
 // 405B on 16,384 GPUs) and kept a full optimizer copy per replica. The defaults now follow published practice and
 // the notes say where each came from.
 TEST_CASE("layout: defaults follow published practice and say where they came from", "[cluster][layout-defaults]") {
-  auto says = [](const Result& res, const std::string& what) {
-    for (const auto& note : res.notes)
-      if (note.find(what) != std::string::npos) return true;
-    return false;
-  };
   const Result r = run("layout", {{"model", "llama-3.1-405b"}, {"gpus", "16384"}, {"gpu", "h100-sxm"}});
   CHECK(value(r, "tokens_per_step") == 16777216.0);  // 16M tokens: 2,048 sequences of 8,192 (Llama 3, section 3.4.1)
   CHECK(says(r, "llama-3.1-405b's published training recipe (training_batch_tokens: Llama Team (Dubey et al.)"));
@@ -333,4 +335,20 @@ TEST_CASE("layout: days to train a token budget, at the ceiling's and the expect
   const Result n = run("layout", {{"model", "llama-3.1-405b"}, {"gpus", "16384"}, {"gpu", "h100-sxm"}, {"seq", "8192"},
                                   {"batch_sequences", "2048"}, {"zero", "0"}});
   CHECK(n.find("days_to_train") == nullptr);
+}
+
+// Issue 19, item 15: implausible training runs get a warning that names the input and the limit it breaks.
+TEST_CASE("cluster train: state that cannot fit, and constant MFU at very large scale, are warned about", "[cluster][implausible]") {
+  // 405B parameters x 16 bytes = 6.5 TB of training state against one H100's memory.
+  const Result one = run("train", {{"model", "llama-3.1-405b"}, {"tokens", "15T"}, {"gpu", "h100-sxm"}, {"gpus", "1"}});
+  CHECK(says(one, "implausible: the mixed-precision Adam training state of 4.059e+11 parameters (16 bytes each"));
+  CHECK(says(one, "of --gpus 1 ("));
+  // 8,192 of them hold it, and stay below the scale warning.
+  const Result fleet = run("train", {{"model", "llama-3.1-405b"}, {"tokens", "15T"}, {"gpu", "h100-sxm"}, {"gpus", "8192"}});
+  CHECK_FALSE(says(fleet, "Adam training state"));
+  CHECK_FALSE(says(fleet, "MFU falls with scale"));
+  // 100,000 accelerators at a constant 40% MFU: point at cluster failures.
+  const Result big = run("train", {{"model", "llama-3.1-405b"}, {"tokens", "15T"}, {"gpu", "h100-sxm"}, {"gpus", "100000"}});
+  CHECK(says(big, "above 10,000 accelerators MFU falls with scale"));
+  CHECK(says(big, "cluster failures"));
 }
