@@ -3,6 +3,7 @@
 #include <array>
 #include <cmath>
 #include <string>
+#include <utility>
 
 namespace infracalc::pwr {
 
@@ -71,6 +72,44 @@ Number distributed_loss_factor(int taps) {
 Number distributed_drop_factor(int taps) {
   const double n = taps;
   return Number::from_value((n + 1.0) / (2.0 * n));
+}
+
+Amperes building_wire_ampacity(const ConductorMaterial& m, SquareMeters area) {
+  // NEC 2020 Table 310.16, copper, 90 °C: (area in mm², amperes) for 14, 12, 10, 8, 6, 4, 2 AWG, 1/0, 2/0, 3/0,
+  // 4/0, 250, 350, 500, 750 and 1000 kcmil.
+  static constexpr std::array<std::pair<double, double>, 16> kTable{{{2.08, 25},
+                                                                     {3.31, 30},
+                                                                     {5.26, 40},
+                                                                     {8.37, 55},
+                                                                     {13.3, 75},
+                                                                     {21.2, 95},
+                                                                     {33.6, 130},
+                                                                     {53.5, 170},
+                                                                     {67.4, 195},
+                                                                     {85.0, 225},
+                                                                     {107.2, 260},
+                                                                     {126.7, 290},
+                                                                     {177.3, 350},
+                                                                     {253.4, 430},
+                                                                     {380.0, 535},
+                                                                     {506.7, 615}}};
+  const double mm2 = area.value() * 1e6;
+  double amps = 0;
+  if (mm2 <= kTable.front().first) {
+    amps = kTable.front().second / kTable.front().first * mm2;
+  } else if (mm2 >= kTable.back().first) {
+    amps = kTable.back().second / kTable.back().first * mm2;
+  } else {
+    for (std::size_t i = 1; i < kTable.size(); ++i) {
+      if (mm2 > kTable[i].first) continue;
+      const auto [a0, i0] = kTable[i - 1];
+      const auto [a1, i1] = kTable[i];
+      amps = i0 * std::pow(i1 / i0, std::log(mm2 / a0) / std::log(a1 / a0));
+      break;
+    }
+  }
+  if (m.name != "copper") amps *= 0.78;
+  return from_base<Amperes>(amps);
 }
 
 }  // namespace infracalc::pwr

@@ -47,6 +47,13 @@ struct ConductorMaterial {
 [[nodiscard]] SquareMeters area_for_loss(Amperes current, OhmMeters resistivity, Meters length, Number conductors_loaded,
                                          Number distribution_factor, Watts max_loss);
 
+/// Continuous ampacity of an insulated building-wire conductor of this cross-section: NEC (NFPA 70) Table
+/// 310.16, 90 °C column (not more than three current-carrying conductors in a raceway, 30 °C ambient),
+/// interpolated log-log between the sizes 14 AWG (2.08 mm², 25 A) and 1000 kcmil (507 mm², 615 A); outside
+/// that range the current density of the nearest end (12 A/mm², 1.21 A/mm²). Aluminium: the copper figure
+/// x 0.78 (the table's aluminium column runs 77-81% of copper).
+[[nodiscard]] Amperes building_wire_ampacity(const ConductorMaterial& m, SquareMeters area);
+
 /// Loss of a conductor feeding `taps` equal loads spaced evenly along it, relative to the same total
 /// current carried to its far end: (N+1)(2N+1)/(6N²); 1 for one load, → 1/3 for many.
 [[nodiscard]] Number distributed_loss_factor(int taps);

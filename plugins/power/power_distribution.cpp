@@ -20,6 +20,19 @@ pwr::Supply supply_of(const std::string& s) {
 }
 
 
+// Warns when a conductor carries more current per area than building wire of its size is rated for.
+void check_ampacity(Context& ctx, const pwr::ConductorMaterial& mat, Amperes per_conductor, SquareMeters area, std::string_view what) {
+  const Amperes rated = pwr::building_wire_ampacity(mat, area);
+  if (per_conductor <= rated) return;
+  const double density = per_conductor.value() / (area.value() * 1e6);
+  ctx.note(fmt::format("implausible: {} carries {:.4g} A in {} of {} ({:.3g} A/mm2), above the {:.4g} A ({:.3g} A/mm2) that "
+                       "insulated {} building wire of that size is rated for continuously (NEC Table 310.16, 90 degC column, "
+                       "30 degC ambient; IEC 60364-5-52 tables give similar figures); the conductor overheats: add cross-section "
+                       "or --parallel conductors (a bare bus bar in free air carries more: use its maker's rating)",
+                       what, per_conductor.value(), format_human(to_quantity(area)), mat.name, density, rated.value(),
+                       rated.value() / (area.value() * 1e6), mat.name));
+}
+
 void run_distribution(Context& ctx) {
   const Watts load = ctx.get<Watts>("power");
   const Volts volts = ctx.get<Volts>("voltage");
@@ -63,6 +76,9 @@ void run_distribution(Context& ctx) {
     throw UserError{{"a conductor size needs --length (one-way length of the run)", "e.g. --length 2m"}};
   }
 
+  const Amperes per_conductor = current / static_cast<double>(parallel);
+  if (area && path) check_ampacity(ctx, *mat, per_conductor, *area, parallel > 1 ? "each conductor" : "the conductor");
+
   if (path) {
     ctx.set("path_resistance", *path);
     const Watts loss = pwr::conduction_loss(current, *path, supply, loss_k);
@@ -105,6 +121,9 @@ void run_distribution(Context& ctx) {
     const Watts budget = ctx.number("loss_budget") * load;
     const SquareMeters need = pwr::area_for_loss(current, rho, len, Number::from_value(conductors_loaded), loss_k, budget);
     ctx.set("required_cross_section", need);
+    // The loss sizing gives the combined area of the --parallel conductors.
+    check_ampacity(ctx, *mat, per_conductor, need / static_cast<double>(parallel),
+                   parallel > 1 ? "each conductor of the loss-budget size" : "the conductor of the loss-budget size");
     ctx.set("conductor_mass", conductors_loaded * need * len * mat->density);
     if (ctx.has("compare_voltage")) {
       const Amperes other_current = pwr::supply_current(load, ctx.get<Volts>("compare_voltage"), supply, pf);

@@ -7,6 +7,7 @@
 
 #include "plugins/catalog/catalog.hpp"
 #include "plugins/core/context.hpp"
+#include "plugins/power/conductor.hpp"
 #include "plugins/registry.hpp"
 
 using namespace infracalc;
@@ -97,3 +98,25 @@ TEST_CASE("power grid sizes reactive support and storage", "[power]") {
   CHECK_THAT(error_of("power", "grid", {{"it_power", "1GW"}, {"low_fraction", "100%"}}), Catch::Contains("below"));
 }
 
+
+// Issue 19, item 15: a current density no conductor is rated for is warned about, naming the rating.
+TEST_CASE("power distribution warns above the building-wire ampacity of the conductor", "[power][implausible]") {
+  auto says = [](const Result& res, const std::string& what) {
+    for (const auto& note : res.notes)
+      if (note.find(what) != std::string::npos) return true;
+    return false;
+  };
+  CHECK(pwr::building_wire_ampacity(*pwr::find_conductor_material("copper"), from_base<SquareMeters>(107.2e-6)).value() == Approx(260));
+  CHECK(pwr::building_wire_ampacity(*pwr::find_conductor_material("copper"), from_base<SquareMeters>(2.08e-6)).value() == Approx(25));
+  // 132 kW at 48 V is 2,750 A: in one 4/0 cable that is 25.6 A/mm², ten times the 260 A rating.
+  const Result hot = run("power", "distribution", {{"power", "132kW"}, {"voltage", "48V"}, {"length", "2m"}, {"gauge", "4/0"}});
+  CHECK(says(hot, "implausible: the conductor carries 2750 A"));
+  CHECK(says(hot, "NEC Table 310.16"));
+  // Twelve 4/0 conductors in parallel carry 229 A each: within the rating.
+  const Result ok =
+      run("power", "distribution", {{"power", "132kW"}, {"voltage", "48V"}, {"length", "2m"}, {"gauge", "4/0"}, {"parallel", "12"}});
+  CHECK_FALSE(says(ok, "implausible"));
+  // A 5% loss budget at 48 V sizes a conductor far too thin to carry 2,750 A.
+  const Result thin = run("power", "distribution", {{"power", "132kW"}, {"voltage", "48V"}, {"length", "2m"}, {"loss_budget", "5%"}});
+  CHECK(says(thin, "the conductor of the loss-budget size"));
+}
