@@ -15,10 +15,16 @@ namespace {
 
 constexpr const char* kTiers[] = {"hbm", "dram", "cxl", "nvme"};
 
+// The least time an accelerator's read of host DRAM or CXL memory takes: the request and the completion cross the
+// PCIe (or CXL, on the same PHY) link and the host's root complex, measured at 0.5-1 us for small DMA reads before the
+// memory's own access (Neugebauer et al., "Understanding PCIe performance for end host networking", SIGCOMM 2018).
+constexpr double kLinkRoundTrip = 1e-6;
+
 void run_offload(Context& ctx) {
   // The cache: explicit bytes, or a model at --tokens x --batch.
   const auto arch = resolve_arch(ctx, false);
   std::optional<Bytes> per_token;
+  std::optional<Bytes> weights;  // per device, when the model is known
   Bytes cache;
   const auto batch = Number::from_value(static_cast<double>(ctx.integer("batch")));
   if (arch) {
@@ -30,6 +36,7 @@ void run_offload(Context& ctx) {
       cache = cache_size(*arch, prec, ctx.get<Tokens>("tokens"), batch, par).per_device;
     }
     ctx.note("layout: " + describe(*arch));
+    weights = from_base<Bytes>(2.0 * count_params(*arch).total / static_cast<double>(par.tp * par.pp));
   }
   if (ctx.has("cache")) {
     cache = ctx.get<Bytes>("cache");
@@ -43,7 +50,29 @@ void run_offload(Context& ctx) {
   for (const char* t : kTiers) {
     const std::string n = t;
     Tier tier{n, ctx.get<Bytes>(n + "_capacity"), ctx.get<BytesPerSecond>(n + "_bandwidth"), ctx.get<Seconds>(n + "_latency")};
-    if (n == "hbm") tier.capacity = tier.capacity - ctx.get<Bytes>("hbm_reserved");
+    if (n == "hbm") {
+      // The weights share HBM with the cache: with a model and no --hbm-reserved, they are what is reserved.
+      Bytes reserved = ctx.get<Bytes>("hbm_reserved");
+      if (weights && ctx.origin("hbm_reserved") != Origin::flag) {
+        reserved = *weights;
+        ctx.note(fmt::format("HBM for the cache is the capacity less the model's 16-bit weights on this device, {} (give "
+                             "--hbm-reserved for another figure, e.g. with activations and quantized weights)",
+                             format_human(to_quantity(*weights))));
+      }
+      if (reserved >= tier.capacity)
+        ctx.note(fmt::format("implausible: the {} reserved in HBM (weights) fill the {} device: no HBM is left for the cache; "
+                             "split the model over more devices (--tp, --pp)",
+                             format_human(to_quantity(reserved)), format_human(to_quantity(tier.capacity))));
+      tier.capacity = reserved >= tier.capacity ? from_base<Bytes>(0) : tier.capacity - reserved;
+    } else if ((n == "dram" || n == "cxl") && tier.latency.value() < kLinkRoundTrip) {
+      ctx.note(fmt::format("implausible: --{}-latency {} is the memory's own access time; an accelerator reaches {} over "
+                           "PCIe{}, and one read costs the link round trip, at least about 1 us (Neugebauer et al., SIGCOMM "
+                           "2018, measured 0.5-1 us for small PCIe reads), so {} is not {:.2g}x HBM's latency: give "
+                           "--{}-latency 1us or more for the path the accelerator sees",
+                           n, format_human(to_quantity(tier.latency)), n == "dram" ? "host DRAM" : "CXL memory",
+                           n == "cxl" ? " and the CXL link" : "", n,
+                           (tier.latency / ctx.get<Seconds>("hbm_latency")).value(), n));
+    }
     tiers.push_back(tier);
   }
   const double chunks = ctx.has("chunk") ? std::ceil(cache / ctx.get<Bytes>("chunk") - 1e-12) : 1.0;
@@ -112,7 +141,8 @@ std::vector<Input> tier_inputs() {
       {.name = "hbm_capacity", .kind = InputKind::quantity, .dim = dims::information, .help = "HBM capacity of the device",
        .default_value = "80 GB", .example = "141GB", .catalog = kGpuMemoryCatalog},
       {.name = "hbm_reserved", .kind = InputKind::quantity, .dim = dims::information,
-       .help = "HBM already taken (weights, activations)", .default_value = "0 GB", .example = "70GB", .bound = Bound::non_negative},
+       .help = "HBM already taken (weights, activations; default: the model's 16-bit weights per device with a model, else 0)",
+       .default_value = "0 GB", .example = "70GB", .bound = Bound::non_negative},
       {.name = "hbm_bandwidth", .kind = InputKind::quantity, .dim = dims::data_rate, .help = "HBM bandwidth",
        .default_value = "3.35 TB/s", .example = "4.8TB/s", .catalog = "gpu.memory_bandwidth"},
       {.name = "hbm_latency", .kind = InputKind::quantity, .dim = dims::time, .help = "HBM load latency", .default_value = "500 ns",

@@ -250,3 +250,25 @@ TEST_CASE("a context past the model's trained one is a note, not an error", "[kv
   CHECK_FALSE(said(run("size", {{"model", "llama-3-70b"}, {"tokens", "8192"}})));
   CHECK(said(run("capacity", {{"model", "llama-3-70b"}, {"memory", "80GB"}, {"devices", "8"}, {"context", "32k"}})));
 }
+
+// Issue 19, item 15: the HBM fit counts the weights, and host-memory latencies below the PCIe round trip are warned about.
+TEST_CASE("kv offload: the weights share HBM, and DRAM/CXL latency below a PCIe round trip is flagged", "[kv][calc][implausible]") {
+  auto says = [](const Result& res, const std::string& what) {
+    for (const auto& note : res.notes)
+      if (note.find(what) != std::string::npos) return true;
+    return false;
+  };
+  // Llama 3 8B: 4 x 128k tokens = 67 GB of cache fits 80 GB alone, not beside its 16 GB of 16-bit weights.
+  const auto o = run("offload", {{"model", "llama-3-8b"}, {"tokens", "128000"}, {"batch", "4"}});
+  CHECK_FALSE(verdict(o, "hbm_fits"));
+  CHECK(says(o, "less the model's 16-bit weights"));
+  // --hbm-reserved replaces the weights.
+  CHECK(verdict(run("offload", {{"model", "llama-3-8b"}, {"tokens", "128000"}, {"batch", "4"}, {"hbm_reserved", "0GB"}}), "hbm_fits"));
+  // Llama 3 70B's weights alone fill an 80 GB device.
+  CHECK(says(run("offload", {{"model", "llama-3-70b"}, {"tokens", "1000"}}), "no HBM is left for the cache"));
+  // 200 ns CXL and 100 ns DRAM (the media's own latency) against a PCIe read of at least ~1 us.
+  const auto c = run("offload", {{"cache", "40GB"}});
+  CHECK(says(c, "--cxl-latency 200 ns is the memory's own access time"));
+  CHECK(says(c, "--dram-latency 100 ns"));
+  CHECK_FALSE(says(run("offload", {{"cache", "40GB"}, {"dram_latency", "1.5us"}, {"cxl_latency", "2us"}}), "implausible"));
+}
