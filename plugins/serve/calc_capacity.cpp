@@ -319,6 +319,16 @@ void run_capacity(Context& ctx) {
     }
   }
   ctx.note("steady-state decode only: requests per second = accelerators x tokens per second per accelerator / tokens per answer");
+  // The rule: a request runs at least one decode step after the step that prefills it (which yields its first token).
+  // A 1-token answer runs none, so the rate above divides step throughput by nothing but the request's fixed costs.
+  if (have_answer && answer.value() < 2.0 && ctx.result().find("requests_per_second") != nullptr)
+    ctx.note(fmt::format("implausible: --tokens-per-answer {:g} is answered by the step that prefills the prompt, with no decode step, "
+                         "so requests_per_second divides the accelerators' step work among requests and counts none of their fixed costs, "
+                         "which do not batch away: admission and scheduling, the HTTP API, tokenizing and detokenizing run on the "
+                         "host per request (in vLLM's profile of "
+                         "Llama 3 8B on one H100 the API server took 33% and scheduling 29% of the time, vLLM blog 2024-09-05); "
+                         "size with answers of at least 2 tokens and a measured request rate",
+                         answer.value()));
 }
 
 }  // namespace

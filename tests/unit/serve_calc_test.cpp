@@ -261,3 +261,15 @@ TEST_CASE("serve capacity: a pod is whole replicas", "[serve][calc]") {
   CHECK(error_of("capacity", {{"tokens_per_second_per_gpu", "3000tok/s"}, {"tokens_per_answer", "300"}, {"target_rate", "1e300/s"}}) ==
         "--target-rate: needs more than 9e15 replicas; hint: lower --target-rate, or serve more per replica (a larger --tp or batch)");
 }
+
+// Issue 19, item 15: 57,000 requests/s from one H100 (1-token prompts and answers) gets a warning: a 1-token answer
+// runs no decode step after its prefill, and its fixed per-request costs are nowhere in the rate.
+TEST_CASE("serve capacity: 1-token answers are flagged, with the per-request costs the rate leaves out", "[serve][calc][implausible]") {
+  const Result r = serve("capacity", {{"model", "llama-3-8b"}, {"gpu", "h100-sxm"}, {"prompt_tokens", "1"}, {"tokens_per_answer", "1"}, {"gpus", "1"}});
+  CHECK(value(r, "requests_per_second") > 10'000);
+  CHECK(has_note(r, "implausible: --tokens-per-answer 1 is answered by the step that prefills the prompt"));
+  CHECK(has_note(r, "the API server took 33%"));
+  // The same with a given token rate; two-token answers run a decode step and are not flagged.
+  CHECK(has_note(serve("capacity", {{"tokens_per_second_per_gpu", "3000 tok/s"}, {"tokens_per_answer", "1"}, {"gpus", "8"}}), "implausible"));
+  CHECK_FALSE(has_note(serve("capacity", {{"tokens_per_second_per_gpu", "3000 tok/s"}, {"tokens_per_answer", "2"}, {"gpus", "8"}}), "implausible"));
+}
