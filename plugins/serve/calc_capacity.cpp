@@ -76,12 +76,15 @@ void run_capacity(Context& ctx) {
   if (simulate_replica) rep = resolve_replica(ctx);
   // --simulate-with expected: the simulator and the latency-target search run on the calibrated step model; the
   // datasheet model stays for the steady-state figures below.
+  // Expected figures need the roofline with a peak and the datasheet roof (asked once: it notes why not).
+  const bool expected = rep && rep->roofline != nullptr && rep->roofline->roof().peak && decode::expected_wanted(ctx);
+  auto calibrated = [&] {
+    return rep->roofline->calibrated(decode::efficiency(), decode::engine_of(ctx), decode::precision_bits(decode::compute_precision(ctx)));
+  };
   std::unique_ptr<StepModel> datasheet_model;
-  if (rep && ctx.text("simulate_with") == "expected" && rep->roofline != nullptr && rep->roofline->roof().peak &&
-      decode::expected_wanted(ctx)) {
+  if (expected && ctx.text("simulate_with") == "expected") {
     datasheet_model = std::move(rep->model);
-    rep->model = std::make_unique<RooflineStepModel>(rep->roofline->calibrated(
-        decode::efficiency(), decode::engine_of(ctx), decode::precision_bits(decode::compute_precision(ctx))));
+    rep->model = std::make_unique<RooflineStepModel>(calibrated());
     ctx.note("simulated with the calibrated step model (--simulate-with expected): replica and target-rate figures are expected figures");
   }
   // A pod's rate is its accelerators x the rate per accelerator: that holds only when the pod is whole replicas.
@@ -145,10 +148,9 @@ void run_capacity(Context& ctx) {
                            plural(count, "request"), why, prompt, sim_answer, plural(rep->tp, "device"), batching_name(rep->engine.batching),
                            s.mean_running_busy, human(s.output_rate)));
     }
-    if (rep->roofline != nullptr && rep->roofline->roof().peak && decode::expected_wanted(ctx)) {
+    if (expected) {
       const decode::Engine engine = decode::engine_of(ctx);
-      const RooflineStepModel xm =
-          rep->roofline->calibrated(decode::efficiency(), engine, decode::precision_bits(decode::compute_precision(ctx)));
+      const RooflineStepModel xm = calibrated();
       const ChunkedSteadyState cs = chunked_steady_state(xm, full, prompt, sim_answer);
       ctx.set("expected_replica_tokens_per_second", cs.output_rate);
       expected_per_gpu = cs.output_rate / static_cast<double>(rep->tp);
