@@ -742,11 +742,11 @@ void train_chain(ChainBuilder& b) {
             {"gpus", "gpus_sized", "accelerators that finish by the deadline"}});
     gpus_for_deadline(b, "@gpus_sized / @goodput");
   } else {
-    b.note("training compute: cost train's 6·N·D work model (its rent at the neutral $1/h is not used); the cluster "
-           "plugin's train calculator takes this step when it is built in");
-    b.step("work", "cost", "train", "training FLOPs (6·N·D) and accelerator time at the MFU",
-           {{"gpu", "@gpu"}, {"params", "@active_params"}, {"tokens", "@tokens"}, {"mfu", "@mfu"}, {"gpu_hour", "$1/h"}},
-           {{"training_flops_used", "training_flops", "training FLOPs: 6 x active parameters x tokens"},
+    b.note("training compute: cost train's work model, the same as cluster train's (its rent at the neutral $1/h is not "
+           "used); the cluster plugin's train calculator takes this step when it is built in");
+    b.step("work", "cost", "train", "training FLOPs (6·N·D plus attention) and accelerator time at the MFU",
+           {{"gpu", "@gpu"}, {"model", "@model"}, {"tokens", "@tokens"}, {"seq", "@seq"}, {"mfu", "@mfu"}, {"gpu_hour", "$1/h"}},
+           {{"training_flops_used", "training_flops", "training FLOPs: 6 x active parameters x tokens plus attention"},
             {"useful_accelerator_time", "gpu_time", "accelerator time: FLOPs / (peak x MFU)", "h"}});
     b.expr("gpus_sized", "@gpu_time / @deadline", "accelerators that finish by the deadline");
     gpus_for_deadline(b, "@gpus_sized / @goodput");

@@ -6,6 +6,7 @@
 #include "plugins/cluster/cluster_calcs.hpp"
 #include "plugins/cluster/cluster_hw.hpp"
 #include "plugins/cluster/train_math.hpp"
+#include "plugins/cluster/train_work.hpp"
 #include "plugins/core/catalog_input.hpp"
 #include "plugins/core/counts.hpp"
 #include "plugins/fit/fit_model.hpp"
@@ -37,23 +38,13 @@ void run_train(Context& ctx) {
   if (model) {
     if (!ctx.has("tokens")) throw UserError{{"missing --tokens (training tokens D)", "e.g. --tokens 15e12 or --tokens 15T"}};
     const Tokens d = ctx.get<Tokens>("tokens");
-    dense = six_nd(model->active, d);
+    const TrainingWork w = training_work(ctx, *model, d);
+    dense = w.dense;
+    attention = w.attention;
     ctx.set_number("params", model->params);
     ctx.set_number("active_params", model->active);
     ctx.set("flops_6nd", dense);
-    if (model->arch && model->arch->hidden_size > 0 && model->arch->attention_heads > 0) {
-      const AttentionCount count = ctx.text("attention_count") == "causal" ? AttentionCount::causal : AttentionCount::full;
-      const Tokens seq = ctx.get<Tokens>("seq");
-      attention = attention_training_per_token(*model->arch, seq, count) * d;
-      ctx.set("attention_flops", attention);
-      ctx.note(fmt::format("attention term: 3 x 2 x context x heads x (d_qk + d_v) per layer per token at seq {:g}, {} "
-                           "(PaLM appendix B's 12·L·H·Q·T with full counting); {:.3g}% of the total",
-                           seq.value(), count == AttentionCount::full ? "every position attending to the whole sequence"
-                                                                       : "causal (each position attends to those before it)",
-                           100.0 * attention.value() / (dense + attention).value()));
-    } else {
-      ctx.note("attention-score FLOPs not counted: give --model (or --layers, --hidden-size, --heads) to add them");
-    }
+    if (w.attention_counted) ctx.set("attention_flops", attention);
     if (model->active < model->params)
       ctx.note(fmt::format("MoE: 6·N·D uses the {:.4g} active parameters per token, not the {:.4g} total", model->active, model->params));
     const double chinchilla = 20.0 * model->params;
@@ -188,11 +179,7 @@ Calculator train_calculator() {
                       .example = "15e12", .optional = true});
   c.inputs.push_back({.name = "training_flops", .kind = InputKind::quantity, .dim = dims::flop,
                       .help = "the run's total FLOPs, replacing 6·N·D + attention", .example = "6.3e24", .optional = true});
-  c.inputs.push_back({.name = "seq", .kind = InputKind::quantity, .dim = dims::token,
-                      .help = "training sequence length (for the attention term)", .default_value = "8192", .example = "4096"});
-  c.inputs.push_back({.name = "attention_count", .kind = InputKind::choice,
-                      .help = "attention-score counting: full (PaLM/Megatron MFU convention) or causal (what causal kernels execute)",
-                      .default_value = "full", .choices = {"full", "causal"}});
+  for (auto& in : training_work_inputs()) c.inputs.push_back(std::move(in));
   c.inputs.push_back(precision_input());
   for (auto& in : hardware_inputs())
     if (in.name == "peak") c.inputs.push_back(in);

@@ -85,10 +85,6 @@ std::optional<long> break_even_requests(const CachePricing& p, Tokens prefix, Se
   return n;
 }
 
-Flops training_flops(double params, Tokens tokens) {
-  return from_base<Flops>(6.0 * params * tokens.value());
-}
-
 Seconds accelerator_time(Flops work, FlopsPerSecond peak, double mfu) { return work / (peak * mfu); }
 
 Usd rent(Seconds useful_accelerator_time, UsdPerHour gpu_hour, double goodput) {

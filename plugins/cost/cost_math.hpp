@@ -99,9 +99,6 @@ struct CachePricing {
 /// does (reads at or above the base price).
 [[nodiscard]] std::optional<long> break_even_requests(const CachePricing& p, Tokens prefix, Seconds stored);
 
-/// Training FLOPs by the 6·N·D rule (2 forward + 4 backward per parameter per token; Kaplan et al. 2020).
-[[nodiscard]] Flops training_flops(double params, Tokens tokens);
-
 /// Accelerator time a job needs: work / (peak × achieved share of peak).
 [[nodiscard]] Seconds accelerator_time(Flops work, FlopsPerSecond peak, double mfu);
 

@@ -1,8 +1,10 @@
 // `cost train`: accelerator rent for a training run, from a fleet and a duration or from the work it must do.
 #include <fmt/format.h>
 
+#include "plugins/cluster/train_work.hpp"
 #include "plugins/cost/cost_calcs.hpp"
 #include "plugins/cost/cost_math.hpp"
+#include "plugins/fit/fit_model.hpp"
 #include "plugins/tco/tco_inputs.hpp"
 #include "plugins/tco/tco_math.hpp"
 #include "units/format.hpp"
@@ -17,12 +19,14 @@ void run_train(Context& ctx) {
   if (!ctx.has("gpu_hour")) tco::missing("gpu_hour", "price of one accelerator-hour", "$2/h", "rental");
   const UsdPerHour price = ctx.get<UsdPerHour>("gpu_hour");
   const double goodput = ctx.number("goodput");
-  const bool has_work = ctx.has("training_flops") || ctx.has("params") || ctx.has("tokens");
+  const bool sized = ctx.ref("model") != nullptr || ctx.has("params") || ctx.has("layers");
+  const bool has_work = ctx.has("training_flops") || sized || ctx.has("tokens");
   if (has_work && ctx.has("duration"))
-    throw UserError{{"give --duration or the work (--training-flops, or --params with --tokens), not both",
+    throw UserError{{"give --duration or the work (--training-flops, or the model with --tokens), not both",
                      "with the work, the duration follows from --gpus, --peak and --mfu"}};
   if (!has_work && !ctx.has("duration"))
-    throw UserError{{"missing --duration or the work", "give --gpus N --duration 30d, or --training-flops 6.3e24 with --peak and --mfu"}};
+    throw UserError{{"missing --duration or the work",
+                     "give --gpus N --duration 30d, or --model ID --tokens 15T (or --training-flops 6.3e24) with --peak and --mfu"}};
 
   Seconds paid;  // accelerator time paid for
   std::optional<double> gpus;
@@ -39,13 +43,16 @@ void run_train(Context& ctx) {
   } else {
     Flops work;
     if (ctx.has("training_flops")) {
-      if (ctx.has("params") || ctx.has("tokens"))
-        throw UserError{{"give --training-flops or --params with --tokens, not both", "6 x params x tokens is the training FLOPs"}};
+      if (sized || ctx.has("tokens"))
+        throw UserError{{"give --training-flops or the model with --tokens, not both",
+                         "the model and --tokens give the training FLOPs (6·N·D plus the attention term)"}};
       work = ctx.get<Flops>("training_flops");
     } else {
-      if (!ctx.has("params") || !ctx.has("tokens"))
-        throw UserError{{"--params and --tokens go together (training FLOPs = 6 x params x tokens)", "e.g. --params 70e9 --tokens 15e12"}};
-      work = training_flops(ctx.number("params"), ctx.get<Tokens>("tokens"));
+      if (!sized || !ctx.has("tokens"))
+        throw UserError{{"the model and --tokens go together (training FLOPs = 6·N·D plus the attention term)",
+                         "e.g. --model llama-3.1-405b --tokens 15.6T, or --params 70e9 --tokens 15e12"}};
+      // The same work model as cluster train, so the two commands price and time the same run alike.
+      work = cluster::training_work(ctx, fit::resolve_model(ctx, false), ctx.get<Tokens>("tokens")).total();
     }
     if (!ctx.has("peak")) tco::missing("peak", "peak rate of one accelerator at the training precision", "989TFLOP/s", "gpu");
     if (!ctx.has("mfu")) tco::missing("mfu", "achieved share of peak over the run", "40%");
@@ -76,9 +83,12 @@ Calculator train_calculator() {
   c.summary = "training rent: accelerators x hours x price, or from the run's FLOPs, peak and MFU";
   c.description =
       "rent = gpus x duration x gpu_hour; or accelerator time = FLOPs / (peak x MFU) / goodput with FLOPs = "
-      "--training-flops or 6 x --params x --tokens, and rent = accelerator time x gpu_hour (then duration = accelerator "
+      "--training-flops or, from the model and --tokens, cluster train's work model (6·N·D over the active parameters plus "
+      "the attention-score term when the architecture is known), and rent = accelerator time x gpu_hour (then duration = accelerator "
       "time / gpus).";
-  c.refs = {{"gpu", {"accelerator"}, "accelerator id: sets --peak from peak.bf16_dense"}, rental_ref()};
+  c.refs = {{"model", {"model"}, "model id: active parameters and the architecture for the attention term"},
+            {"gpu", {"accelerator"}, "accelerator id: sets --peak from peak.bf16_dense"},
+            rental_ref()};
   c.inputs = {
       {.name = "gpus", .kind = InputKind::integer, .help = "accelerators rented", .example = "4096", .optional = true},
       {.name = "duration", .kind = InputKind::quantity, .dim = dims::time, .help = "wall-clock time they are rented",
@@ -88,9 +98,7 @@ Calculator train_calculator() {
       tier_input(),
       {.name = "training_flops", .kind = InputKind::quantity, .dim = dims::flop, .help = "total training work",
        .example = "6.3e24", .optional = true},
-      {.name = "params", .kind = InputKind::quantity, .dim = dims::none, .help = "parameters (with --tokens: 6 x N x D)",
-       .example = "70e9", .optional = true},
-      {.name = "tokens", .kind = InputKind::quantity, .dim = dims::token, .help = "training tokens (with --params)",
+      {.name = "tokens", .kind = InputKind::quantity, .dim = dims::token, .help = "training tokens (with the model)",
        .example = "15e12", .optional = true},
       {.name = "peak", .kind = InputKind::quantity, .dim = dims::flop_rate,
        .help = "peak rate of one accelerator at the training precision, dense", .example = "989TFLOP/s",
@@ -101,6 +109,8 @@ Calculator train_calculator() {
        .help = "share of the paid time that is useful (failures, restarts)", .default_value = "100%", .example = "90%",
        .bound = Bound::fraction},
   };
+  for (auto& in : fit::model_inputs()) c.inputs.push_back(std::move(in));
+  for (auto& in : cluster::training_work_inputs()) c.inputs.push_back(std::move(in));
   c.outputs = {
       {"accelerator_time", dims::time, "accelerator-hours paid for", "h"},
       {"rent", dims::currency, "rent for the run"},

@@ -96,5 +96,18 @@ same "DGX H100 at zero load (W)" 2400 \
   "$(value rack_average -- power rack --system dgx-h100 --utilisation 0)" \
   "$(value average_power -- power energy --system dgx-h100 --utilisation 0)"
 
+# Training work: cost train prices the run with cluster train's work model (6·N·D plus the attention term),
+# so both give the same FLOPs and accelerator time; the planner's training sheet uses the same figure.
+train=(--model llama-3.1-405b --tokens 15.6T --gpu h100-sxm --mfu 40%)
+same "training FLOPs of Llama 3.1 405B on 15.6T tokens (FLOP)" \
+  "$(value training_flops -- cluster train "${train[@]}" --gpus 16384)" \
+  "$(value training_flops_used -- cost train "${train[@]}" --gpu-hour '$2/h')"
+same "accelerator time of that run at 40% MFU (s)" \
+  "$(value gpu_time -- cluster train "${train[@]}" --gpus 16384)" \
+  "$(value useful_accelerator_time -- cost train "${train[@]}" --gpu-hour '$2/h')"
+same "training FLOPs of Llama 3 70B on 15T tokens at 4,096-token sequences (FLOP)" \
+  "$(value training_flops -- cluster train --model llama-3-70b --tokens 15T --seq 4096 --gpu h100-sxm --gpus 1024)" \
+  "$(value training_flops_used -- cost train --model llama-3-70b --tokens 15T --seq 4096 --gpu h100-sxm --mfu 40% --gpu-hour '$2/h')"
+
 echo "consistency: $pass agree, $fail disagree"
 [ "$fail" -eq 0 ]

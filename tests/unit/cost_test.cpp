@@ -2,6 +2,7 @@
 #include <catch2/catch.hpp>
 
 #include "plugins/catalog/catalog.hpp"
+#include "plugins/cluster/train_math.hpp"
 #include "plugins/core/context.hpp"
 #include "plugins/cost/cost_math.hpp"
 #include "plugins/cost/cost_ledger.hpp"
@@ -90,7 +91,7 @@ TEST_CASE("prompt cache break-even", "[cost]") {
 }
 
 TEST_CASE("training rent", "[cost]") {
-  const Flops f = training_flops(70e9, tok(15e12));
+  const Flops f = cluster::six_nd(70e9, tok(15e12));
   CHECK(f.value() == Approx(6.3e24));
   const Seconds t = accelerator_time(f, from_base<FlopsPerSecond>(1e15), 0.4);
   CHECK(t.value() / 3600 == Approx(4.375e6));
