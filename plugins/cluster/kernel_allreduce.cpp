@@ -174,7 +174,7 @@ void check(World& w, CollectiveAlgo algo, const std::string& label, bool trace, 
 std::vector<KernelCheck> run_allreduce_kernel(const KernelOptions& opt) {
   std::vector<KernelCheck> out;
   const std::vector<int> sizes = opt.quick ? std::vector<int>{2, 5, 8} : std::vector<int>{2, 3, 5, 8, 16, 24};
-  const std::size_t per_rank = opt.quick ? 1024 : 65536;
+  const std::size_t per_rank = opt.quick ? 1024 : 8192;
   for (int p : sizes) {
     const std::size_t elems = per_rank * static_cast<std::size_t>(p);  // a multiple of P: equal ring chunks
     const bool trace = opt.trace && p <= 5;

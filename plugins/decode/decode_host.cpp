@@ -53,15 +53,15 @@ BatchTiming time_steps(kernels::ThreadTeam& team, SyntheticDecoder& dec, int bat
 
 }  // namespace
 
-SyntheticShape full_size_shape(const kernels::HostInfo& host) {
+SyntheticShape full_size_shape() {
   SyntheticShape s;
   s.hidden = 2048;
   s.heads = 16;
   s.kv_heads = 4;
   s.head_dim = 128;
   s.ffn = 5632;
-  s.vocab = 32000;
-  const double target = 4.0 * host.last_level_cache.value();
+  s.vocab = 8192;  // a small head, so the bytes per step are mostly layers, as in a real model
+  const double target = kernels::default_probe_footprint().value();
   const double head = 4.0 * s.vocab * s.hidden;
   const double per_layer = 4.0 * layer_floats(s);
   s.layers = static_cast<int>(std::clamp(std::ceil((target - head) / per_layer), 2.0, 32.0));
@@ -81,7 +81,7 @@ const HostMeasurement& measure_host(const KernelOptions& opt) {
   HostMeasurement m;
   m.host = kernels::host_info();
   m.date = today_utc();
-  m.shape = full_size_shape(m.host);
+  m.shape = full_size_shape();
   m.context = 128;
   kernels::ThreadTeam team;
   auto say = [&](const std::string& s) {
@@ -90,19 +90,19 @@ const HostMeasurement& measure_host(const KernelOptions& opt) {
   say(fmt::format("host: {}, {} threads, {} vector unit, last-level cache {:.0f} MiB", m.host.cpu_name, team.size(), m.host.vector_isa,
                   m.host.last_level_cache.value() / (1024.0 * 1024.0)));
   kernels::BandwidthProbe bw(team, kernels::default_probe_footprint());
-  kernels::FmaProbe fma(team, from_base<Seconds>(0.3));
-  // A product of 1536 x 2048 weights (12.6 MB, cache-resident) with 256 sequences, repeated for about 0.3 s.
+  kernels::FmaProbe fma(team, from_base<Seconds>(0.15));
+  // A product of 1536 x 2048 weights (12.6 MB, cache-resident) with 256 sequences, repeated for about 0.15 s.
   kernels::GemmProbe gemm(team, 1536, 2048, 256);
   m.gemm_shape = "1536 x 2048 weights, 256 sequences";
   const kernels::TimedRate<FlopsPerSecond> gemm_first = gemm.run(1);
-  const int gemm_reps = std::max(1, static_cast<int>(std::ceil(0.3 * gemm_first.cpu.value() / (2.0 * 1536 * 2048 * 256))));
+  const int gemm_reps = std::max(1, static_cast<int>(std::ceil(0.15 * gemm_first.cpu.value() / (2.0 * 1536 * 2048 * 256))));
   (void)bw.triad();
   (void)bw.read();
   // A first estimate sizes the batch sweep: well past the predicted ridge batch.
   const Workload w = workload_from_arch(synthetic_arch(m.shape), *find_storage_format("fp32"), *find_storage_format("fp32"));
   const Roof first{bw.read().cpu, gemm.run(gemm_reps).cpu};
   const double ridge = ridge_batch(w, first, from_base<Tokens>(m.context)).value_or(64.0);
-  int max_batch = 64;
+  int max_batch = 16;
   while (max_batch < 4 * ridge && max_batch < 512) max_batch *= 2;
   const double kv_per_seq = 2.0 * 4.0 * m.shape.layers * m.shape.kv_heads * m.shape.head_dim * (m.context + 16.0);
   const double weights = 4.0 * (layer_floats(m.shape) * m.shape.layers + 2.0 * m.shape.vocab * m.shape.hidden);
@@ -113,7 +113,7 @@ const HostMeasurement& measure_host(const KernelOptions& opt) {
   SyntheticDecoder dec(m.shape, max_batch, m.context + 16, team);
 
   // Memory side: read passes interleaved with batch-1 steps.
-  const int memory_rounds = 7;
+  const int memory_rounds = 5;
   std::vector<BytesPerSecond> triads, reads, read_walls;
   std::vector<Seconds> one, one_wall;
   dec.prefill_cache(1, m.context);

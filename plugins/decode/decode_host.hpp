@@ -51,8 +51,9 @@ struct HostMeasurement {
   std::string date;
 };
 
-/// The synthetic model sized so its weights read per step are at least four times the last-level cache.
-[[nodiscard]] SyntheticShape full_size_shape(const kernels::HostInfo& host);
+/// The synthetic model sized so its weights read per step fill the bandwidth probe's footprint (four times the
+/// last-level cache, between 256 MiB and 512 MiB): they stream from memory, as a real model's do.
+[[nodiscard]] SyntheticShape full_size_shape();
 
 /// Runs the probes and the timed decode loop once per process (several interleaved rounds, medians);
 /// later calls return the same figures. Progress goes to stderr when `opt.progress` is set.

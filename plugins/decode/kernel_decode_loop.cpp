@@ -5,6 +5,7 @@
 #include <functional>
 #include <stdexcept>
 
+#include "plugins/kernels/big_array.hpp"
 #include "plugins/kernels/rng.hpp"
 #include "plugins/kernels/simd.hpp"
 
@@ -18,11 +19,11 @@ using kernels::ThreadTeam;
 
 struct Matrix {
   std::size_t rows = 0, cols = 0;
-  std::unique_ptr<float[]> data;
+  kernels::BigArray<float> data;
   [[nodiscard]] std::size_t size() const { return rows * cols; }
 };
 
-Matrix make_matrix(std::size_t rows, std::size_t cols) { return {rows, cols, std::unique_ptr<float[]>(new float[rows * cols])}; }
+Matrix make_matrix(std::size_t rows, std::size_t cols) { return {rows, cols, kernels::big_array<float>(rows * cols)}; }
 
 struct Layer {
   Matrix qkv, o, gate_up, down, norm1, norm2;
@@ -62,7 +63,7 @@ struct SyntheticDecoder::Impl {
   Matrix embed, head, final_norm;
   std::vector<Layer> layers;
   // KV cache, per layer: [sequence][kv head][position][head_dim] for K and for V.
-  std::vector<std::unique_ptr<float[]>> k_cache, v_cache;
+  std::vector<kernels::BigArray<float>> k_cache, v_cache;
   std::vector<float> x, xn, qkv, att, gu, hmid, out, logits, xt;
   std::vector<int> tok;
   std::vector<Tally> tallies;
@@ -91,8 +92,8 @@ struct SyntheticDecoder::Impl {
     }
     const std::size_t cache = cache_floats();
     for (int l = 0; l < s.layers; ++l) {
-      k_cache.emplace_back(new float[cache]);
-      v_cache.emplace_back(new float[cache]);
+      k_cache.push_back(kernels::big_array<float>(cache));
+      v_cache.push_back(kernels::big_array<float>(cache));
     }
     tok.assign(static_cast<std::size_t>(max_batch), 0);
     tallies.resize(static_cast<std::size_t>(team.size()));

@@ -6,6 +6,7 @@
 
 #include <memory>
 
+#include "plugins/kernels/big_array.hpp"
 #include "plugins/kernels/thread_team.hpp"
 #include "plugins/kernels/timer.hpp"
 #include "units/system.hpp"
@@ -29,7 +30,7 @@ class BandwidthProbe {
  private:
   ThreadTeam& team_;
   std::size_t n_ = 0;
-  std::unique_ptr<double[]> a_, b_, c_;
+  BigArray<double> a_, b_, c_;
 };
 
 /// How probe_bandwidth runs.
@@ -61,7 +62,7 @@ struct BandwidthResult {
 /// Warms up, then times `repeats` passes of each kind and takes the medians.
 [[nodiscard]] BandwidthResult probe_bandwidth(ThreadTeam& team, const BandwidthOptions& opt);
 
-/// The default footprint: four times the last-level cache, at least 256 MiB, capped at a quarter of memory.
+/// The default footprint: four times the last-level cache, between 256 MiB and 512 MiB, capped at a quarter of memory.
 [[nodiscard]] Bytes default_probe_footprint();
 
 }  // namespace infracalc::kernels

@@ -54,4 +54,15 @@ class ThreadTeam {
 /// The share [begin, end) of `n` items that `member` of `members` handles, in blocks of `align` items.
 [[nodiscard]] std::pair<std::size_t, std::size_t> share(std::size_t n, int member, int members, std::size_t align = 1);
 
+/// Runs `fn(i)` for every item i in [0, n), items dealt in turn to the team's members, and returns the
+/// results in item order: independent pieces of a reference kernel spread over the cores.
+template <class Fn>
+[[nodiscard]] auto map_items(ThreadTeam& team, std::size_t n, Fn fn) -> std::vector<decltype(fn(std::size_t{}))> {
+  std::vector<decltype(fn(std::size_t{}))> out(n);
+  team.run([&](int member, int members) {
+    for (std::size_t i = static_cast<std::size_t>(member); i < n; i += static_cast<std::size_t>(members)) out[i] = fn(i);
+  });
+  return out;
+}
+
 }  // namespace infracalc::kernels

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "plugins/kv/kv_blocks.hpp"
+#include "plugins/kernels/rng.hpp"
 #include "plugins/kv/kv_kernels.hpp"
 
 namespace infracalc::kv {
@@ -22,11 +23,7 @@ struct Shape {
   int blocks;
 };
 
-std::uint64_t mix(std::uint64_t& s) {
-  s = s * 6364136223846793005ull + 1442695040888963407ull;
-  return s >> 11;
-}
-float rnd(std::uint64_t& s) { return static_cast<float>(static_cast<double>(mix(s)) * 0x1.0p-53 * 2.0 - 1.0); }
+float signed_unit(kernels::Rng& r) { return static_cast<float>(2.0 * r.uniform() - 1.0); }
 
 // The physical pool: for every block, K and V of block_size positions x kv_heads x dim floats.
 class PagedStore {
@@ -93,7 +90,7 @@ Result run(const Shape& s, const std::vector<int>& lengths, bool trace) {
   BlockAllocator pool(s.blocks);
   std::vector<Seq> seqs(lengths.size());
   for (std::size_t i = 0; i < seqs.size(); ++i) seqs[i].target = lengths[i];
-  std::uint64_t seed = 12345;
+  kernels::Rng rng(12345);
   Result r;
   // Sequences start staggered so that blocks of finished sequences are reused by later ones.
   for (int step = 0;; ++step) {
@@ -107,7 +104,7 @@ Result run(const Shape& s, const std::vector<int>& lengths, bool trace) {
       const int slot = q.length % s.block;
       for (int h = 0; h < s.kv_heads; ++h)
         for (int d = 0; d < s.dim; ++d) {
-          const float kk = rnd(seed), vv = rnd(seed);
+          const float kk = signed_unit(rng), vv = signed_unit(rng);
           store.k(blk, slot, h)[d] = kk;
           store.v(blk, slot, h)[d] = vv;
           q.k.push_back(kk);
@@ -115,7 +112,7 @@ Result run(const Shape& s, const std::vector<int>& lengths, bool trace) {
         }
       ++q.length;
       std::vector<float> query(static_cast<std::size_t>(s.heads * s.dim));
-      for (auto& x : query) x = rnd(seed);
+      for (auto& x : query) x = signed_unit(rng);
       const auto paged = attend(s, query, q.length, [&](int p, int h) {
         const std::int32_t b = q.table[static_cast<std::size_t>(p / s.block)];
         return std::pair<const float*, const float*>{store.k(b, p % s.block, h), store.v(b, p % s.block, h)};

@@ -8,6 +8,7 @@
 #include <fmt/format.h>
 #include <vector>
 
+#include "plugins/kernels/rng.hpp"
 #include "plugins/kv/kv_kernels.hpp"
 #include "plugins/kv/kv_work.hpp"
 
@@ -25,15 +26,10 @@ struct Model {
   Mat wq, wk, wv;
 };
 
-double rnd(std::uint64_t& s) {
-  s = s * 6364136223846793005ull + 1442695040888963407ull;
-  return static_cast<double>(s >> 11) * 0x1.0p-53 * 2.0 - 1.0;
-}
-
-Mat matrix(std::uint64_t& s) {
+Mat matrix(kernels::Rng& r) {
   Mat m(kWorkDim, Vec(kHidden));
   for (auto& row : m)
-    for (auto& x : row) x = rnd(s);
+    for (auto& x : row) x = 2.0 * r.uniform() - 1.0;
   return m;
 }
 
@@ -100,8 +96,8 @@ Count decode(const Model& m, const std::vector<Vec>& x, std::int64_t prompt, std
 
 std::vector<KernelCheck> run_work_kernel(const KernelOptions& opt) {
   std::vector<KernelCheck> checks;
-  std::uint64_t seed = 99;
-  const Model m{matrix(seed), matrix(seed), matrix(seed)};
+  kernels::Rng rng(99);
+  const Model m{matrix(rng), matrix(rng), matrix(rng)};
   struct Setup {
     std::int64_t prompt, steps, report;
   };
@@ -110,7 +106,7 @@ std::vector<KernelCheck> run_work_kernel(const KernelOptions& opt) {
   for (const auto& s : setups) {
     std::vector<Vec> x(static_cast<std::size_t>(s.prompt + s.steps), Vec(kHidden));
     for (auto& xi : x)
-      for (auto& e : xi) e = rnd(seed);
+      for (auto& e : xi) e = 2.0 * rng.uniform() - 1.0;
     const Count with = decode(m, x, s.prompt, s.steps, true, s.report);
     const Count without = decode(m, x, s.prompt, s.steps, false, s.report);
     double diff = 0;
