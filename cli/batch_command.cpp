@@ -1,5 +1,10 @@
 // `infracalc batch`: JSON Lines in, JSON Lines out — one calculation per record, streamed.
+#include <cerrno>
 #include <cstdio>
+#include <cstring>
+#include <memory>
+#include <optional>
+#include <sys/stat.h>
 #include <fmt/format.h>
 
 #include "cli/commands.hpp"
@@ -7,6 +12,7 @@
 #include "plugins/core/json.hpp"
 #include "plugins/registry.hpp"
 #include "units/format.hpp"
+#include "units/printable.hpp"
 #include "units/suggest.hpp"
 
 namespace infracalc::cli {
@@ -92,31 +98,100 @@ std::optional<Error> process_batch_record(std::string_view text, std::size_t rec
   }
 }
 
+namespace {
+
+// A record longer than this is an error for that record, skipped to its end without being held whole: a
+// record is a few hundred bytes, and a stream of zeros or one endless line must not exhaust memory.
+constexpr std::size_t kMaxRecord = std::size_t{16} << 20;
+
+// Newline-terminated records from a stream, read in 64 KiB blocks.
+class RecordReader {
+ public:
+  enum class Got : std::uint8_t { record, too_long, end, error };
+  explicit RecordReader(std::FILE* f) : f_(f) {}
+  // A record past the limit is reported as soon as the limit is crossed (an endless line is seen at once);
+  // the next call first skips the rest of it.
+  Got next(std::string& line) {
+    line.clear();
+    bool started = false;
+    for (;;) {
+      if (pos_ == len_) {
+        len_ = std::fread(buf_, 1, sizeof buf_, f_);
+        pos_ = 0;
+        if (len_ == 0) {
+          if (std::ferror(f_) != 0) return Got::error;
+          skipping_ = false;
+          return started ? Got::record : Got::end;
+        }
+      }
+      const char* start = buf_ + pos_;
+      const auto* nl = static_cast<const char*>(std::memchr(start, '\n', len_ - pos_));
+      const std::size_t take = nl != nullptr ? static_cast<std::size_t>(nl - start) : len_ - pos_;
+      pos_ += take + (nl != nullptr ? 1 : 0);
+      if (skipping_) {
+        if (nl != nullptr) skipping_ = false;
+        continue;
+      }
+      started = true;
+      if (line.size() + take > kMaxRecord) {
+        line.clear();
+        line.shrink_to_fit();
+        skipping_ = nl == nullptr;
+        return Got::too_long;
+      }
+      line.append(start, take);
+      if (nl != nullptr) return Got::record;
+    }
+  }
+
+ private:
+  std::FILE* f_;
+  char buf_[1 << 16];
+  std::size_t pos_ = 0, len_ = 0;
+  bool skipping_ = false;
+};
+
+}  // namespace
+
 ExitStatus run_batch(const std::string& path, bool fail_fast, const GlobalOptions& g) {
   std::FILE* in = stdin;
   if (!path.empty() && path != "-") {
     in = std::fopen(path.c_str(), "rb");
-    if (in == nullptr) throw UserError{{"batch: cannot open " + path, "check the path"}};
+    if (in == nullptr)
+      throw UserError{{"batch: cannot open \"" + printable(path) + "\": " + std::strerror(errno), "check the path"}};
+    struct stat st{};
+    if (::fstat(::fileno(in), &st) == 0 && !S_ISREG(st.st_mode) && !S_ISFIFO(st.st_mode)) {
+      std::fclose(in);
+      throw UserError{{"batch: \"" + printable(path) + "\" is " + (S_ISDIR(st.st_mode) ? "a directory" : "not a regular file (a device or a socket)"),
+                       "give a file of JSON records, one per line, or - for standard input"}};
+    }
   }
   RunOptions ro;
   ro.as_of = g.as_of.empty() ? Date{} : Date::parse(g.as_of);
   if (!g.as_of.empty() && !ro.as_of.valid()) throw UserError{{"--as-of: expected YYYY-MM-DD, got \"" + g.as_of + "\"", ""}};
-  std::string line;
   std::string out;
   out.reserve(1 << 16);
   std::size_t record = 0;
   std::size_t failed = 0;
   std::size_t processed = 0;
-  char* buf = nullptr;
-  std::size_t cap = 0;
-  ssize_t n = 0;
-  while ((n = getline(&buf, &cap, in)) >= 0) {
+  auto reader = std::make_unique<RecordReader>(in);
+  std::string line;
+  RecordReader::Got got{};
+  while ((got = reader->next(line)) == RecordReader::Got::record || got == RecordReader::Got::too_long) {
     ++record;
-    std::string_view text(buf, static_cast<std::size_t>(n));
-    while (!text.empty() && (text.back() == '\n' || text.back() == '\r')) text.remove_suffix(1);
-    if (text.find_first_not_of(" \t") == std::string_view::npos) continue;  // blank lines are skipped
-    ++processed;
-    if (const auto err = process_batch_record(text, record, ro, out)) {
+    std::optional<Error> err;
+    if (got == RecordReader::Got::too_long) {
+      ++processed;
+      err = Error{fmt::format("longer than {} MiB", kMaxRecord >> 20), "a record is one JSON object on one line, a few hundred bytes"};
+      append_error(out, record, nullptr, *err);
+    } else {
+      std::string_view text(line);
+      while (!text.empty() && (text.back() == '\n' || text.back() == '\r')) text.remove_suffix(1);
+      if (text.find_first_not_of(" \t") == std::string_view::npos) continue;  // blank lines are skipped
+      ++processed;
+      err = process_batch_record(text, record, ro, out);
+    }
+    if (err) {
       ++failed;
       // Whole lines reach stdout before the message goes to stderr, so `2>&1` never splits a record.
       emit(out);
@@ -131,9 +206,15 @@ ExitStatus run_batch(const std::string& path, bool fail_fast, const GlobalOption
       finish_output();  // a reader downstream (jq, a pipeline) sees whole records as they are done
     }
   }
-  std::free(buf);
   emit(out);
   finish_output();
+  if (got == RecordReader::Got::error) {
+    const int saved = errno;
+    if (in != stdin) std::fclose(in);
+    throw UserError{{"batch: error reading " + (in == stdin ? std::string("standard input") : "\"" + printable(path) + "\"") + ": " +
+                         std::strerror(saved),
+                     "the records before it were processed"}};
+  }
   if (in != stdin) std::fclose(in);
   if (failed > 0) std::fprintf(stderr, "batch: %zu of %zu records failed\n", failed, processed);
   return failed == 0 ? ExitStatus::ok : ExitStatus::check_failed;

@@ -14,6 +14,7 @@
 #include "plugins/catalog/hf_import.hpp"
 #include "plugins/catalog/model_arch.hpp"
 #include "plugins/catalog/schema.hpp"
+#include "plugins/core/input_file.hpp"
 #include "plugins/core/json.hpp"
 #include "plugins/formats/storage.hpp"
 #include "units/format.hpp"
@@ -468,11 +469,7 @@ ExitStatus run_model_import(const ImportOptions& o, const GlobalOptions& g) {
   std::error_code ec;
   if (fs::is_directory(o.file, ec))
     throw UserError{{"model import: '" + o.file + "' is a directory", "pass the config.json inside it: " + (fs::path(o.file) / "config.json").string()}};
-  std::ifstream in(o.file, std::ios::binary);
-  if (!in) throw UserError{{"model import: cannot read '" + o.file + "'", "pass the path of a Hugging Face config.json"}};
-  std::ostringstream ss;
-  ss << in.rdbuf();
-  auto json = read_json(ss.str(), o.file);
+  auto json = read_json(read_input_file(o.file, "model import", input_limits::model_config).value_or_throw(), o.file);
   if (!json) throw UserError{json.error()};
   // The id names the file, so --id, --out and the config must agree on it.
   const fs::path src(o.file);

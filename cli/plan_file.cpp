@@ -7,6 +7,7 @@
 #include <sstream>
 
 #include "plugins/catalog/catalog.hpp"
+#include "plugins/core/input_file.hpp"
 #include "plugins/core/toml_reader.hpp"
 #include "units/format.hpp"
 #include "units/parse.hpp"
@@ -328,11 +329,7 @@ PlanSpec parse_plan_text(std::string_view text, const std::string& source, Probl
 }
 
 PlanSpec load_plan_file(const std::string& path, Problems& problems) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw UserError{{"plan: cannot read " + path, "check the path"}};
-  std::ostringstream ss;
-  ss << in.rdbuf();
-  return parse_plan_text(ss.str(), path, problems);
+  return parse_plan_text(read_input_file(path, "plan", input_limits::document).value_or_throw(), path, problems);
 }
 
 void apply_sets(PlanSpec& spec, const std::vector<std::string>& sets, Problems& problems) {

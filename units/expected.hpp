@@ -54,6 +54,11 @@ class Expected {
     if (!ok()) throw UserError{error()};
     return value();
   }
+  /// The value moved out, or throws UserError with the held error.
+  [[nodiscard]] T value_or_throw() && {
+    if (!ok()) throw UserError{error()};
+    return std::get<0>(std::move(v_));
+  }
 
  private:
   std::variant<T, Error> v_;

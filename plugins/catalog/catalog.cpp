@@ -8,6 +8,7 @@
 
 #include "plugins/catalog/embedded.hpp"
 #include "plugins/catalog/model_arch.hpp"
+#include "plugins/core/input_file.hpp"
 #include "plugins/core/toml_reader.hpp"
 #include "units/suggest.hpp"
 
@@ -255,11 +256,7 @@ const Entry* Catalog::load(const IndexItem& item) {
     if (id == item.id) return e.get();
   std::string text;
   if (item.overlay) {
-    std::ifstream in(item.path, std::ios::binary);
-    if (!in) throw UserError{{"cannot read data file " + item.path, "check its permissions"}};
-    std::ostringstream ss;
-    ss << in.rdbuf();
-    text = ss.str();
+    text = read_input_file(item.path, "data file", input_limits::document).value_or_throw();
   } else {
     for (const auto& f : embedded_files())
       if (f.id == item.id) text = std::string(f.text);

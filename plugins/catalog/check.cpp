@@ -12,6 +12,7 @@
 #include "plugins/catalog/measured.hpp"
 #include "plugins/catalog/model_arch.hpp"
 #include "plugins/catalog/schema.hpp"
+#include "plugins/core/input_file.hpp"
 #include "plugins/core/toml_reader.hpp"
 #include "units/format.hpp"
 #include "units/parse.hpp"
@@ -276,14 +277,12 @@ void check_measured(Catalog& catalog, const Date& today, std::span<const std::st
     sources.push_back({name, std::string(f.text)});
   }
   for (const auto& path : overlays) {
-    std::ifstream in(path, std::ios::binary);
-    if (!in) {
-      out.push_back({path, "cannot read the file", true});
+    auto text = read_input_file(path, "", input_limits::document);
+    if (!text) {
+      out.push_back({"", text.error().text(), true});
       continue;
     }
-    std::ostringstream ss;
-    ss << in.rdbuf();
-    sources.push_back({path, ss.str()});
+    sources.push_back({path, std::move(text).value()});
   }
   std::map<std::string, std::string> seen;
   for (const auto& src : sources) {

@@ -7,6 +7,7 @@
 #include <sstream>
 
 #include "plugins/catalog/embedded.hpp"
+#include "plugins/core/input_file.hpp"
 #include "plugins/core/toml_reader.hpp"
 #include "units/suggest.hpp"
 
@@ -107,13 +108,7 @@ void read_entry(const Node& t, const std::string& file, Measurement& m, std::vec
     m.result = *r;
 }
 
-Expected<std::string> read_measured_text(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) return Error{"cannot read " + path, "check that the file exists and is readable"};
-  std::ostringstream ss;
-  ss << in.rdbuf();
-  return ss.str();
-}
+Expected<std::string> read_measured_text(const std::string& path) { return read_input_file(path, "", input_limits::document); }
 
 }  // namespace
 

@@ -3,6 +3,7 @@
 #include <charconv>
 #include <cstdint>
 #include <cstring>
+#include <unordered_map>
 #include <cmath>
 #include <fmt/format.h>
 
@@ -95,7 +96,28 @@ class JsonParser {
     return bad("unexpected character '" + printable(s_.substr(pos_, std::max<std::size_t>(1, utf8_sequence_length(s_.substr(pos_))))) + "'");
   }
 
+  // Whether `key` is already a member of `n`. Small objects are scanned; past kSmallObject members an index by
+  // hash (member positions, since members move as the vector grows) keeps a 100,000-key object linear.
+  static constexpr std::size_t kSmallObject = 16;
+  static bool duplicate(const Node& n, const std::string& key, std::unordered_multimap<std::size_t, std::size_t>& seen) {
+    if (n.members.size() < kSmallObject) {
+      for (const auto& m : n.members)
+        if (m.first == key) return true;
+      return false;
+    }
+    const std::hash<std::string> hash;
+    if (seen.empty())
+      for (std::size_t i = 0; i < n.members.size(); ++i) seen.emplace(hash(n.members[i].first), i);
+    const std::size_t h = hash(key);
+    const auto [lo, hi] = seen.equal_range(h);
+    for (auto it = lo; it != hi; ++it)
+      if (n.members[it->second].first == key) return true;
+    seen.emplace(h, n.members.size());
+    return false;
+  }
+
   bool object(Node& n, int depth) {
+    std::unordered_multimap<std::size_t, std::size_t> seen;
     n.kind = Node::Kind::table;
     ++pos_;
     skip_ws();
@@ -110,8 +132,7 @@ class JsonParser {
       if (s_[pos_] != '"') return bad("expected a string key");
       std::string key;
       if (!string(key)) return false;
-      for (const auto& m : n.members)
-        if (m.first == key) return bad("duplicate key \"" + printable(key) + "\"");
+      if (duplicate(n, key, seen)) return bad("duplicate key \"" + printable(key) + "\"");
       skip_ws();
       if (at_end()) return truncated("an object");
       if (s_[pos_] != ':') return bad("expected ':' after a key");

@@ -1,4 +1,5 @@
 #include "plugins/kv/kv_paged.hpp"
+#include "plugins/core/input_file.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -316,11 +317,7 @@ std::vector<PagedRequest> random_requests(std::int64_t count, std::uint64_t seed
 namespace infracalc::kv {
 
 std::string read_requests_file(const std::string& path) {
-  std::ifstream in(path);
-  if (!in) throw UserError{{"--requests-file: cannot read \"" + path + "\"", "give a readable file of PROMPT OUTPUT [ARRIVAL] lines"}};
-  std::ostringstream s;
-  s << in.rdbuf();
-  return s.str();
+  return read_input_file(path, "--requests-file", input_limits::request_trace).value_or_throw();
 }
 
 }  // namespace infracalc::kv

@@ -155,7 +155,8 @@ Calculator energy_calculator() {
   c.inputs.push_back({.name = "tariff_range", .kind = InputKind::text, .help = "tariff range LOW..HIGH",
                       .example = "$30/MWh..$120/MWh", .optional = true});
   c.inputs.push_back({.name = "steps", .kind = InputKind::integer, .help = "points in the range table", .default_value = "4",
-                      .example = "10", .most = 1'000'000});
+                      .example = "10", .most = 1'000,
+                      .most_why = "a sensitivity table reads well at 4 to 50 points; 1,000 already prints 100 kB"});
   c.inputs.push_back({.name = "connection_capex", .kind = InputKind::quantity, .dim = dims::currency,
                       .help = "cost of the site's grid connection (transmission, substation)", .example = "$7.2e9",
                       .optional = true});
@@ -206,7 +207,8 @@ Calculator siting_calculator() {
   c.inputs.push_back({.name = "tariffs", .kind = InputKind::text, .help = "tariffs for the share table (list or LOW..HIGH)",
                       .default_value = "$30/MWh..$120/MWh", .example = "$40/MWh,$80/MWh,$150/MWh"});
   c.inputs.push_back({.name = "steps", .kind = InputKind::integer, .help = "points in a --tariffs range", .default_value = "4",
-                      .example = "10", .most = 1'000'000});
+                      .example = "10", .most = 1'000,
+                      .most_why = "a sensitivity table reads well at 4 to 50 points; 1,000 already prints 100 kB"});
   c.outputs = {
       {"threshold_used", dims::money_per_energy, "the threshold applied", "$/MWh"},
       {"tariff_over_threshold", dims::none, "--tariff / threshold"},
