@@ -118,10 +118,13 @@ std::vector<Request> parse_request_file(const std::string& text, const std::stri
     r.prompt = parse_count(parts[0], where, line, 1);
     r.output = parse_count(parts[1], where, line, 1);
     if (parts.size() == 3) {
+      // A file may hold anything: an error quotes at most a short, escaped prefix of it.
+      if (parts[2].size() > 40)
+        throw UserError{{fmt::format("{}: arrival \"{}\" is not a time", where, excerpt(parts[2])), "e.g. 0.25s"}};
       auto q = parse_input(parts[2], Expectation{dims::time, false}, where + " arrival");
       if (!q) throw UserError{q.error()};
       if (!(q->value >= 0) || !std::isfinite(q->value))
-        throw UserError{{fmt::format("{}: arrival \"{}\" must be a time of zero or more", where, parts[2]), "e.g. 0.25s"}};
+        throw UserError{{fmt::format("{}: arrival \"{}\" must be a time of zero or more", where, excerpt(parts[2])), "e.g. 0.25s"}};
       r.arrival = from_base<Seconds>(q->value);
       ++timed;
     } else {
