@@ -7,6 +7,7 @@
 #include <unistd.h>
 
 #include "plugins/catalog/catalog.hpp"
+#include "units/printable.hpp"
 #include "units/suggest.hpp"
 
 namespace infracalc::cli {
@@ -43,7 +44,7 @@ std::string user_data_dir() {
 void apply_data_dirs(const GlobalOptions& g) {
   auto& cat = Catalog::instance();
   std::error_code ec;
-  if (const std::string u = user_data_dir(); !u.empty() && std::filesystem::is_directory(u, ec)) cat.add_overlay_dir(u);
+  if (const std::string u = user_data_dir(); !u.empty() && std::filesystem::is_directory(u, ec)) cat.add_overlay_dir(u, true);
   if (const char* env = std::getenv("INFRACALC_DATA"); env != nullptr && *env != '\0') {
     std::string s(env);
     std::size_t start = 0;
@@ -73,6 +74,24 @@ void finish_output() {
     std::perror("infracalc: write");
     std::_Exit(2);
   }
+}
+
+Date as_of_option(const GlobalOptions& g) {
+  if (g.as_of.empty()) return {};
+  const Date d = Date::parse(g.as_of);
+  if (d.valid()) return d;
+  // The right shape but no such day: say which month is short.
+  const Date shape = Date::parse(g.as_of.substr(0, 8) + "01");
+  if (shape.valid() && g.as_of.size() == 10)
+    throw UserError{{"--as-of: " + g.as_of + " is not a calendar date (" + g.as_of.substr(0, 7) + " has " +
+                         std::to_string(Date::days_in_month(shape.year, shape.month)) + " days)",
+                     "e.g. --as-of 2025-01-01"}};
+  throw UserError{{"--as-of: expected a date YYYY-MM-DD, got \"" + g.as_of + "\"", "e.g. --as-of 2025-01-01"}};
+}
+
+void report(std::string_view label, std::string_view text) {
+  const std::string line = std::string(label) + ": " + printable(text, Keep::text) + "\n";
+  std::fputs(line.c_str(), stderr);
 }
 
 }  // namespace infracalc::cli

@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "cli/output.hpp"
+#include "plugins/core/node.hpp"
 
 namespace infracalc::cli {
 
@@ -34,6 +35,9 @@ struct GlobalOptions {
   std::vector<std::string> data_dirs;
 };
 
+/// The date of --as-of (an unset Date when it was not given); a text that is not YYYY-MM-DD naming a calendar day
+/// (2024-02-31, 2023-02-29) throws UserError.
+[[nodiscard]] Date as_of_option(const GlobalOptions& g);
 /// Resolves --format/--json/--csv and --color into out; throws UserError for bad values.
 void finish_global_options(GlobalOptions& g);
 /// Adds the overlay directories from $INFRACALC_DATA, the user data dir and --data-dir to the catalog.
@@ -45,5 +49,9 @@ void apply_data_dirs(const GlobalOptions& g);
 void emit(std::string_view text);
 /// Flushes stdout at exit, with the same broken-pipe rule.
 void finish_output();
+/// Writes "LABEL: TEXT" and a line feed to stderr: the one way a message reaches stderr. TEXT is escaped
+/// (units/printable.hpp, Keep::text), so bytes from input or data (ESC, OSC, C0/C1, DEL, invalid UTF-8,
+/// bidirectional overrides) never reach the terminal raw.
+void report(std::string_view label, std::string_view text);
 
 }  // namespace infracalc::cli

@@ -1,7 +1,9 @@
 // `infracalc batch`: JSON Lines in, JSON Lines out — one calculation per record, streamed.
+#include <algorithm>
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
+#include <filesystem>
 #include <memory>
 #include <optional>
 #include <sys/stat.h>
@@ -19,8 +21,27 @@ namespace infracalc::cli {
 
 namespace {
 
+// The file a record's input names, confined to --files-from DIR: a batch stream is often untrusted, so a record
+// never reads (or quotes in an error) a file outside the directory the person running batch chose. A relative
+// path is taken relative to DIR; symbolic links are resolved before the check.
+std::string confined_file(const std::string& key, const std::string& value, std::string_view files_from) {
+  namespace fs = std::filesystem;
+  if (files_from.empty())
+    throw UserError{{"input \"" + key + "\" names a file; batch records read files only under a directory given with --files-from DIR",
+                     "run `infracalc batch --files-from DIR` with the file in DIR"}};
+  std::error_code ec;
+  const fs::path root = fs::canonical(fs::path(files_from), ec);
+  if (ec) throw UserError{{"--files-from " + std::string(files_from) + ": " + ec.message(), "pass an existing directory"}};
+  const fs::path file = fs::weakly_canonical(root / fs::path(value), ec);
+  const auto [r, f] = std::mismatch(root.begin(), root.end(), file.begin(), file.end());
+  if (ec || r != root.end() || f == file.end())
+    throw UserError{{"input \"" + key + "\": \"" + value + "\" lies outside --files-from " + std::string(files_from),
+                     "name a file under that directory (a path relative to it)"}};
+  return file.string();
+}
+
 // Reads one record's calculation and inputs; throws UserError naming the field.
-Result run_record(const Node& rec, const RunOptions& ro) {
+Result run_record(const Node& rec, const RunOptions& ro, std::string_view files_from) {
   if (!rec.is_table()) throw UserError{{"a record must be a JSON object", "e.g. {\"plugin\": \"kv\", \"calculator\": \"size\", \"inputs\": {...}}"}};
   const Node* plugin = rec.find("plugin");
   const Node* calc = rec.find("calculator");
@@ -59,6 +80,9 @@ Result run_record(const Node& rec, const RunOptions& ro) {
       }
     }
   }
+  for (auto& [k, v] : raw)
+    for (const auto& input : c->inputs)
+      if (input.names_file && input.name == k) v = confined_file(k, v, files_from);
   return run_calculator(*p, *c, raw, ro);
 }
 
@@ -77,12 +101,13 @@ void append_error(std::string& out, std::size_t record, const Node* id, const Er
 
 }  // namespace
 
-std::optional<Error> process_batch_record(std::string_view text, std::size_t record, const RunOptions& ro, std::string& out) {
+std::optional<Error> process_batch_record(std::string_view text, std::size_t record, const RunOptions& ro, std::string& out,
+                                          std::string_view files_from) {
   auto doc = read_json(text, "record " + std::to_string(record));
   const Node* id = doc ? doc->find("id") : nullptr;
   try {
     if (!doc) throw UserError{doc.error()};
-    const Result r = run_record(doc.value(), ro);
+    const Result r = run_record(doc.value(), ro, files_from);
     append_result_json(out, r);
     if (id != nullptr && id->kind == Node::Kind::string) {
       out.pop_back();  // the closing brace
@@ -153,7 +178,7 @@ class RecordReader {
 
 }  // namespace
 
-ExitStatus run_batch(const std::string& path, bool fail_fast, const GlobalOptions& g) {
+ExitStatus run_batch(const std::string& path, bool fail_fast, const std::string& files_from, const GlobalOptions& g) {
   std::FILE* in = stdin;
   if (!path.empty() && path != "-") {
     in = std::fopen(path.c_str(), "rb");
@@ -167,8 +192,7 @@ ExitStatus run_batch(const std::string& path, bool fail_fast, const GlobalOption
     }
   }
   RunOptions ro;
-  ro.as_of = g.as_of.empty() ? Date{} : Date::parse(g.as_of);
-  if (!g.as_of.empty() && !ro.as_of.valid()) throw UserError{{"--as-of: expected YYYY-MM-DD, got \"" + g.as_of + "\"", ""}};
+  ro.as_of = as_of_option(g);
   std::string out;
   out.reserve(1 << 16);
   std::size_t record = 0;
@@ -189,7 +213,7 @@ ExitStatus run_batch(const std::string& path, bool fail_fast, const GlobalOption
       while (!text.empty() && (text.back() == '\n' || text.back() == '\r')) text.remove_suffix(1);
       if (text.find_first_not_of(" \t") == std::string_view::npos) continue;  // blank lines are skipped
       ++processed;
-      err = process_batch_record(text, record, ro, out);
+      err = process_batch_record(text, record, ro, out, files_from);
     }
     if (err) {
       ++failed;
@@ -197,7 +221,7 @@ ExitStatus run_batch(const std::string& path, bool fail_fast, const GlobalOption
       emit(out);
       out.clear();
       finish_output();
-      std::fprintf(stderr, "error: record %zu: %s\n", record, err->text().c_str());
+      report("error", "record " + std::to_string(record) + ": " + err->text());
       if (fail_fast) break;
     }
     if (out.size() > (1 << 16) - 4096) {

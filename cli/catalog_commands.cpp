@@ -18,6 +18,7 @@
 #include "plugins/core/json.hpp"
 #include "plugins/formats/storage.hpp"
 #include "units/format.hpp"
+#include "units/printable.hpp"
 #include "units/suggest.hpp"
 
 namespace infracalc::cli {
@@ -163,13 +164,6 @@ std::vector<Series> dated_series(const Entry& e, const Date& as_of) {
     out.push_back(std::move(s));
   }
   return out;
-}
-
-Date as_of_option(const GlobalOptions& g) {
-  if (g.as_of.empty()) return {};
-  const Date d = Date::parse(g.as_of);
-  if (!d.valid()) throw UserError{{"--as-of: expected a date YYYY-MM-DD, got \"" + g.as_of + "\"", "e.g. --as-of 2025-01-01"}};
-  return d;
 }
 
 // Parameter counts computed from a model's architecture, labelled as derived.
@@ -330,9 +324,9 @@ ExitStatus list_kind(const std::vector<std::string_view>& kinds, const ListFilte
   if (g.out.format == OutputFormat::csv) {
     std::string out = "id,kind,type,vendor,name,as_of\n";
     for (const Entry* e : rows)
-      out += e->id() + "," + e->kind() + "," + e->text("type").value_or("") + "," + e->text("vendor").value_or("") + ",\"" +
-             e->name() + "\"," + e->as_of().str() + "\n";
-    emit(out);
+      out += csv_cell(e->id()) + "," + e->kind() + "," + csv_cell(e->text("type").value_or("")) + "," + csv_cell(e->text("vendor").value_or("")) +
+             "," + csv_cell(e->name()) + "," + e->as_of().str() + "\n";
+    emit(printable(out, Keep::lines));  // text from data files, escaped for the terminal
     return ExitStatus::ok;
   }
   std::size_t w = 4;
@@ -342,7 +336,7 @@ ExitStatus list_kind(const std::vector<std::string_view>& kinds, const ListFilte
     out += fmt::format("{:<{}}  {:<12} {}  (as of {}){}\n", e->id(), w, e->kind(), e->name(), e->as_of().str(),
                        e->overlay() ? " [overlay]" : "");
   if (rows.empty()) out = "no entries match\n";
-  emit(out);
+  emit(printable(out, Keep::lines));  // text from data files, escaped for the terminal
   return ExitStatus::ok;
 }
 
@@ -391,7 +385,7 @@ ExitStatus show_entry(const Entry& e, const GlobalOptions& g) {
   if (std::any_of(series.begin(), series.end(), [](const Series& s) { return s.chosen.has_value(); }))
     out += "\n  * the entry of each dated series used " +
            (as_of.valid() ? "for --as-of " + as_of.str() + " (the newest not after it)" : std::string("by default (the newest)")) + "\n";
-  emit(out);
+  emit(printable(out, Keep::lines));  // text from data files, escaped for the terminal
   return ExitStatus::ok;
 }
 
@@ -460,7 +454,7 @@ ExitStatus run_hw_compare(const std::vector<std::string>& ids, const GlobalOptio
     while (!line.empty() && line.back() == ' ') line.pop_back();
     out += line + "\n";
   }
-  emit(out);
+  emit(printable(out, Keep::lines));  // text from data files, escaped for the terminal
   return ExitStatus::ok;
 }
 
@@ -479,6 +473,9 @@ ExitStatus run_model_import(const ImportOptions& o, const GlobalOptions& g) {
   std::string id = o.id;
   if (id.empty() && !o.out.empty()) id = fs::path(o.out).stem().string();
   if (id.empty()) id = hf_suggest_id(json.value(), folder);
+  if (!valid_id(id))
+    throw UserError{{"model import: " + std::string(!o.id.empty() ? "--id" : "the --out file name") + " \"" + id + "\" is not a valid id",
+                     std::string(kIdGrammar)}};
   if (!o.out.empty() && fs::path(o.out).extension() != ".toml")
     throw UserError{{"model import: --out must end in .toml, got \"" + o.out + "\"", "e.g. --out " + id + ".toml"}};
   if (!o.out.empty() && fs::path(o.out).stem().string() != id)
@@ -515,7 +512,7 @@ ExitStatus run_model_import(const ImportOptions& o, const GlobalOptions& g) {
   for (const auto& n : result->notes) out += "  note: " + n + "\n";
   out += "  use it with --data-dir " + (fs::path(out_path).has_parent_path() ? fs::path(out_path).parent_path().string() : std::string(".")) +
          " (or copy it into a data overlay directory)\n";
-  emit(out);
+  emit(printable(out, Keep::lines));  // text from data files, escaped for the terminal
   return ExitStatus::ok;
 }
 
@@ -526,7 +523,7 @@ ExitStatus run_data_check(const GlobalOptions& g) {
   std::string out;
   for (const auto& f : findings) {
     errors += f.error ? 1 : 0;
-    out += std::string(f.error ? "error: " : "warning: ") + (f.where.empty() ? "" : f.where + ": ") + f.message + "\n";
+    out += std::string(f.error ? "error: " : "warning: ") + printable((f.where.empty() ? "" : f.where + ": ") + f.message, Keep::text) + "\n";
   }
   // Catalog entries plus the files of published measurements, which the index leaves out.
   std::size_t n = Catalog::instance().index().size() + Catalog::instance().overlay_measured_files().size();

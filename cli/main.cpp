@@ -74,13 +74,6 @@ void parse(CLI::App& app, int argc, char** argv) {
   }
 }
 
-Date parse_as_of(const std::string& s) {
-  if (s.empty()) return {};
-  const Date d = Date::parse(s);
-  if (!d.valid()) throw UserError{{"--as-of: expected a date YYYY-MM-DD, got \"" + s + "\"", "e.g. --as-of 2025-01-01"}};
-  return d;
-}
-
 void prepare(GlobalOptions& g) {
   finish_global_options(g);
   apply_data_dirs(g);
@@ -337,17 +330,21 @@ ExitStatus cmd_batch(int argc, char** argv) {
   app.add_flag("--help,-h", help);
   app.add_option("file", path, "input file, or - for stdin (the default)");
   app.add_flag("--fail-fast", fail_fast, "stop at the first failing record");
+  std::string files_from;
+  app.add_option("--files-from", files_from, "the directory whose files records may name (requests_file)");
   parse(app, argc, argv);
   if (help) {
-    emit("usage: infracalc batch [FILE|-] [--fail-fast] [--as-of DATE] [--data-dir DIR]\n\n"
+    emit("usage: infracalc batch [FILE|-] [--fail-fast] [--files-from DIR] [--as-of DATE] [--data-dir DIR]\n\n"
          "  Reads JSON Lines, one calculation per line:\n"
          "    {\"plugin\": \"kv\", \"calculator\": \"size\", \"inputs\": {\"model\": \"llama-3-70b\", \"tokens\": \"8000\"}, \"id\": \"a\"}\n"
          "  and writes one JSON result per line (the same object as --json), or {\"record\": N, \"error\": ..., \"hint\": ...}\n"
-         "  for a record that fails; the others go on. Exit status 1 when any record failed, 2 for usage errors.\n");
+         "  for a record that fails; the others go on. Exit status 1 when any record failed, 2 for usage errors.\n"
+         "  A record may name a file (\"requests_file\") only under the directory given with --files-from DIR, a path\n"
+         "  relative to it; without --files-from such a record fails.\n");
     return ExitStatus::ok;
   }
   prepare(g);
-  return run_batch(path, fail_fast, g);
+  return run_batch(path, fail_fast, files_from, g);
 }
 
 ExitStatus cmd_plan(int argc, char** argv) {
@@ -478,7 +475,7 @@ ExitStatus run_plugin(const Plugin& p, int argc, char** argv) {
     raw.emplace_back(opts[k].first, values[k]);
   }
   RunOptions ro;
-  ro.as_of = parse_as_of(g.as_of);
+  ro.as_of = as_of_option(g);
   const Result r = run_calculator(p, *calc, raw, ro);
   emit(render_result(r, g.out));
   return r.check_failed ? ExitStatus::check_failed : ExitStatus::ok;
@@ -523,11 +520,11 @@ int main(int argc, char** argv) {
     status = ExitStatus::ok;
   } catch (const infracalc::UserError& e) {
     infracalc::cli::finish_output();
-    std::fprintf(stderr, "error: %s\n", e.error.text().c_str());
+    infracalc::cli::report("error", e.error.text());
     return static_cast<int>(ExitStatus::usage);
   } catch (const std::exception& e) {
     infracalc::cli::finish_output();
-    std::fprintf(stderr, "internal error: %s (please report this)\n", e.what());
+    infracalc::cli::report("internal error", std::string(e.what()) + " (please report this)");
     return static_cast<int>(ExitStatus::usage);
   }
   infracalc::cli::finish_output();

@@ -2,9 +2,11 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdlib>
 #include <fmt/format.h>
 
 #include "plugins/core/json.hpp"
+#include "units/printable.hpp"
 
 namespace infracalc::cli {
 
@@ -36,16 +38,6 @@ std::size_t width(const std::string& s) {
 
 std::string pad(const std::string& s, std::size_t w) { return s + std::string(w > width(s) ? w - width(s) : 0, ' '); }
 
-std::string csv_field(const std::string& s) {
-  if (s.find_first_of(",\"\n") == std::string::npos) return s;
-  std::string out = "\"";
-  for (char c : s) {
-    if (c == '"') out += '"';
-    out += c;
-  }
-  return out + "\"";
-}
-
 std::string md_escape(const std::string& s) {
   std::string out;
   for (char c : s) {
@@ -55,8 +47,10 @@ std::string md_escape(const std::string& s) {
   return out;
 }
 
-// Aligned rows with two spaces between columns.
-std::string columns(const std::vector<std::vector<std::string>>& rows, const std::string& indent) {
+// Aligned rows with two spaces between columns; every cell is escaped for the terminal.
+std::string columns(std::vector<std::vector<std::string>> rows, const std::string& indent) {
+  for (auto& r : rows)
+    for (auto& cell : r) cell = printable(cell, Keep::text);
   std::vector<std::size_t> w;
   for (const auto& r : rows)
     for (std::size_t i = 0; i < r.size(); ++i) {
@@ -102,7 +96,7 @@ std::string table_csv(const Table& t) {
   for (std::size_t i = 0; i < t.columns.size(); ++i) {
     const auto& c = t.columns[i];
     const bool text = !t.rows.empty() && std::holds_alternative<std::string>(t.rows.front()[i]);
-    out += (i ? "," : "") + csv_field(text || c.dim.dimensionless() ? c.key : c.key + " (" + base_unit_string(c.dim) + ")");
+    out += (i ? "," : "") + csv_cell(text || c.dim.dimensionless() ? c.key : c.key + " (" + base_unit_string(c.dim) + ")");
   }
   out += "\n";
   for (const auto& row : t.rows) {
@@ -111,7 +105,7 @@ std::string table_csv(const Table& t) {
       if (const auto* q = std::get_if<Quantity>(&row[i]))
         out += format_machine(q->value);
       else
-        out += csv_field(std::get<std::string>(row[i]));
+        out += csv_cell(std::get<std::string>(row[i]));
     }
     out += "\n";
   }
@@ -119,6 +113,27 @@ std::string table_csv(const Table& t) {
 }
 
 }  // namespace
+
+std::string spreadsheet_text(std::string_view s) {
+  if (s.empty() || std::string_view("=+-@").find(s.front()) == std::string_view::npos) return std::string(s);
+  // A number stays a number: all of the text is one finite decimal ("-3.5", "+1e3").
+  const std::string text(s);
+  char* end = nullptr;
+  const double v = std::strtod(text.c_str(), &end);
+  if (end == text.c_str() + text.size() && std::isfinite(v)) return text;
+  return "'" + text;
+}
+
+std::string csv_cell(std::string_view text) {
+  const std::string s = spreadsheet_text(text);
+  if (s.find_first_of(",\"\n") == std::string::npos) return s;
+  std::string out = "\"";
+  for (char c : s) {
+    if (c == '"') out += '"';
+    out += c;
+  }
+  return out + "\"";
+}
 
 std::string machine_unit(const Quantity& q) { return q.point ? "K" : base_unit_string(q.dim); }
 
@@ -256,11 +271,11 @@ std::string render_result(const Result& r, const OutputOptions& opt) {
                          names.empty() ? "this result has no tables" : "tables: " + names}};
       }
       if (t == nullptr && r.values.empty() && !r.tables.empty()) t = &r.tables.front();
-      if (t != nullptr) return table_csv(*t);
+      if (t != nullptr) return printable(table_csv(*t), Keep::lines);
       std::string out = "key,value,unit\n";
-      for (const auto& v : r.values) out += csv_field(v.key) + "," + format_machine(v.q.value) + "," + csv_field(machine_unit(v.q)) + "\n";
-      for (const auto& v : r.verdicts) out += csv_field(v.key) + "," + (v.ok ? "true" : "false") + ",\n";
-      return out;
+      for (const auto& v : r.values) out += csv_cell(v.key) + "," + format_machine(v.q.value) + "," + csv_cell(machine_unit(v.q)) + "\n";
+      for (const auto& v : r.verdicts) out += csv_cell(v.key) + "," + (v.ok ? "true" : "false") + ",\n";
+      return printable(out, Keep::lines);
     }
     case OutputFormat::md: {
       std::string out = "## " + r.plugin + " " + r.calculator + "\n\n| result | value |\n|---|---|\n";
@@ -294,7 +309,7 @@ std::string render_result(const Result& r, const OutputOptions& opt) {
         for (const auto& p : r.provenance)
           out += "- " + md_escape(p.id + "." + p.field) + " (as of " + p.as_of + "): " + md_escape(p.source) + "\n";
       }
-      return out;
+      return printable(out, Keep::lines);
     }
     case OutputFormat::table:
       break;
@@ -306,9 +321,9 @@ std::string render_result(const Result& r, const OutputOptions& opt) {
     out += columns(rows, "  ");
   }
   for (const auto& v : r.verdicts)
-    out += "  " + v.key + ": " + (v.ok ? green("yes", opt.color) : red("no", opt.color)) + (v.text.empty() ? "" : "  " + v.text) + "\n";
+    out += "  " + v.key + ": " + (v.ok ? green("yes", opt.color) : red("no", opt.color)) + (v.text.empty() ? "" : "  " + printable(v.text, Keep::text)) + "\n";
   for (const auto& t : r.tables) {
-    out += "\n" + bold(t.title, opt.color) + "\n";
+    out += "\n" + bold(printable(t.title, Keep::text), opt.color) + "\n";
     std::vector<std::vector<std::string>> rows;
     std::vector<std::string> head;
     for (const auto& c : t.columns) head.push_back(c.key);
@@ -335,7 +350,7 @@ std::string render_result(const Result& r, const OutputOptions& opt) {
   }
   if (!r.notes.empty()) {
     out += "\n" + bold("notes", opt.color) + "\n";
-    for (const auto& n : r.notes) out += "  - " + n + "\n";
+    for (const auto& n : r.notes) out += "  - " + printable(n, Keep::text) + "\n";
   }
   if (!r.provenance.empty()) {
     out += "\n" + bold("sources", opt.color) + "\n";

@@ -33,6 +33,12 @@ void append_result_json(std::string& out, const Result& r);
 [[nodiscard]] std::string human_cell(const Cell& c, const std::string& unit_hint, const FormatOptions& opt);
 /// The machine unit string of a quantity (base units; "K" for temperature points).
 [[nodiscard]] std::string machine_unit(const Quantity& q);
+/// A text cell for a spreadsheet (CSV, xlsx): text that begins with '=', '+', '-' or '@' gets a leading single quote,
+/// so that no spreadsheet runs it as a formula (OWASP, "CSV injection"); text that reads as a number ("-3.5") is
+/// left as it is.
+[[nodiscard]] std::string spreadsheet_text(std::string_view s);
+/// One CSV cell of text: spreadsheet_text, in double quotes (doubled inside) when it holds ',', '"' or a line feed.
+[[nodiscard]] std::string csv_cell(std::string_view text);
 /// Appends {"value": v, "unit": u} for a quantity to a JSON string.
 void append_json_quantity(std::string& out, const Quantity& q);
 

@@ -10,21 +10,11 @@
 #include "cli/plan_svg.hpp"
 #include "cli/plan_sweep.hpp"
 #include "cli/plan_xlsx.hpp"
+#include "units/printable.hpp"
 #include "plugins/core/atomic_file.hpp"
 #include "plugins/core/words.hpp"
 
 namespace infracalc::cli {
-
-namespace {
-
-Date as_of_date(const std::string& s) {
-  if (s.empty()) return {};
-  const Date d = Date::parse(s);
-  if (!d.valid()) throw UserError{{"--as-of: expected a date YYYY-MM-DD, got \"" + s + "\"", "e.g. --as-of 2025-01-01"}};
-  return d;
-}
-
-}  // namespace
 
 std::string plan_help() {
   std::string out =
@@ -74,7 +64,7 @@ ExitStatus run_plan(const PlanOptions& o, const GlobalOptions& g) {
   }
   if (o.file.empty()) throw UserError{{"plan: missing the plan file", "e.g. infracalc plan examples/llama3-70b-h100.toml"}};
   RunOptions ro;
-  ro.as_of = as_of_date(g.as_of);
+  ro.as_of = as_of_option(g);
   plan::Problems problems;
   plan::PlanSpec spec = plan::load_plan_file(o.file, problems);
   if (spec.syntax_error) problems.throw_if_any();
@@ -107,8 +97,8 @@ ExitStatus run_plan(const PlanOptions& o, const GlobalOptions& g) {
     const plan::Worksheet w{spec, program, sheet};
     if (!sheet.errors.empty()) {
       // A plan with a failed step is not a result: the errors go to stderr and nothing to stdout (exit 2).
-      for (std::size_t k = 0; k + 1 < sheet.errors.size(); ++k) std::fprintf(stderr, "error: %s\n", sheet.errors[k].c_str());
-      throw UserError{{sheet.errors.back() + "\nerror: plan " + o.file + ": " + plural(static_cast<std::int64_t>(sheet.errors.size()), "step or line", "steps or lines") +
+      for (const auto& e : sheet.errors) report("error", e);
+      throw UserError{{"plan " + o.file + ": " + plural(static_cast<std::int64_t>(sheet.errors.size()), "step or line", "steps or lines") +
                            " failed; no worksheet and no files written",
                        "fix the inputs named above (`infracalc PLUGIN CALC --help` documents each step's inputs)"}};
     }
@@ -124,10 +114,10 @@ ExitStatus run_plan(const PlanOptions& o, const GlobalOptions& g) {
   plan::SweepStats stats;
   const auto rows = plan::run_sweep(ev, spec, in, sweep, stats);
   const auto shown = plan::pareto_front(rows, sweep);
-  emit(plan::render_sweep(program, sweep, shown, g.out));
+  emit(printable(plan::render_sweep(program, sweep, shown, g.out), Keep::lines));  // labels and text cells come from the plan
   if (!sweep.notes.empty()) {
     finish_output();
-    for (const auto& n : sweep.notes) std::fprintf(stderr, "note: %s\n", n.c_str());
+    for (const auto& n : sweep.notes) report("note", n);
   }
   if (o.stats) {
     finish_output();
@@ -148,7 +138,7 @@ ExitStatus run_plan(const PlanOptions& o, const GlobalOptions& g) {
   const std::string failed = plan::sweep_failures(program, rows);
   if (failed.empty()) return ExitStatus::ok;
   finish_output();
-  std::fprintf(stderr, "plan %s: %s\n", o.file.c_str(), failed.c_str());
+  report("plan " + o.file, failed);
   return ExitStatus::check_failed;
 }
 

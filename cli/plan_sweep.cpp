@@ -578,11 +578,11 @@ std::string render_sweep(const Program& program, const SweepPlan& sweep, const s
         out += lines[c]->key + (units[c].empty() || units[c] == "1" ? "" : " (" + units[c] + ")") + ",";
       out += "checks_failed,error\n";
       for (const auto& r : rows) {
-        for (const auto& l : r.labels) out += (l.find_first_of(",\"") == std::string::npos ? l : "\"" + l + "\"") + ",";
+        for (const auto& l : r.labels) out += cli::csv_cell(l) + ",";
         for (const auto& v : r.values) {
           if (v) {
             if (const auto* q = std::get_if<Quantity>(&*v)) out += format_machine(q->value);
-            else out += std::get<std::string>(*v);
+            else out += cli::csv_cell(std::get<std::string>(*v));
           }
           out += ',';
         }

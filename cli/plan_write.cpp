@@ -5,6 +5,7 @@
 #include "cli/plan_output.hpp"
 #include "plugins/core/json.hpp"
 #include "units/format.hpp"
+#include "units/printable.hpp"
 
 namespace infracalc::plan {
 
@@ -19,7 +20,10 @@ std::size_t width(const std::string& s) {
 
 std::string pad(const std::string& s, std::size_t w) { return s + std::string(w > width(s) ? w - width(s) : 0, ' '); }
 
-std::string columns(const std::vector<std::vector<std::string>>& rows, const std::string& indent) {
+// Aligned rows; every cell is escaped for the terminal (units/printable.hpp).
+std::string columns(std::vector<std::vector<std::string>> rows, const std::string& indent) {
+  for (auto& r : rows)
+    for (auto& cell : r) cell = printable(cell, Keep::text);
   std::vector<std::size_t> w;
   for (const auto& r : rows)
     for (std::size_t i = 0; i < r.size(); ++i) {
@@ -36,16 +40,10 @@ std::string columns(const std::vector<std::vector<std::string>>& rows, const std
   return out;
 }
 
-std::string bold(const std::string& s, bool color) { return color ? "\x1b[1m" + s + "\x1b[0m" : s; }
-
-std::string csv_field(const std::string& s) {
-  if (s.find_first_of(",\"\n") == std::string::npos) return s;
-  std::string out = "\"";
-  for (char c : s) {
-    if (c == '"') out += '"';
-    out += c;
-  }
-  return out + "\"";
+// A heading in bold; its text is escaped first, so the only escape sequences are these.
+std::string bold(const std::string& text, bool color) {
+  const std::string s = printable(text, Keep::text);
+  return color ? "\x1b[1m" + s + "\x1b[0m" : s;
 }
 
 std::string md(const std::string& s) {
@@ -96,7 +94,7 @@ std::string check_text(const Worksheet& w, std::size_t c) {
 
 std::string render_table(const Worksheet& w, const cli::OutputOptions& opt) {
   const FormatOptions& nf = opt.number;
-  std::string out = bold(plan_title(w), opt.color) + "  (" + w.program.mode + " plan" + (w.spec.file.empty() ? "" : ", " + w.spec.file) + ")\n";
+  std::string out = bold(plan_title(w), opt.color) + printable("  (" + w.program.mode + " plan" + (w.spec.file.empty() ? "" : ", " + w.spec.file) + ")", Keep::text) + "\n";
   out += "\n" + bold("summary", opt.color) + "\n";
   std::vector<std::vector<std::string>> rows;
   for (int i : headline_lines(w)) {
@@ -109,7 +107,7 @@ std::string render_table(const Worksheet& w, const cli::OutputOptions& opt) {
     if (!w.sheet.checks[c]) continue;
     if (!any_check) out += "\n" + bold("checks", opt.color) + "\n";
     any_check = true;
-    out += "  " + w.program.checks[c].key + ": " + check_text(w, c) + "\n";
+    out += "  " + printable(w.program.checks[c].key + ": " + check_text(w, c), Keep::text) + "\n";
   }
   for (const auto& sheet : w.program.sheets) {
     const auto lines = shown_lines(w, sheet);
@@ -126,14 +124,14 @@ std::string render_table(const Worksheet& w, const cli::OutputOptions& opt) {
     out += "\n" + bold("cross-checks", opt.color) + "\n";
     for (const auto& x : w.sheet.crosses) {
       const Step& s = w.program.steps[static_cast<std::size_t>(x.step)];
-      out += "  " + w.program.lines[static_cast<std::size_t>(x.line)].key + " = " + s.plugin + " " + s.calculator + " " + x.output + ": " +
-             (x.ok ? "equal" : "DIFFERENT (" + machine_text(x.plugin) + ")") + "\n";
+      out += "  " + printable(w.program.lines[static_cast<std::size_t>(x.line)].key + " = " + s.plugin + " " + s.calculator + " " + x.output + ": " +
+                                  (x.ok ? "equal" : "DIFFERENT (" + machine_text(x.plugin) + ")"), Keep::text) + "\n";
     }
   }
   const auto notes = all_notes(w);
   if (!notes.empty()) {
     out += "\n" + bold("notes", opt.color) + "\n";
-    for (const auto& n : notes) out += "  - " + n + "\n";
+    for (const auto& n : notes) out += "  - " + printable(n, Keep::text) + "\n";
   }
   const auto sources = all_sources(w);
   if (!sources.empty()) {
@@ -161,13 +159,13 @@ std::string render_csv(const Worksheet& w) {
         value = std::get<std::string>(*v);
       }
     }
-    out += csv_field(l.sheet) + "," + csv_field(l.key) + "," + csv_field(value) + "," + csv_field(unit) + "," + kind_name(l.kind) + "," +
-           csv_field(line_how(w, static_cast<int>(i))) + "\n";
+    out += cli::csv_cell(l.sheet) + "," + cli::csv_cell(l.key) + "," + cli::csv_cell(value) + "," + cli::csv_cell(unit) + "," + kind_name(l.kind) + "," +
+           cli::csv_cell(line_how(w, static_cast<int>(i))) + "\n";
   }
   for (std::size_t c = 0; c < w.program.checks.size(); ++c)
     if (w.sheet.checks[c])
-      out += "checks," + csv_field(w.program.checks[c].key) + "," + (w.sheet.checks[c]->first ? "true" : "false") + ",,check," +
-             csv_field(w.sheet.checks[c]->second) + "\n";
+      out += "checks," + cli::csv_cell(w.program.checks[c].key) + "," + (w.sheet.checks[c]->first ? "true" : "false") + ",,check," +
+             cli::csv_cell(w.sheet.checks[c]->second) + "\n";
   return out;
 }
 
@@ -382,8 +380,8 @@ std::string plan_json(const Worksheet& w) {
 std::string render_plan(const Worksheet& w, const cli::OutputOptions& opt) {
   switch (opt.format) {
     case cli::OutputFormat::json: return plan_json(w) + "\n";
-    case cli::OutputFormat::csv: return render_csv(w);
-    case cli::OutputFormat::md: return render_md(w, opt);
+    case cli::OutputFormat::csv: return printable(render_csv(w), Keep::lines);
+    case cli::OutputFormat::md: return printable(render_md(w, opt), Keep::lines);
     case cli::OutputFormat::table: break;
   }
   return render_table(w, opt);

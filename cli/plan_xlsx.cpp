@@ -29,6 +29,12 @@ namespace {
 // Valid once write_xlsx has checked that the library opened.
 const XlsxLibrary& xl() { return *xlsx_library(); }
 
+// A text cell: spreadsheet_text keeps a plan name, an id or a source that begins with '=', '+', '-' or '@' from being
+// read as a formula when the cell is edited.
+void write_text(lxw_worksheet* ws, lxw_row_t row, lxw_col_t col, const std::string& s, lxw_format* format) {
+  xl().worksheet_write_string(ws, row, col, cli::spreadsheet_text(s).c_str(), format);
+}
+
 // Excel limits sheet names to 31 characters and forbids []:*?/\.
 std::string sheet_name(const std::string& title) {
   std::string s;
@@ -106,13 +112,13 @@ class Writer {
     xl().worksheet_set_column(ws, 1, 1, 18, nullptr);
     xl().worksheet_set_column(ws, 2, 2, 10, nullptr);
     xl().worksheet_set_column(ws, 3, 3, 70, nullptr);
-    xl().worksheet_write_string(ws, 0, 0, plan_title(w_).c_str(), title_);
+    write_text(ws, 0, 0, plan_title(w_), title_);
     header(ws, 1, {"line", "value", "unit", "meaning"});
     int row = 2;
     for (std::size_t i = 0; i < w_.program.lines.size(); ++i) {
       const Line& l = w_.program.lines[i];
       if (!l.headline) continue;
-      xl().worksheet_write_string(ws, static_cast<lxw_row_t>(row), 0, l.key.c_str(), nullptr);
+      write_text(ws, static_cast<lxw_row_t>(row), 0, l.key, nullptr);
       const Place& p = places_[i];
       const auto& v = w_.sheet.values[i];
       if (v && p.row >= 0) {
@@ -122,8 +128,8 @@ class Writer {
         else
           xl().worksheet_write_formula_str(ws, static_cast<lxw_row_t>(row), 1, f.c_str(), formula_, std::get<std::string>(*v).c_str());
       }
-      xl().worksheet_write_string(ws, static_cast<lxw_row_t>(row), 2, p.unit.c_str(), nullptr);
-      xl().worksheet_write_string(ws, static_cast<lxw_row_t>(row), 3, l.label.c_str(), nullptr);
+      write_text(ws, static_cast<lxw_row_t>(row), 2, p.unit, nullptr);
+      write_text(ws, static_cast<lxw_row_t>(row), 3, l.label, nullptr);
       ++row;
     }
     ++row;
@@ -131,9 +137,9 @@ class Writer {
     for (std::size_t c = 0; c < w_.program.checks.size(); ++c) {
       const auto& v = w_.sheet.checks[c];
       if (!v) continue;
-      xl().worksheet_write_string(ws, static_cast<lxw_row_t>(row), 0, w_.program.checks[c].key.c_str(), nullptr);
+      write_text(ws, static_cast<lxw_row_t>(row), 0, w_.program.checks[c].key, nullptr);
       xl().worksheet_write_string(ws, static_cast<lxw_row_t>(row), 1, v->first ? "yes" : "no", nullptr);
-      xl().worksheet_write_string(ws, static_cast<lxw_row_t>(row), 3, v->second.c_str(), nullptr);
+      write_text(ws, static_cast<lxw_row_t>(row), 3, v->second, nullptr);
       ++row;
     }
     ++row;
@@ -153,7 +159,7 @@ class Writer {
       xl().worksheet_set_column(ws, 2, 2, 10, nullptr);
       xl().worksheet_set_column(ws, 3, 3, 60, nullptr);
       xl().worksheet_set_column(ws, 4, 4, 70, nullptr);
-      xl().worksheet_write_string(ws, 0, 0, sheet_title(sheet).c_str(), title_);
+      write_text(ws, 0, 0, sheet_title(sheet), title_);
       header(ws, 1, {"line", "value", "unit", "how", "meaning"});
       for (int i : lines) write_line(ws, i);
     }
@@ -169,23 +175,23 @@ class Writer {
     header(ws, 1, {"value", "as of", "basis", "source", "note"});
     lxw_row_t row = 2;
     for (const auto& p : all_sources(w_)) {
-      xl().worksheet_write_string(ws, row, 0, (p.id + "." + p.field).c_str(), nullptr);
-      xl().worksheet_write_string(ws, row, 1, p.as_of.c_str(), nullptr);
-      xl().worksheet_write_string(ws, row, 2, p.basis.c_str(), nullptr);
-      xl().worksheet_write_string(ws, row, 3, p.source.c_str(), nullptr);
-      xl().worksheet_write_string(ws, row, 4, p.note.c_str(), nullptr);
+      write_text(ws, row, 0, (p.id + "." + p.field), nullptr);
+      write_text(ws, row, 1, p.as_of, nullptr);
+      write_text(ws, row, 2, p.basis, nullptr);
+      write_text(ws, row, 3, p.source, nullptr);
+      write_text(ws, row, 4, p.note, nullptr);
       ++row;
     }
     ++row;
     xl().worksheet_write_string(ws, row++, 0, "notes", bold_);
-    for (const auto& n : all_notes(w_)) xl().worksheet_write_string(ws, row++, 0, n.c_str(), nullptr);
+    for (const auto& n : all_notes(w_)) write_text(ws, row++, 0, n, nullptr);
   }
 
   void sweep(const SweepTable& t) {
     lxw_worksheet* ws = xl().workbook_add_worksheet(wb_, "Sweep");
     const SweepPlan& sw = *t.sweep;
     lxw_col_t col = 0;
-    for (const auto& a : sw.axes) xl().worksheet_write_string(ws, 0, col++, a.key.c_str(), bold_);
+    for (const auto& a : sw.axes) write_text(ws, 0, col++, a.key, bold_);
     std::vector<std::pair<double, double>> conv;
     for (const auto& c : sw.columns) {
       const int i = w_.program.find(c);
@@ -199,21 +205,21 @@ class Writer {
               break;
             }
       conv.push_back(unit_factor(unit));
-      xl().worksheet_write_string(ws, 0, col++, (c + (unit.empty() ? "" : " (" + unit + ")")).c_str(), bold_);
+      write_text(ws, 0, col++, (c + (unit.empty() ? "" : " (" + unit + ")")), bold_);
     }
     xl().worksheet_write_string(ws, 0, col, "checks failed", bold_);
     lxw_row_t row = 1;
     for (const auto& r : *t.rows) {
       col = 0;
-      for (const auto& l : r.labels) xl().worksheet_write_string(ws, row, col++, l.c_str(), nullptr);
+      for (const auto& l : r.labels) write_text(ws, row, col++, l, nullptr);
       for (std::size_t c = 0; c < r.values.size(); ++c, ++col) {
         if (!r.values[c]) continue;
         if (const auto* q = std::get_if<Quantity>(&*r.values[c]))
           xl().worksheet_write_number(ws, row, col, (q->value - conv[c].second) / conv[c].first, nullptr);
         else
-          xl().worksheet_write_string(ws, row, col, std::get<std::string>(*r.values[c]).c_str(), nullptr);
+          write_text(ws, row, col, std::get<std::string>(*r.values[c]), nullptr);
       }
-      xl().worksheet_write_string(ws, row, col, (r.error.empty() ? r.failed : "error: " + r.error).c_str(), nullptr);
+      write_text(ws, row, col, (r.error.empty() ? r.failed : "error: " + r.error), nullptr);
       ++row;
     }
   }
@@ -264,10 +270,10 @@ class Writer {
     const Line& l = w_.program.lines[ui];
     const Place& p = places_[ui];
     const auto row = static_cast<lxw_row_t>(p.row);
-    xl().worksheet_write_string(ws, row, 0, l.key.c_str(), nullptr);
-    xl().worksheet_write_string(ws, row, 2, p.unit.c_str(), nullptr);
-    xl().worksheet_write_string(ws, row, 3, line_how(w_, i).c_str(), nullptr);
-    xl().worksheet_write_string(ws, row, 4, l.label.c_str(), nullptr);
+    write_text(ws, row, 0, l.key, nullptr);
+    write_text(ws, row, 2, p.unit, nullptr);
+    write_text(ws, row, 3, line_how(w_, i), nullptr);
+    write_text(ws, row, 4, l.label, nullptr);
     const auto& v = w_.sheet.values[ui];
     if (!v) return;
     const auto* q = std::get_if<Quantity>(&*v);
@@ -293,7 +299,7 @@ class Writer {
     } else if (q != nullptr) {
       xl().worksheet_write_number(ws, row, 1, shown(*q, p), fmt_cell);
     } else {
-      xl().worksheet_write_string(ws, row, 1, text.c_str(), fmt_cell);
+      write_text(ws, row, 1, text, fmt_cell);
     }
   }
 

@@ -81,6 +81,9 @@ struct Input {
   bool optional = false;
   /// True when a temperature point (degC) is expected.
   bool point = false;
+  /// Text inputs: true when the value names a file the calculator reads. A batch record may name only a file under
+  /// the directory given with `batch --files-from DIR` (a batch stream is often untrusted).
+  bool names_file = false;
   /// Integer inputs: the largest value accepted (from a flag, a data file, a default or a batch record). The
   /// host rejects more, naming the input and this bound, so a calculator never sees a wrapped or huge count.
   std::int64_t most = kDefaultMaxInteger;

@@ -6,6 +6,8 @@
 #include <fstream>
 #include <sstream>
 
+#include <fmt/format.h>
+
 #include "plugins/catalog/embedded.hpp"
 #include "plugins/catalog/model_arch.hpp"
 #include "plugins/core/input_file.hpp"
@@ -64,6 +66,18 @@ std::string list_command(const std::vector<std::string_view>& kinds) {
 
 }  // namespace
 
+bool valid_id(std::string_view id) {
+  const auto alnum = [](char c) { return (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9'); };
+  if (id.empty() || id.size() > 100 || !alnum(id.front()) || !alnum(id.back())) return false;
+  for (std::size_t i = 0; i < id.size(); ++i) {
+    const char c = id[i];
+    if (alnum(c) || c == '-' || c == '_') continue;
+    if (c == '.' && alnum(id[i - 1]) && alnum(id[i + 1])) continue;  // never first or last: both neighbours exist
+    return false;
+  }
+  return true;
+}
+
 std::string kind_of_folder(std::string_view folder) {
   for (auto [f, k] : kFolders)
     if (f == folder) return std::string(k);
@@ -85,12 +99,17 @@ Expected<std::unique_ptr<Entry>> Entry::from_node(Node root, std::string file, b
   };
   for (auto [key, out] : {std::pair{"id", &e->id_}, std::pair{"name", &e->name_}, std::pair{"kind", &e->kind_}})
     if (auto err = need_string(key, *out)) return *err;
+  if (!valid_id(e->id_)) return at(e->file_, *root.find("id"), "id \"" + e->id_ + "\" is not a valid id", std::string(kIdGrammar));
   const Node* meta = root.find("meta");
   if (meta == nullptr || !meta->is_table())
     return Error{e->file_ + ": missing [meta] table", "add [meta] with as_of = YYYY-MM-DD and sources = [...]"};
   const Node* as_of = meta->find("as_of");
   if (as_of == nullptr || as_of->kind != Node::Kind::date)
     return at(e->file_, as_of != nullptr ? *as_of : *meta, "[meta] as_of must be a TOML date", "write as_of = 2024-07-23");
+  if (!as_of->date.calendar() || as_of->date.year < kEarliestSourceYear)
+    return at(e->file_, *as_of, "[meta] as_of " + fmt::format("{:04d}-{:02d}-{:02d}", as_of->date.year, as_of->date.month, as_of->date.day) + " is not a plausible date of a source (a calendar day from " +
+                                    std::to_string(kEarliestSourceYear) + "-01-01 on)",
+              "write the date of the source document, e.g. as_of = 2024-07-23");
   e->as_of_ = as_of->date;
   const Node* sources = meta->find("sources");
   if (sources == nullptr || sources->kind != Node::Kind::array || sources->items.empty())
@@ -153,6 +172,9 @@ Expected<Quantity> node_quantity(const Node& v, const Expectation& want, const s
   }
   if (v.kind != Node::Kind::string)
     return Error{label + ": expected a quantity, got " + std::string(v.kind_name()), "write a string with a unit"};
+  // A count or ratio is a TOML number: "80" in quotes (no unit such as "%") is a string where a number belongs.
+  if (want.dim.dimensionless() && !want.point && !v.str.empty() && v.str.find_first_not_of("0123456789.eE+-_ ") == std::string::npos)
+    return Error{label + ": expected a number, got the string \"" + v.str + "\"", "write counts and ratios as TOML numbers, without quotes: 80, 0.9"};
   return parse_input(v.str, want, label);
 }
 
@@ -191,15 +213,70 @@ Catalog& Catalog::instance() {
   return c;
 }
 
-void Catalog::add_overlay_dir(const std::string& dir) {
+void Catalog::add_overlay_dir(const std::string& dir, bool may_be_empty) {
   overlay_dirs_.push_back(dir);
+  if (may_be_empty) may_be_empty_.push_back(dir);
   overlay_index_.reset();
 }
 
 void Catalog::reset() {
   overlay_dirs_.clear();
+  may_be_empty_.clear();
   cache_.clear();
   overlay_index_.reset();
+}
+
+namespace {
+
+constexpr std::size_t kMaxOverlayEntries = 100'000;
+constexpr int kMaxOverlayDepth = 16;
+
+// One folder of an overlay walk: an unreadable part is an error naming it, never a silent gap in the data.
+void walk_overlay(const std::string& root, const fs::path& dir, int depth, std::size_t& entries, std::vector<std::string>& files) {
+  const auto unreadable = [&](const fs::path& p, const std::error_code& ec) {
+    return UserError{{"data overlay '" + root + "': cannot read " + p.string() + " (" + ec.message() + ")",
+                      "make it readable, or move it out of the overlay directory"}};
+  };
+  std::error_code ec;
+  fs::directory_iterator it(dir, ec);
+  if (ec) throw unreadable(dir, ec);
+  for (const fs::directory_iterator end; it != end; it.increment(ec)) {
+    if (++entries > kMaxOverlayEntries)
+      throw UserError{{"data overlay '" + root + "' holds more than 100,000 files and folders, so it is not a data directory",
+                       "pass the folder that holds the data files (with models/, accelerators/, ... in it)"}};
+    const fs::path& p = it->path();
+    if (p.filename().string().starts_with('.')) continue;  // .git and other hidden folders
+    if (it->is_directory(ec) && !it->is_symlink(ec)) {
+      if (depth >= kMaxOverlayDepth)
+        throw UserError{{"data overlay '" + root + "': " + p.string() + " lies more than 16 folders deep", "pass the folder that holds the data files"}};
+      walk_overlay(root, p, depth + 1, entries, files);
+    } else if (p.extension() == ".toml") {
+      if (!it->is_regular_file(ec))
+        throw UserError{{"data overlay '" + root + "': " + p.string() + " is not a regular file", "data files are plain TOML files"}};
+      if (std::ifstream probe(p, std::ios::binary); !probe) throw unreadable(p, std::make_error_code(std::errc::permission_denied));
+      files.push_back(p.string());
+    }
+  }
+  if (ec) throw unreadable(dir, ec);
+}
+
+}  // namespace
+
+std::vector<std::string> Catalog::overlay_files(const std::string& dir, bool may_be_empty) {
+  std::error_code ec;
+  if (!fs::is_directory(dir, ec))
+    throw UserError{{"data overlay '" + dir + "' is not a directory", "pass --data-dir DIR with TOML files in it"}};
+  if (const fs::path c = fs::canonical(dir, ec); !ec && c == c.root_path())
+    throw UserError{{"data overlay '" + dir + "' is the root of the file system, not a data directory",
+                     "pass the folder that holds the data files, e.g. one with models/ and accelerators/ in it"}};
+  std::vector<std::string> files;
+  std::size_t entries = 0;
+  walk_overlay(dir, dir, 0, entries, files);
+  if (files.empty() && !may_be_empty)
+    throw UserError{{"data overlay '" + dir + "' holds no data files (*.toml)",
+                     "pass the folder that holds the data files, e.g. one with models/ and accelerators/ in it"}};
+  std::sort(files.begin(), files.end());
+  return files;
 }
 
 std::vector<IndexItem> Catalog::overlay_index() {
@@ -207,19 +284,13 @@ std::vector<IndexItem> Catalog::overlay_index() {
   std::vector<IndexItem> items;
   // Later directories win: walk them last-first and keep the first of each id.
   for (auto it = overlay_dirs_.rbegin(); it != overlay_dirs_.rend(); ++it) {
-    std::error_code ec;
-    if (!fs::is_directory(*it, ec)) {
-      throw UserError{{"data overlay '" + *it + "' is not a directory", "pass --data-dir DIR with TOML files in it"}};
-    }
-    std::vector<fs::path> files;
-    for (fs::recursive_directory_iterator d(*it, ec), end; !ec && d != end; d.increment(ec))
-      if (d->is_regular_file(ec) && d->path().extension() == ".toml") files.push_back(d->path());
-    std::sort(files.begin(), files.end());
-    for (const auto& p : files) {
+    const bool may_be_empty = std::find(may_be_empty_.begin(), may_be_empty_.end(), *it) != may_be_empty_.end();
+    for (const auto& f : overlay_files(*it, may_be_empty)) {
+      const fs::path p(f);
       const std::string id = p.stem().string();
       if (kind_of_folder(p.parent_path().filename().string()) == kMeasuredKind) continue;
       if (std::any_of(items.begin(), items.end(), [&](const IndexItem& x) { return x.id == id; })) continue;
-      items.push_back({id, kind_of_folder(p.parent_path().filename().string()), p.string(), true});
+      items.push_back({id, kind_of_folder(p.parent_path().filename().string()), f, true});
     }
   }
   overlay_index_ = items;
@@ -228,16 +299,9 @@ std::vector<IndexItem> Catalog::overlay_index() {
 
 std::vector<std::string> Catalog::overlay_measured_files() const {
   std::vector<std::string> out;
-  for (const auto& dir : overlay_dirs_) {
-    std::error_code ec;
-    std::vector<fs::path> files;
-    for (fs::recursive_directory_iterator d(dir, ec), end; !ec && d != end; d.increment(ec))
-      if (d->is_regular_file(ec) && d->path().extension() == ".toml" &&
-          kind_of_folder(d->path().parent_path().filename().string()) == kMeasuredKind)
-        files.push_back(d->path());
-    std::sort(files.begin(), files.end());
-    for (const auto& p : files) out.push_back(p.string());
-  }
+  for (const auto& dir : overlay_dirs_)
+    for (const auto& f : overlay_files(dir, true))
+      if (kind_of_folder(fs::path(f).parent_path().filename().string()) == kMeasuredKind) out.push_back(f);
   return out;
 }
 

@@ -16,6 +16,18 @@
 
 namespace infracalc {
 
+/// The earliest year a source date (`[meta] as_of`, a value's `as_of`) may name: older dates are typos.
+inline constexpr int kEarliestSourceYear = 1900;
+
+/// The one grammar of catalog ids (data files, overlays, `model import --id`, ids derived from config names),
+/// for hints: an id names a file, so it never holds '/', "..", upper case or a control character.
+inline constexpr std::string_view kIdGrammar =
+    "an id is 1 to 100 lower-case letters, digits, '-', '_' and '.', starts and ends with a letter or digit, and "
+    "has a '.' only between two letters or digits (llama-3.1-8b)";
+
+/// True when `id` follows kIdGrammar.
+[[nodiscard]] bool valid_id(std::string_view id);
+
 /// Where one catalog value came from.
 struct Provenance {
   /// The entry id, e.g. "h100-sxm".
@@ -129,8 +141,13 @@ class Catalog {
   static Catalog& instance();
 
   /// Adds an overlay directory (from --data-dir, INFRACALC_DATA or the user data dir); later calls win
-  /// over earlier ones. Must be called before the first lookup.
-  void add_overlay_dir(const std::string& dir);
+  /// over earlier ones. Must be called before the first lookup. A directory that holds no data file is an
+  /// error at the first lookup unless `may_be_empty` (the user data directory).
+  void add_overlay_dir(const std::string& dir, bool may_be_empty = false);
+  /// The data files (`*.toml`) under an overlay directory, sorted. Folders whose name begins with '.' are skipped
+  /// (.git); an unreadable folder or file, a directory tree of more than 100,000 entries or 16 levels, and (unless
+  /// `may_be_empty`) a directory with no data file throw UserError naming the directory.
+  [[nodiscard]] static std::vector<std::string> overlay_files(const std::string& dir, bool may_be_empty = false);
   /// The overlay directories in effect.
   [[nodiscard]] const std::vector<std::string>& overlay_dirs() const { return overlay_dirs_; }
   /// Files of published measurements (a `measured` folder) in the overlay directories, in directory order
@@ -158,6 +175,7 @@ class Catalog {
   std::vector<IndexItem> overlay_index();
 
   std::vector<std::string> overlay_dirs_;
+  std::vector<std::string> may_be_empty_;
   std::vector<std::pair<std::string, std::unique_ptr<Entry>>> cache_;
   std::optional<std::vector<IndexItem>> overlay_index_;
 };

@@ -66,14 +66,6 @@ bool looks_numeric(const std::string& s) {
   return i < s.size() && (std::isdigit(static_cast<unsigned char>(s[i])) != 0 || s[i] == '.');
 }
 
-bool valid_id(const std::string& id) {
-  if (id.empty() || std::isalnum(static_cast<unsigned char>(id.front())) == 0) return false;
-  return std::all_of(id.begin(), id.end(), [](char c) {
-    return (std::islower(static_cast<unsigned char>(c)) != 0) || (std::isdigit(static_cast<unsigned char>(c)) != 0) ||
-           c == '-' || c == '.' || c == '_';
-  });
-}
-
 // Ids that occur twice within one layer (the embedded data, or one overlay directory). An overlay that
 // replaces a built-in id is intended and is not reported.
 void duplicate_ids(Catalog& catalog, std::vector<Finding>& out) {
@@ -84,12 +76,7 @@ void duplicate_ids(Catalog& catalog, std::vector<Finding>& out) {
   namespace fs = std::filesystem;
   for (const auto& dir : catalog.overlay_dirs()) {
     std::map<std::string, std::string> local;
-    std::error_code ec;
-    std::vector<fs::path> files;
-    for (fs::recursive_directory_iterator d(dir, ec), end; !ec && d != end; d.increment(ec))
-      if (d->is_regular_file(ec) && d->path().extension() == ".toml") files.push_back(d->path());
-    std::sort(files.begin(), files.end());
-    for (const auto& p : files)
+    for (const fs::path p : Catalog::overlay_files(dir, true))
       if (auto [it, fresh] = local.emplace(p.stem().string(), p.string()); !fresh)
         out.push_back({p.string(), "duplicate id \"" + p.stem().string() + "\" (also " + it->second + "); only one is used", true});
   }
@@ -346,8 +333,6 @@ std::vector<Finding> check_catalog(Catalog& catalog, const Date& today, std::spa
       continue;  // already reported by load_errors
     }
     if (e == nullptr) continue;
-    if (!valid_id(e->id()))
-      out.push_back({e->file(), "id \"" + e->id() + "\" should use lower-case letters, digits, '-' and '.' only", true});
     if (!item.kind.empty() && item.kind != e->kind())
       out.push_back({e->file(), "kind \"" + e->kind() + "\" does not match its folder (" + item.kind + ")", true});
     if (today < e->as_of()) out.push_back({e->file(), "[meta] as_of " + e->as_of().str() + " is in the future", true});
@@ -365,6 +350,9 @@ std::vector<Finding> check_catalog(Catalog& catalog, const Date& today, std::spa
       // Values that inherit [meta] were checked once above; only overrides are checked here.
       if (Date d = Date::parse(p.as_of); d.valid() && today < d && p.as_of != e->as_of().str())
         out.push_back({ref.location, path + ": as_of " + p.as_of + " is in the future", true});
+      else if (p.as_of != e->as_of().str() && (!d.valid() || d.year < kEarliestSourceYear))
+        out.push_back({ref.location, path + ": as_of " + p.as_of + " is not a plausible date of a source (a calendar day from " +
+                                         std::to_string(kEarliestSourceYear) + "-01-01 on)", true});
       if (p.source.empty()) out.push_back({ref.location, path + ": no source", true});
       if (!p.basis.empty() && p.basis != meta_basis && !known_basis(p.basis))
         out.push_back({ref.location, path + ": unknown basis \"" + p.basis + "\"", true});

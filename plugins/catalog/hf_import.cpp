@@ -137,16 +137,21 @@ std::string whole(double v) {
   return buf;
 }
 
+// A name made into an id of the catalog's grammar (valid_id): lower case; letters and digits kept, a '.' only
+// between letters or digits; every other run ('_' and spaces included) becomes one '-'; at most 100 characters.
 std::string sanitize_id(std::string_view s) {
+  const auto alnum = [](unsigned char u) { return std::isalnum(u) != 0 && u < 0x80; };
   std::string out;
-  for (char c : s) {
-    const auto u = static_cast<unsigned char>(c);
-    if (std::isalnum(u) != 0) out += static_cast<char>(std::tolower(u));
-    else if (c == '.' || c == '-') out += c;
+  for (std::size_t i = 0; i < s.size(); ++i) {
+    const auto u = static_cast<unsigned char>(s[i]);
+    if (alnum(u)) out += static_cast<char>(std::tolower(u));
+    else if (u == '.' && !out.empty() && alnum(static_cast<unsigned char>(out.back())) && i + 1 < s.size() &&
+             alnum(static_cast<unsigned char>(s[i + 1])))
+      out += '.';
     else if (!out.empty() && out.back() != '-') out += '-';
   }
-  while (!out.empty() && (out.back() == '-' || out.back() == '.')) out.pop_back();
-  while (!out.empty() && (out.front() == '-' || out.front() == '.')) out.erase(out.begin());
+  if (out.size() > 100) out.resize(100);
+  while (!out.empty() && !alnum(static_cast<unsigned char>(out.back()))) out.pop_back();
   return out;
 }
 
@@ -357,6 +362,7 @@ Expected<HfImport> import_hf_config(const Node& root, const HfImportOptions& opt
 
   // The file.
   std::string id = opt.id.empty() ? hf_suggest_id(root, "imported-model") : opt.id;
+  if (!valid_id(id)) return Error{"model import: \"" + id + "\" is not a valid id", std::string(kIdGrammar)};
   out.id = id;
   const std::string name = opt.name.empty() ? id : opt.name;
   std::string t;

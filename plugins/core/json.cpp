@@ -306,7 +306,9 @@ class JsonParser {
       }
       // Validate UTF-8 sequences so that bad bytes never reach the output.
       const std::size_t len = utf8_sequence_length(s_.substr(pos_));
-      if (len == 0) return bad("invalid UTF-8 in a string (byte " + printable(s_.substr(pos_, 1)) + ")");
+      if (len == 0)
+        return bad("invalid UTF-8 in a string (byte " + printable(s_.substr(pos_, 1)) +
+                   "): a broken or overlong sequence, a surrogate or a code point above U+10FFFF");
       out.append(s_.substr(pos_, len));
       pos_ += len;
     }

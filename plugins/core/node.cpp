@@ -21,9 +21,18 @@ Date Date::parse(std::string_view t) {
   d.year = num(0, 4);
   d.month = num(5, 2);
   d.day = num(8, 2);
-  if (d.year <= 0 || d.month < 1 || d.month > 12 || d.day < 1 || d.day > 31) return {};
+  if (!d.calendar()) return {};
   return d;
 }
+
+int Date::days_in_month(int year, int month) {
+  static constexpr int kDays[] = {31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31};
+  if (month < 1 || month > 12) return 0;
+  const bool leap = (year % 4 == 0 && year % 100 != 0) || year % 400 == 0;
+  return kDays[month - 1] + (month == 2 && leap ? 1 : 0);
+}
+
+bool Date::calendar() const { return year >= 1 && year <= 9999 && day >= 1 && day <= days_in_month(year, month); }
 
 Date Date::today() {
   const std::time_t now = std::time(nullptr);

@@ -23,7 +23,12 @@ struct Date {
   [[nodiscard]] bool valid() const { return year > 0; }
   /// ISO 8601 text, "2024-07-23".
   [[nodiscard]] std::string str() const;
-  /// Parses "YYYY-MM-DD"; returns an invalid Date on failure.
+  /// True for a day of the Gregorian calendar from 0001-01-01 to 9999-12-31 (2024-02-29 is one, 2023-02-29
+  /// and 2024-02-31 are not).
+  [[nodiscard]] bool calendar() const;
+  /// Days in a month of a year (28 to 31), by the Gregorian leap-year rule.
+  static int days_in_month(int year, int month);
+  /// Parses "YYYY-MM-DD" naming a calendar day; returns an invalid Date on failure (2024-02-31 included).
   static Date parse(std::string_view text);
   /// Today's date (UTC).
   static Date today();

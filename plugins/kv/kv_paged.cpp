@@ -12,6 +12,7 @@
 
 #include "plugins/core/counts.hpp"
 #include "units/expected.hpp"
+#include "units/printable.hpp"
 
 namespace infracalc::kv {
 
@@ -204,7 +205,7 @@ std::int64_t parse_count(const std::string& s, const std::string& label, const s
     used = 0;
   }
   if (used != s.size() || s.empty() || v < (allow_zero ? 0 : 1) || v > 1'000'000'000LL)
-    throw UserError{{fmt::format("{}: \"{}\" is not a valid request (bad number \"{}\")", label, item, s),
+    throw UserError{{fmt::format("{}: \"{}\" is not a valid request (bad number \"{}\")", label, excerpt(item), excerpt(s)),
                      "write PROMPT+OUTPUT, PROMPT+OUTPUT@ARRIVAL or NxPROMPT+OUTPUT, e.g. 512+128,4x100+20@5"}};
   return v;
 }
@@ -275,7 +276,7 @@ std::vector<PagedRequest> parse_requests(const std::string& text, const std::str
       std::vector<std::string> parts;
       for (std::string p; f >> p;) parts.push_back(p);
       if (parts.size() < 2 || parts.size() > 3)
-        throw UserError{{fmt::format("{}: \"{}\" should be PROMPT OUTPUT [ARRIVAL]", label, line), "e.g. 512 128 0"}};
+        throw UserError{{fmt::format("{}: \"{}\" should be PROMPT OUTPUT [ARRIVAL]", label, excerpt(line)), "e.g. 512 128 0"}};
       PagedRequest r;
       r.prompt = parse_count(parts[0], label, line, true);
       r.output = parse_count(parts[1], label, line, false);

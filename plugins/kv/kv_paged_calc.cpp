@@ -221,7 +221,7 @@ Calculator paged_calculator() {
        .example = "4x512+128,60+940@10", .optional = true},
       {.name = "requests_file", .kind = InputKind::text,
        .help = "file of requests, one per line: PROMPT OUTPUT [ARRIVAL_STEP] or the --requests syntax; # comments",
-       .example = "trace.txt", .optional = true},
+       .example = "trace.txt", .optional = true, .names_file = true},
       {.name = "count", .kind = InputKind::integer, .help = "a seeded random stream of this many requests", .example = "500",
        .optional = true},
       {.name = "seed", .kind = InputKind::integer, .help = "seed of the random stream", .default_value = "1", .example = "7",

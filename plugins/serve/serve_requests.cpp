@@ -9,6 +9,7 @@
 #include "plugins/kv/kv_paged.hpp"
 #include "units/bridge.hpp"
 #include "units/parse.hpp"
+#include "units/printable.hpp"
 
 namespace infracalc::serve {
 
@@ -50,7 +51,7 @@ std::int64_t parse_count(const std::string& s, const std::string& label, const s
     used = 0;
   }
   if (used != s.size() || v < least || v > 1'000'000'000LL)
-    throw UserError{{fmt::format("{}: \"{}\" is not a valid request (bad count \"{}\")", label, line, s),
+    throw UserError{{fmt::format("{}: \"{}\" is not a valid request (bad count \"{}\")", label, excerpt(line), excerpt(s)),
                      "write PROMPT OUTPUT [ARRIVAL], e.g. 512 128 0.25s"}};
   return v;
 }
@@ -112,15 +113,18 @@ std::vector<Request> parse_request_file(const std::string& text, const std::stri
     std::vector<std::string> parts;
     for (std::string p; f >> p;) parts.push_back(p);
     if (parts.size() < 2 || parts.size() > 3)
-      throw UserError{{fmt::format("{}: \"{}\" should be PROMPT OUTPUT [ARRIVAL]", where, line), "e.g. 512 128 0.25s"}};
+      throw UserError{{fmt::format("{}: \"{}\" should be PROMPT OUTPUT [ARRIVAL]", where, excerpt(line)), "e.g. 512 128 0.25s"}};
     Request r;
     r.prompt = parse_count(parts[0], where, line, 1);
     r.output = parse_count(parts[1], where, line, 1);
     if (parts.size() == 3) {
+      // A file may hold anything: an error quotes at most a short, escaped prefix of it.
+      if (parts[2].size() > 40)
+        throw UserError{{fmt::format("{}: arrival \"{}\" is not a time", where, excerpt(parts[2])), "e.g. 0.25s"}};
       auto q = parse_input(parts[2], Expectation{dims::time, false}, where + " arrival");
       if (!q) throw UserError{q.error()};
       if (!(q->value >= 0) || !std::isfinite(q->value))
-        throw UserError{{fmt::format("{}: arrival \"{}\" must be a time of zero or more", where, parts[2]), "e.g. 0.25s"}};
+        throw UserError{{fmt::format("{}: arrival \"{}\" must be a time of zero or more", where, excerpt(parts[2])), "e.g. 0.25s"}};
       r.arrival = from_base<Seconds>(q->value);
       ++timed;
     } else {

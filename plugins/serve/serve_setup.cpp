@@ -154,7 +154,7 @@ std::vector<Input> stream_inputs() {
        .optional = true},
       {.name = "requests_file", .kind = InputKind::text,
        .help = "file of requests, one per line: PROMPT OUTPUT [ARRIVAL] (a time such as 1.5s: a trace to replay) or the --requests syntax",
-       .example = "trace.txt", .optional = true},
+       .example = "trace.txt", .optional = true, .names_file = true},
       {.name = "count", .kind = InputKind::integer, .help = "requests of the seeded stream", .default_value = "200", .example = "1000", .most = 1'000'000},
       {.name = "prompt_tokens", .kind = InputKind::quantity, .dim = dims::token, .help = "prompt length of the seeded stream (its mean)",
        .default_value = "512", .example = "1000"},

@@ -114,11 +114,12 @@ TEST_CASE("data check reports missing fields, bad ids, folder mismatches and dup
   std::string model = kGpu;
   model.replace(model.find("id = \"test-gpu\""), 15, "id = \"Test_Model\"");
   o.add("models/Test_Model.toml", model);
+  o.add("models/test-gpu-2.toml", std::string(kGpu).replace(0, 15, "id = \"test-gpu-2\""));  // an accelerator in models/
   o.add("a/dup.toml", std::string(kGpu).replace(0, 15, "id = \"dup\""));
   o.add("b/dup.toml", std::string(kGpu).replace(0, 15, "id = \"dup\""));
   const auto f = o.check();
   CHECK(has(f, "missing required field 'memory_bandwidth'"));
-  CHECK(has(f, "should use lower-case letters"));
+  CHECK(has(f, "id \"Test_Model\" is not a valid id; hint: an id is 1 to 100 lower-case letters"));
   CHECK(has(f, "does not match its folder"));
   CHECK(has(f, "duplicate id \"dup\""));
 }

@@ -80,7 +80,7 @@ basis = "published"
 name = "Prompt-cache multipliers (test overlay)"
 kind = "price"
 item = "prompt caching"
-cache_write = "2"
+cache_write = 2
 cache_read = [{ as_of = 2024-08-14, value = "10%" }, { as_of = 2025-01-01, value = "20%" }]
 
 [meta]
