@@ -8,6 +8,7 @@
 
 #include "cli/app.hpp"
 #include "cli/commands.hpp"
+#include "units/printable.hpp"
 #include "cli/plan_command.hpp"
 #include "plugins/catalog/embedded.hpp"
 #include "plugins/core/context.hpp"
@@ -97,6 +98,17 @@ ExitStatus cmd_calc(int argc, char** argv) {
          "examples\n  infracalc calc '140 GB / (3.35 TB/s)'\n  infracalc calc '700 W * 1 yr -> MWh'\n"
          "  infracalc calc '192 GiB -> GB'\n\n" + output_options_help());
     return ExitStatus::ok;
+  }
+  // An expression that starts with a minus ("-nan", "-3 W") reads as an option; say so instead of
+  // reporting a missing expression.
+  for (int i = 1; i < argc; ++i) {
+    const std::string a = argv[i];
+    if (a == "--") break;
+    if (a.size() < 2 || a[0] != '-') continue;
+    const std::string name = a.substr(0, a.find('='));
+    if (app.get_option_no_throw(name) != nullptr) continue;
+    throw UserError{{"calc: \"" + printable(a) + "\" reads as an option, not as the start of the expression",
+                     "put -- before an expression that starts with a minus: infracalc calc -- '" + printable(a) + "'"}};
   }
   parse(app, argc, argv);
   prepare(g);

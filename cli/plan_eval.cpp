@@ -200,6 +200,57 @@ void Evaluator::eval_step(int s, Sheet& sheet) {
   sheet.runs[us] = std::move(run);
 }
 
+// For a formula that failed (a division by zero the user never wrote): the zero it read, followed back through
+// the lines that are zero too to where the zero starts, with the values that line read, so the message points
+// at what the user set (a 1 W site budget makes floor(@it_power / @rack_power) zero racks).
+std::string Evaluator::zero_trace(const Line& l, const Sheet& sheet) const {
+  auto is_zero = [&](int k) {
+    const auto& c = sheet.values[static_cast<std::size_t>(k)];
+    const auto* q = c ? std::get_if<Quantity>(&*c) : nullptr;
+    return q != nullptr && q->value == 0.0;
+  };
+  auto reads = [&](const Line& x) {
+    std::vector<int> up = x.deps;
+    if (x.kind == LineKind::step && x.step >= 0)
+      for (const Binding& b : program_.steps[static_cast<std::size_t>(x.step)].inputs)
+        if (b.line >= 0) up.push_back(b.line);
+    return up;
+  };
+  int zero = -1;
+  for (int d : l.deps)
+    if (is_zero(d)) zero = d;
+  if (zero < 0) return {};
+  std::string out = "; @" + program_.lines[static_cast<std::size_t>(zero)].key + " is 0";
+  // Walk back while a line read is zero too (at most the number of lines: the program is acyclic).
+  for (std::size_t hops = 0; hops < program_.lines.size(); ++hops) {
+    int next = -1;
+    for (int u : reads(program_.lines[static_cast<std::size_t>(zero)]))
+      if (u >= 0 && is_zero(u)) next = u;
+    if (next < 0) break;
+    zero = next;
+  }
+  const Line& origin = program_.lines[static_cast<std::size_t>(zero)];
+  if (origin.kind == LineKind::input && origin.def != nullptr)
+    return out + ", because " + std::string(origin.def->section) + "." + std::string(origin.def->name) + " is 0";
+  out += ", because @" + origin.key + " (" + origin.label + ") is 0";
+  if (!origin.formula.empty()) out += ": " + origin.formula;
+  std::string with;
+  int shown = 0;
+  for (int u : reads(origin)) {
+    if (u < 0 || !sheet.values[static_cast<std::size_t>(u)]) continue;
+    if (++shown > 4) {
+      with += ", ...";
+      break;
+    }
+    const auto& c = sheet.values[static_cast<std::size_t>(u)];
+    const Line& x = program_.lines[static_cast<std::size_t>(u)];
+    const std::string name = x.kind == LineKind::input && x.def != nullptr ? std::string(x.def->section) + "." + std::string(x.def->name)
+                                                                           : "@" + x.key;
+    with += (with.empty() ? "" : ", ") + name + " = " + cell_text(*c);
+  }
+  return with.empty() ? out : out + " with " + with;
+}
+
 void Evaluator::eval_line(int i, const InputSet& in, Sheet& sheet) {
   const auto ui = static_cast<std::size_t>(i);
   const Line& l = program_.lines[ui];
@@ -299,7 +350,7 @@ void Evaluator::eval_line(int i, const InputSet& in, Sheet& sheet) {
         return std::nullopt;
       });
       if (!v) {
-        sheet.errors.push_back("line " + l.key + " = " + l.formula + ": " + v.error().text());
+        sheet.errors.push_back("line " + l.key + " = " + l.formula + ": " + v.error().text() + zero_trace(l, sheet));
         why = "error";
         sheet.failed[ui] = 1;
         return;

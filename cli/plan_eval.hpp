@@ -48,6 +48,8 @@ class Evaluator {
   [[nodiscard]] std::size_t hits() const { return hits_; }
 
  private:
+  /// Why a failed formula's divisor is zero: the zero line and the plan keys nearest upstream of it.
+  [[nodiscard]] std::string zero_trace(const Line& l, const Sheet& sheet) const;
   void eval_line(int i, const InputSet& in, Sheet& sheet);
   void eval_step(int s, Sheet& sheet);
   std::shared_ptr<const StepRun> run_raw(int s, RawInputs raw);

@@ -279,7 +279,9 @@ std::string format_human(const Quantity& q, const FormatOptions& opt, std::strin
 }
 
 std::string format_in_unit(const Quantity& q, const Unit& unit, int digits) {
-  if (q.dim != unit.dim || q.point != unit.point) {
+  // A reading in degC shown in K is its distance from absolute zero (30 degC -> 303.15 K), and a kelvin value
+  // shown in degC is read as one: the thermodynamic temperature, which is what a user converting means.
+  if (q.dim != unit.dim) {
     throw UserError{{"cannot convert " + dim_words(q.dim) + " (" + dim_formula(q.dim) + ") to '" + unit.text + "', " +
                          dim_words(unit.dim) + " (" + dim_formula(unit.dim) + ")",
                      "the target unit must have the same dimension as the value"}};

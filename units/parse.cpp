@@ -415,6 +415,11 @@ Error dimension_error(std::string_view input_name, const Expectation& want, std:
     hint = "a difference is written in K, e.g. 10 K (degC is a point)";
   } else if (is_count_like(want.dim) && got.dim == dims::information) {
     hint = "B means bytes; for a count write 70e9 (70 billion) or 128k";
+  } else if (got.dim == dims::temperature && want.dim != dims::temperature && !got_text.empty() && got_text.back() == 'K') {
+    // "128K" reads as 128 kelvin; the writer almost always meant thousands.
+    std::string thousands(got_text);
+    thousands.back() = 'k';
+    hint = "K is kelvin; for thousands write a lower-case k, e.g. " + thousands;
   } else if (got.dim.dimensionless()) {
     const std::string ex = dim_example(want.dim);
     hint = ex.empty() ? "add a unit" : "add a unit, e.g. " + ex;

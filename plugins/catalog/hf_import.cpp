@@ -14,6 +14,7 @@
 #include "plugins/core/counts.hpp"
 #include "plugins/core/toml_reader.hpp"
 #include "units/format.hpp"
+#include "units/printable.hpp"
 
 namespace infracalc {
 
@@ -72,7 +73,11 @@ class Config {
     const Node* n = find(key);
     if (n == nullptr) return std::nullopt;
     if (!n->is_number() || n->number != std::floor(n->number) || n->number < (allow_zero ? 0 : 1)) {
-      if (!err) err = error(key, "expected a " + std::string(allow_zero ? "non-negative" : "positive") + " whole number");
+      if (!err)
+        err = error(key,
+                    fmt::format("expected a {} whole number, got {}", allow_zero ? "non-negative" : "positive",
+                                n->is_number() ? format_machine(n->number) : n->kind == Node::Kind::string ? "the text \"" + printable(n->str) + "\"" : std::string(n->kind_name())),
+                    "check the config: a Hugging Face config.json writes counts as plain integers");
       return std::nullopt;
     }
     const auto most = static_cast<double>(most_of(key));
