@@ -16,6 +16,11 @@
 
 namespace infracalc::cli {
 
+namespace {
+// Rows a worksheet holds below its header (Excel's limit is 1,048,576 rows).
+constexpr double kWorkbookRows = 1'048'575;
+}  // namespace
+
 std::string plan_help() {
   std::string out =
       "usage: infracalc plan FILE.toml [--set section.key=VALUE ...] [--sweep key=v1,v2 ...] [--pareto a,b]\n"
@@ -112,9 +117,31 @@ ExitStatus run_plan(const PlanOptions& o, const GlobalOptions& g) {
 
   ev.set_cross_checks(false);
   plan::SweepStats stats;
-  const auto rows = plan::run_sweep(ev, spec, in, sweep, stats);
-  const auto shown = plan::pareto_front(rows, sweep);
-  emit(printable(plan::render_sweep(program, sweep, shown, g.out), Keep::lines));  // labels and text cells come from the plan
+  // Rows stream to stdout as they are computed (CSV, JSON Lines) and are kept only where something needs them
+  // all: the Pareto front (only its rows), a table's column widths, or the workbook's Sweep sheet.
+  const bool workbook = !o.xlsx.empty() || !o.plot_dir.empty();
+  const bool stream = sweep.pareto.empty() && plan::streams(g.out);
+  double points = 1;
+  for (const auto& a : sweep.axes) points *= static_cast<double>(a.size());
+  if (workbook && sweep.pareto.empty() && points > kWorkbookRows)
+    throw UserError{{fmt::format("the sweep has {:.4g} points; a workbook's Sweep sheet holds at most {:.0f} rows", points, kWorkbookRows),
+                     "add --pareto to keep the front only, or write the rows as CSV without --xlsx"}};
+  plan::SweepTally tally(program);
+  plan::ParetoFront front(sweep);
+  plan::SweepStreamer streamer(program, sweep, g.out, [](std::string_view piece) { emit(printable(piece, Keep::lines)); });
+  std::vector<plan::SweepRow> kept;
+  plan::run_sweep(ev, spec, in, sweep, stats, [&](plan::SweepRow&& r) {
+    tally.add(r);
+    if (!sweep.pareto.empty()) {
+      front.add(std::move(r));
+      return;
+    }
+    if (stream) streamer.add(r);
+    if (!stream || workbook) kept.push_back(std::move(r));
+  });
+  const std::vector<plan::SweepRow> shown = sweep.pareto.empty() ? std::move(kept) : front.take_rows();
+  if (stream) streamer.finish();
+  else emit(printable(plan::render_sweep(program, sweep, shown, g.out), Keep::lines));  // labels and text cells come from the plan
   if (!sweep.notes.empty()) {
     finish_output();
     for (const auto& n : sweep.notes) report("note", n);
@@ -135,7 +162,7 @@ ExitStatus run_plan(const PlanOptions& o, const GlobalOptions& g) {
   }
   // As a single plan: a point that fails a check (or a step) makes the exit status 1; the rows are still
   // printed, and stderr says how many of all the points (not only those on a Pareto front) failed.
-  const std::string failed = plan::sweep_failures(program, rows);
+  const std::string failed = tally.text();
   if (failed.empty()) return ExitStatus::ok;
   finish_output();
   report("plan " + o.file, failed);

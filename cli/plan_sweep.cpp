@@ -51,6 +51,25 @@ std::string range_label(const KeyDef& def, const Quantity& q) {
   return machine_text(q);
 }
 
+}  // namespace
+
+std::size_t Axis::size() const { return range ? range->points : labels.size(); }
+
+Cell Axis::cell(std::size_t i) const {
+  if (!range) return cells[i];
+  const double t = static_cast<double>(i) / static_cast<double>(range->points - 1);
+  const double lo = range->low.value, hi = range->high.value;
+  const double v = range->log ? lo * std::pow(hi / lo, t) : lo + (hi - lo) * t;
+  return Quantity{v, range->low.dim, range->low.point};
+}
+
+std::string Axis::label(std::size_t i) const {
+  if (!range) return labels[i];
+  return range_label(*def, std::get<Quantity>(cell(i)));
+}
+
+namespace {
+
 // LOW..HIGH:N[:log] for quantity and integer keys.
 bool parse_range(const KeyDef& def, const std::string& text, const std::string& where, Axis& axis, Problems& problems) {
   const auto dots = text.find("..");
@@ -97,14 +116,18 @@ bool parse_range(const KeyDef& def, const std::string& text, const std::string& 
     problems.add(where, "a log range needs positive ends", "");
     return true;
   }
+  if (def.kind != KeyKind::integer) {
+    axis.range = Axis::Range{*a, *b, n, log};
+    return true;
+  }
   for (std::size_t i = 0; i < n; ++i) {
     const double t = static_cast<double>(i) / static_cast<double>(n - 1);
     double v = log ? a->value * std::pow(b->value / a->value, t) : a->value + (b->value - a->value) * t;
-    if (def.kind == KeyKind::integer) v = std::round(v);
+    v = std::round(v);
     Quantity q{v, a->dim, a->point};
-    if (def.kind == KeyKind::integer && !axis.cells.empty() && std::get<Quantity>(axis.cells.back()).value == v) continue;
+    if (!axis.cells.empty() && std::get<Quantity>(axis.cells.back()).value == v) continue;  // rounding repeats a count
     axis.cells.emplace_back(q);
-    axis.labels.push_back(def.kind == KeyKind::integer ? format_machine(v) : range_label(def, q));
+    axis.labels.push_back(format_machine(v));
   }
   return true;
 }
@@ -294,7 +317,7 @@ Axis parse_axis(const std::string& text, const std::string& mode, const PlanSpec
     axis.cells.push_back(std::move(cell).value());
     axis.labels.push_back(v);
   }
-  if (axis.labels.empty()) problems.add(where, "the sweep of " + def->path() + " has no values", "e.g. " + key + "=a,b,c");
+  if (axis.size() == 0) problems.add(where, "the sweep of " + def->path() + " has no values", "e.g. " + key + "=a,b,c");
   return axis;
 }
 
@@ -365,13 +388,14 @@ SweepPlan make_sweep(const PlanSpec& spec, const Program& program, const std::ve
   return sw;
 }
 
-std::vector<SweepRow> run_sweep(Evaluator& ev, const PlanSpec& spec, const InputSet& base, const SweepPlan& sweep, SweepStats& stats) {
+void run_sweep(Evaluator& ev, const PlanSpec& spec, const InputSet& base, const SweepPlan& sweep, SweepStats& stats,
+               const std::function<void(SweepRow&&)>& sink) {
   const Program& program = ev.program();
   const auto t0 = std::chrono::steady_clock::now();
   const std::size_t runs0 = ev.runs();
   const std::size_t hits0 = ev.hits();
   double total = 1;
-  for (const auto& a : sweep.axes) total *= static_cast<double>(a.labels.size());
+  for (const auto& a : sweep.axes) total *= static_cast<double>(a.size());
   if (total > 2e7)
     throw UserError{{fmt::format("the sweep has {:.4g} points; the limit is 20 million", total), "sweep fewer values, or split the grid"}};
   const std::size_t n = static_cast<std::size_t>(total);
@@ -407,7 +431,7 @@ std::vector<SweepRow> run_sweep(Evaluator& ev, const PlanSpec& spec, const Input
     }
     if (ax.def != nullptr) {
       const auto i = static_cast<std::size_t>(touched[a].front());
-      cur.values[i] = ax.cells[idx[a]];
+      cur.values[i] = ax.cell(idx[a]);
       cur.where[i] = "sweep";
     } else {
       for (const auto& [path, value] : spec.variants[ax.variants[idx[a]]].sets) {
@@ -417,21 +441,20 @@ std::vector<SweepRow> run_sweep(Evaluator& ev, const PlanSpec& spec, const Input
           throw UserError{{value.where + ": " + err->message, err->hint}};
       }
     }
-    if (!ax.prices.empty()) set_prices(ev, cur, ax.prices[idx[a]], "sweep: the price of " + ax.labels[idx[a]]);
+    if (!ax.prices.empty()) set_prices(ev, cur, ax.prices[idx[a]], "sweep: the price of " + ax.label(idx[a]));
   };
   std::vector<int> changed;
   for (std::size_t a = 0; a < sweep.axes.size(); ++a) {
     apply(a);
     changed.insert(changed.end(), touched[a].begin(), touched[a].end());
   }
-  std::vector<SweepRow> rows;
-  rows.reserve(n);
   Sheet sheet;
   for (std::size_t p = 0; p < n; ++p) {
     ev.update(cur, changed, sheet);
     SweepRow row;
+    row.point = p;
     row.labels.reserve(sweep.axes.size());
-    for (std::size_t a = 0; a < sweep.axes.size(); ++a) row.labels.push_back(sweep.axes[a].labels[idx[a]]);
+    for (std::size_t a = 0; a < sweep.axes.size(); ++a) row.labels.push_back(sweep.axes[a].label(idx[a]));
     row.values.reserve(columns.size());
     for (int c : columns) row.values.push_back(sheet.values[static_cast<std::size_t>(c)]);
     for (std::size_t c = 0; c < program.checks.size(); ++c)
@@ -443,11 +466,11 @@ std::vector<SweepRow> run_sweep(Evaluator& ev, const PlanSpec& spec, const Input
           row.error = run->error->message;
           break;
         }
-    rows.push_back(std::move(row));
+    sink(std::move(row));  // rows are not kept here: memory stays flat in the number of points
     // Next point: the last axis moves fastest.
     changed.clear();
     for (std::size_t a = sweep.axes.size(); a-- > 0;) {
-      idx[a] = (idx[a] + 1) % sweep.axes[a].labels.size();
+      idx[a] = (idx[a] + 1) % sweep.axes[a].size();
       apply(a);
       changed.insert(changed.end(), touched[a].begin(), touched[a].end());
       if (idx[a] != 0) break;
@@ -457,185 +480,239 @@ std::vector<SweepRow> run_sweep(Evaluator& ev, const PlanSpec& spec, const Input
   stats.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   stats.runs = ev.runs() - runs0;
   stats.hits = ev.hits() - hits0;
-  return rows;
 }
 
 InputSet first_point(const Evaluator& ev, const PlanSpec& spec, const InputSet& base, const SweepPlan& sweep) {
   InputSet in = base;
   const Program& program = ev.program();
   for (const auto& ax : sweep.axes) {
-    if (ax.def != nullptr && !ax.cells.empty()) {
+    if (ax.def != nullptr && ax.size() > 0) {
       const int i = program.find(ax.def->path());
       if (i < 0) continue;
-      in.values[static_cast<std::size_t>(i)] = ax.cells.front();
+      in.values[static_cast<std::size_t>(i)] = ax.cell(0);
       in.where[static_cast<std::size_t>(i)] = "sweep (first point)";
     } else if (!ax.variants.empty()) {
       const Variant& v = spec.variants[ax.variants.front()];
       for (const auto& [path, value] : v.sets)
         if (const KeyDef* def = find_key(path, program.mode)) (void)ev.set_input(in, *def, value.text, "variant " + v.name);
     }
-    if (!ax.prices.empty()) set_prices(ev, in, ax.prices.front(), "sweep (first point): the price of " + ax.labels.front());
+    if (!ax.prices.empty()) set_prices(ev, in, ax.prices.front(), "sweep (first point): the price of " + ax.label(0));
   }
   return in;
 }
 
-std::string sweep_failures(const Program& program, const std::vector<SweepRow>& rows) {
-  std::size_t checked = 0, errored = 0;
-  std::vector<std::pair<std::string, std::size_t>> by_check;
-  for (const auto& c : program.checks) by_check.emplace_back(c.key, 0);
-  std::string first_error;
-  for (const auto& r : rows) {
-    if (!r.error.empty()) {
-      if (errored++ == 0) first_error = r.error;
-    }
-    if (r.failed.empty()) continue;
-    ++checked;
-    for (auto& [key, n] : by_check)
-      for (const auto& f : split(r.failed, ';'))
-        if (f == key) ++n;
-  }
-  if (checked == 0 && errored == 0) return {};
-  const std::string of = fmt::format(" of {} sweep point{}", rows.size(), rows.size() == 1 ? "" : "s");
+SweepTally::SweepTally(const Program& program) {
+  for (const auto& c : program.checks) by_check_.emplace_back(c.key, 0);
+}
+
+void SweepTally::add(const SweepRow& r) {
+  ++points_;
+  if (!r.error.empty() && errored_++ == 0) first_error_ = r.error;
+  if (r.failed.empty()) return;
+  ++checked_;
+  for (auto& [key, n] : by_check_)
+    for (const auto& f : split(r.failed, ';'))
+      if (f == key) ++n;
+}
+
+std::string SweepTally::text() const {
+  if (checked_ == 0 && errored_ == 0) return {};
+  const std::string of = fmt::format(" of {} sweep point{}", points_, points_ == 1 ? "" : "s");
   std::string out;
-  if (checked > 0) {
+  if (checked_ > 0) {
     std::string which;
-    for (const auto& [key, n] : by_check)
+    for (const auto& [key, n] : by_check_)
       if (n > 0) which += (which.empty() ? "" : ", ") + fmt::format("{} in {}", key, n);
-    out = fmt::format("{}{} failed checks ({})", checked, of, which);
+    out = fmt::format("{}{} failed checks ({})", checked_, of, which);
   }
-  if (errored > 0)
-    out += (out.empty() ? fmt::format("{}{}", errored, of) : fmt::format("; {}", errored)) + " failed a step (first: " + first_error + ")";
+  if (errored_ > 0)
+    out += (out.empty() ? fmt::format("{}{}", errored_, of) : fmt::format("; {}", errored_)) + " failed a step (first: " + first_error_ + ")";
   return out + "; exit status 1";
 }
 
-std::vector<SweepRow> pareto_front(const std::vector<SweepRow>& rows, const SweepPlan& sweep) {
-  if (sweep.pareto.empty()) return rows;
-  struct Obj {
-    std::size_t column;
-    double sign;
-  };
-  std::vector<Obj> objs;
+ParetoFront::ParetoFront(const SweepPlan& sweep) {
   for (const auto& o : sweep.pareto) {
     const bool max = o.size() > 4 && o.substr(o.size() - 4) == ":max";
     const std::string key = o.size() > 4 && (max || o.substr(o.size() - 4) == ":min") ? o.substr(0, o.size() - 4) : o;
     const auto it = std::find(sweep.columns.begin(), sweep.columns.end(), key);
-    objs.push_back({static_cast<std::size_t>(it - sweep.columns.begin()), max ? -1.0 : 1.0});
+    objectives_.push_back({static_cast<std::size_t>(it - sweep.columns.begin()), max ? -1.0 : 1.0});
   }
-  std::vector<std::vector<double>> score;
-  std::vector<std::size_t> cand;
-  for (std::size_t r = 0; r < rows.size(); ++r) {
-    std::vector<double> s;
-    bool ok = rows[r].error.empty();
-    for (const auto& o : objs) {
-      const auto& v = rows[r].values[o.column];
-      const auto* q = v ? std::get_if<Quantity>(&*v) : nullptr;
-      if (q == nullptr) {
-        ok = false;
-        break;
-      }
-      s.push_back(o.sign * q->value);
-    }
-    score.push_back(std::move(s));
-    if (ok) cand.push_back(r);
+}
+
+// Points with the same scores share one group, so ties (a swept key that moves no objective) cost one
+// comparison, not one per point: a front of 100,000 tied points took 17 s when every pair was compared.
+void ParetoFront::add(SweepRow&& row) {
+  if (!row.error.empty()) return;
+  std::vector<double> score;
+  score.reserve(objectives_.size());
+  for (const auto& o : objectives_) {
+    const auto& v = row.values[o.column];
+    const auto* q = v ? std::get_if<Quantity>(&*v) : nullptr;
+    if (q == nullptr) return;
+    score.push_back(o.sign * q->value);
   }
-  auto dominates = [&](std::size_t a, std::size_t b) {
+  auto dominates = [](const std::vector<double>& a, const std::vector<double>& b) {
     bool better = false;
-    for (std::size_t k = 0; k < objs.size(); ++k) {
-      if (score[a][k] > score[b][k]) return false;
-      if (score[a][k] < score[b][k]) better = true;
+    for (std::size_t k = 0; k < a.size(); ++k) {
+      if (a[k] > b[k]) return false;
+      if (a[k] < b[k]) better = true;
     }
     return better;
   };
-  std::vector<std::size_t> front;
-  for (std::size_t r : cand) {
-    if (std::any_of(front.begin(), front.end(), [&](std::size_t f) { return dominates(f, r); })) continue;
-    front.erase(std::remove_if(front.begin(), front.end(), [&](std::size_t f) { return dominates(r, f); }), front.end());
-    front.push_back(r);
+  for (auto& g : groups_) {
+    if (g.score == score) {
+      g.rows.push_back(std::move(row));
+      return;
+    }
+    if (dominates(g.score, score)) return;
   }
-  std::sort(front.begin(), front.end());
+  groups_.erase(std::remove_if(groups_.begin(), groups_.end(), [&](const Group& g) { return dominates(score, g.score); }), groups_.end());
+  groups_.push_back({std::move(score), {}});
+  groups_.back().rows.push_back(std::move(row));
+}
+
+std::vector<SweepRow> ParetoFront::take_rows() {
   std::vector<SweepRow> out;
-  out.reserve(front.size());
-  for (std::size_t r : front) out.push_back(rows[r]);
+  for (auto& g : groups_)
+    for (auto& r : g.rows) out.push_back(std::move(r));
+  groups_.clear();
+  std::sort(out.begin(), out.end(), [](const SweepRow& a, const SweepRow& b) { return a.point < b.point; });
   return out;
 }
 
-std::string render_sweep(const Program& program, const SweepPlan& sweep, const std::vector<SweepRow>& rows, const cli::OutputOptions& opt) {
+namespace {
+
+std::vector<const Line*> column_lines(const Program& program, const SweepPlan& sweep) {
   std::vector<const Line*> lines;
   for (const auto& c : sweep.columns) lines.push_back(&program.lines[static_cast<std::size_t>(program.find(c))]);
-  // Machine unit of each column from its first value.
-  std::vector<std::string> units(lines.size());
-  for (std::size_t c = 0; c < lines.size(); ++c)
-    for (const auto& r : rows)
-      if (r.values[c]) {
-        if (const auto* q = std::get_if<Quantity>(&*r.values[c])) units[c] = cli::machine_unit(*q);
-        break;
-      }
+  return lines;
+}
+
+void append_csv_header(std::string& out, const SweepPlan& sweep, const std::vector<const Line*>& lines, const std::vector<std::string>& units) {
+  for (const auto& a : sweep.axes) out += a.key + ",";
+  for (std::size_t c = 0; c < lines.size(); ++c) out += lines[c]->key + (units[c].empty() || units[c] == "1" ? "" : " (" + units[c] + ")") + ",";
+  out += "checks_failed,error\n";
+}
+
+void append_csv_row(std::string& out, const SweepRow& r) {
+  for (const auto& l : r.labels) out += cli::csv_cell(l) + ",";
+  for (const auto& v : r.values) {
+    if (v) {
+      if (const auto* q = std::get_if<Quantity>(&*v)) out += format_machine(q->value);
+      else out += cli::csv_cell(std::get<std::string>(*v));
+    }
+    out += ',';
+  }
+  out += r.failed + ",";
+  if (!r.error.empty()) {
+    std::string e = r.error;
+    std::replace(e.begin(), e.end(), '"', '\'');
+    out += "\"" + e + "\"";
+  }
+  out += '\n';
+}
+
+void append_json_row(std::string& out, const SweepPlan& sweep, const std::vector<const Line*>& lines, const SweepRow& r) {
+  out += "{";
+  for (std::size_t a = 0; a < sweep.axes.size(); ++a) {
+    append_json_string(out, sweep.axes[a].key);
+    out += ": ";
+    append_json_string(out, r.labels[a]);
+    out += ", ";
+  }
+  for (std::size_t c = 0; c < lines.size(); ++c) {
+    append_json_string(out, lines[c]->key);
+    const auto& v = r.values[c];
+    if (!v) out += ": null, ";
+    else if (const auto* q = std::get_if<Quantity>(&*v)) out += ": {\"value\": " + format_machine(q->value) + ", \"unit\": \"" + cli::machine_unit(*q) + "\"}, ";
+    else {
+      out += ": ";
+      append_json_string(out, std::get<std::string>(*v));
+      out += ", ";
+    }
+  }
+  out += "\"checks_failed\": [";
+  std::size_t start = 0;
+  bool first = true;
+  while (start < r.failed.size()) {
+    auto end = r.failed.find(';', start);
+    if (end == std::string::npos) end = r.failed.size();
+    out += first ? "" : ", ";
+    first = false;
+    append_json_string(out, r.failed.substr(start, end - start));
+    start = end + 1;
+  }
+  out += "]";
+  if (!r.error.empty()) {
+    out += ", \"error\": ";
+    append_json_string(out, r.error);
+  }
+  out += "}\n";
+}
+
+}  // namespace
+
+bool streams(const cli::OutputOptions& opt) { return opt.format == cli::OutputFormat::csv || opt.format == cli::OutputFormat::json; }
+
+SweepStreamer::SweepStreamer(const Program& program, const SweepPlan& sweep, const cli::OutputOptions& opt,
+                             std::function<void(std::string_view)> write)
+    : sweep_(sweep), opt_(opt), write_(std::move(write)), lines_(column_lines(program, sweep)), units_(lines_.size()),
+      known_(lines_.size(), 0) {}
+
+// CSV names each column's unit in its header, from the first value in that column: the first rows wait (at
+// most kHeld of them) until every column has shown one, then everything streams in 64 kB pieces.
+void SweepStreamer::add(const SweepRow& r) {
+  if (!started_) {
+    for (std::size_t c = 0; c < lines_.size(); ++c)
+      if (known_[c] == 0 && r.values[c])
+        if (const auto* q = std::get_if<Quantity>(&*r.values[c])) {
+          units_[c] = cli::machine_unit(*q);
+          known_[c] = 1;
+        }
+    held_.push_back(r);
+    if (held_.size() >= kHeld || std::all_of(known_.begin(), known_.end(), [](char k) { return k != 0; })) start();
+    return;
+  }
+  append(r);
+}
+
+void SweepStreamer::start() {
+  started_ = true;
+  if (opt_.format == cli::OutputFormat::csv) append_csv_header(buf_, sweep_, lines_, units_);
+  for (const auto& h : held_) append(h);
+  held_.clear();
+  held_.shrink_to_fit();
+}
+
+void SweepStreamer::append(const SweepRow& r) {
+  if (opt_.format == cli::OutputFormat::csv) append_csv_row(buf_, r);
+  else append_json_row(buf_, sweep_, lines_, r);
+  if (buf_.size() >= (1 << 16)) {
+    write_(buf_);
+    buf_.clear();
+  }
+}
+
+void SweepStreamer::finish() {
+  if (!started_) start();
+  if (!buf_.empty()) write_(buf_);
+  buf_.clear();
+}
+
+std::string render_sweep(const Program& program, const SweepPlan& sweep, const std::vector<SweepRow>& rows, const cli::OutputOptions& opt) {
+  if (streams(opt)) {
+    std::string out;
+    SweepStreamer s(program, sweep, opt, [&](std::string_view piece) { out += piece; });
+    for (const auto& r : rows) s.add(r);
+    s.finish();
+    return out;
+  }
+  const std::vector<const Line*> lines = column_lines(program, sweep);
   std::string out;
   switch (opt.format) {
-    case cli::OutputFormat::csv: {
-      for (const auto& a : sweep.axes) out += a.key + ",";
-      for (std::size_t c = 0; c < lines.size(); ++c)
-        out += lines[c]->key + (units[c].empty() || units[c] == "1" ? "" : " (" + units[c] + ")") + ",";
-      out += "checks_failed,error\n";
-      for (const auto& r : rows) {
-        for (const auto& l : r.labels) out += cli::csv_cell(l) + ",";
-        for (const auto& v : r.values) {
-          if (v) {
-            if (const auto* q = std::get_if<Quantity>(&*v)) out += format_machine(q->value);
-            else out += cli::csv_cell(std::get<std::string>(*v));
-          }
-          out += ',';
-        }
-        out += r.failed + ",";
-        if (!r.error.empty()) {
-          std::string e = r.error;
-          std::replace(e.begin(), e.end(), '"', '\'');
-          out += "\"" + e + "\"";
-        }
-        out += '\n';
-      }
-      return out;
-    }
-    case cli::OutputFormat::json: {
-      for (const auto& r : rows) {
-        out += "{";
-        for (std::size_t a = 0; a < sweep.axes.size(); ++a) {
-          append_json_string(out, sweep.axes[a].key);
-          out += ": ";
-          append_json_string(out, r.labels[a]);
-          out += ", ";
-        }
-        for (std::size_t c = 0; c < lines.size(); ++c) {
-          append_json_string(out, lines[c]->key);
-          const auto& v = r.values[c];
-          if (!v) out += ": null, ";
-          else if (const auto* q = std::get_if<Quantity>(&*v)) out += ": {\"value\": " + format_machine(q->value) + ", \"unit\": \"" + cli::machine_unit(*q) + "\"}, ";
-          else {
-            out += ": ";
-            append_json_string(out, std::get<std::string>(*v));
-            out += ", ";
-          }
-        }
-        out += "\"checks_failed\": [";
-        std::size_t start = 0;
-        bool first = true;
-        while (start < r.failed.size()) {
-          auto end = r.failed.find(';', start);
-          if (end == std::string::npos) end = r.failed.size();
-          out += first ? "" : ", ";
-          first = false;
-          append_json_string(out, r.failed.substr(start, end - start));
-          start = end + 1;
-        }
-        out += "]";
-        if (!r.error.empty()) {
-          out += ", \"error\": ";
-          append_json_string(out, r.error);
-        }
-        out += "}\n";
-      }
-      return out;
-    }
+    case cli::OutputFormat::csv:
+    case cli::OutputFormat::json:
+      return out;  // streamed above
     case cli::OutputFormat::md:
     case cli::OutputFormat::table: {
       std::vector<std::vector<std::string>> table;

@@ -2,7 +2,10 @@
 // table or Markdown; --pareto keeps the points no other point beats on every named column.
 #pragma once
 
+#include <functional>
+#include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "cli/output.hpp"
@@ -22,9 +25,28 @@ struct Axis {
   std::vector<Cell> cells;
   /// Variant indices (the variant axis).
   std::vector<std::size_t> variants;
+  /// A range of a quantity key (LOW..HIGH:N), whose values are computed when asked for rather than held: a
+  /// ten-million-point range held as text and values took over a gigabyte. labels and cells stay empty.
+  struct Range {
+    /// The ends.
+    Quantity low, high;
+    /// Number of points (at least 2).
+    std::size_t points = 0;
+    /// Geometric rather than linear spacing.
+    bool log = false;
+  };
+  /// Set for a quantity range.
+  std::optional<Range> range;
   /// Per value: the prices that follow the hardware it sets ("money.purchase" = "b200-purchase"; an empty
   /// text removes the key), so that a swept system is never priced as the plan's own (see follow_prices).
   std::vector<std::vector<std::pair<std::string, std::string>>> prices;
+
+  /// Number of values.
+  [[nodiscard]] std::size_t size() const;
+  /// Value i as written (the column text).
+  [[nodiscard]] std::string label(std::size_t i) const;
+  /// Value i parsed.
+  [[nodiscard]] Cell cell(std::size_t i) const;
 };
 
 /// A sweep's grid and what to report.
@@ -56,6 +78,8 @@ void follow_prices(const PlanSpec& spec, SweepPlan& sweep, Problems& problems);
 
 /// One evaluated point.
 struct SweepRow {
+  /// Its position in the grid (0 for the first point).
+  std::size_t point = 0;
   /// Axis values as written.
   std::vector<std::string> labels;
   /// Column values (nullopt when the line has no value at this point).
@@ -76,16 +100,82 @@ struct SweepStats {
   std::size_t runs = 0, hits = 0;
 };
 
-/// Evaluates every point; rows come back in grid order.
-[[nodiscard]] std::vector<SweepRow> run_sweep(Evaluator& ev, const PlanSpec& spec, const InputSet& base, const SweepPlan& sweep,
-                                              SweepStats& stats);
+/// Evaluates every point and hands each row to `sink` in grid order; nothing is kept, so memory stays flat in
+/// the number of points.
+void run_sweep(Evaluator& ev, const PlanSpec& spec, const InputSet& base, const SweepPlan& sweep, SweepStats& stats,
+               const std::function<void(SweepRow&&)>& sink);
 /// The inputs of the sweep's first point (every axis at its first value), for the workbook and charts.
 [[nodiscard]] InputSet first_point(const Evaluator& ev, const PlanSpec& spec, const InputSet& base, const SweepPlan& sweep);
-/// Keeps the rows on the Pareto front of the objectives (rows without a value in an objective are dropped).
-[[nodiscard]] std::vector<SweepRow> pareto_front(const std::vector<SweepRow>& rows, const SweepPlan& sweep);
-/// What failed across a sweep's rows, for stderr: "3 of 4 sweep points failed checks (ttft_target in 3, tpot_target
-/// in 1)" and "; 1 failed a step (...)"; empty when every point passed.
-[[nodiscard]] std::string sweep_failures(const Program& program, const std::vector<SweepRow>& rows);
+
+/// The Pareto front of the objectives, kept as rows arrive (rows without a value in an objective, or with an
+/// error, are dropped). Rows with equal scores share one entry, so ties cost one comparison.
+class ParetoFront {
+ public:
+  /// Reads the objectives (columns, minimised unless ":max") from the sweep.
+  explicit ParetoFront(const SweepPlan& sweep);
+  /// Offers one row.
+  void add(SweepRow&& row);
+  /// The rows on the front, in grid order; the front is empty afterwards.
+  [[nodiscard]] std::vector<SweepRow> take_rows();
+
+ private:
+  struct Objective {
+    std::size_t column;
+    double sign;
+  };
+  struct Group {
+    std::vector<double> score;
+    std::vector<SweepRow> rows;
+  };
+  std::vector<Objective> objectives_;
+  std::vector<Group> groups_;
+};
+
+/// What failed across a sweep's rows, counted as they arrive.
+class SweepTally {
+ public:
+  /// Counts per check of `program`.
+  explicit SweepTally(const Program& program);
+  /// Counts one row.
+  void add(const SweepRow& r);
+  /// For stderr: "3 of 4 sweep points failed checks (ttft_target in 3, tpot_target in 1)" and "; 1 failed a step
+  /// (...)"; empty when every point passed.
+  [[nodiscard]] std::string text() const;
+
+ private:
+  std::vector<std::pair<std::string, std::size_t>> by_check_;
+  std::size_t points_ = 0, checked_ = 0, errored_ = 0;
+  std::string first_error_;
+};
+
+/// Whether rows in this format are written as they come (CSV and JSON Lines; tables need every row's width).
+[[nodiscard]] bool streams(const cli::OutputOptions& opt);
+
+/// Writes CSV or JSON Lines rows as they arrive, through `write`, in pieces of about 64 kB.
+class SweepStreamer {
+ public:
+  /// For the columns of `sweep`; `write` receives whole rows.
+  SweepStreamer(const Program& program, const SweepPlan& sweep, const cli::OutputOptions& opt, std::function<void(std::string_view)> write);
+  /// Adds one row.
+  void add(const SweepRow& r);
+  /// Writes what is left (and the header, for a sweep with no rows).
+  void finish();
+
+ private:
+  static constexpr std::size_t kHeld = 256;
+  void start();
+  void append(const SweepRow& r);
+  const SweepPlan& sweep_;
+  cli::OutputOptions opt_;
+  std::function<void(std::string_view)> write_;
+  std::vector<const Line*> lines_;
+  std::vector<std::string> units_;
+  std::vector<char> known_;
+  std::vector<SweepRow> held_;
+  std::string buf_;
+  bool started_ = false;
+};
+
 /// Writes rows: CSV (machine units in the header), JSON Lines, a table or Markdown.
 [[nodiscard]] std::string render_sweep(const Program& program, const SweepPlan& sweep, const std::vector<SweepRow>& rows,
                                        const cli::OutputOptions& opt);

@@ -128,7 +128,8 @@ TEST_CASE("a sweep gives one row per point, and the Pareto front keeps the undom
   REQUIRE(problems.empty());
   l->ev->set_cross_checks(false);
   SweepStats stats;
-  const auto rows = run_sweep(*l->ev, l->spec, l->in, sw, stats);
+  std::vector<SweepRow> rows;
+  run_sweep(*l->ev, l->spec, l->in, sw, stats, [&](SweepRow&& r) { rows.push_back(std::move(r)); });
   REQUIRE(rows.size() == 6);
   CHECK(rows[0].labels == std::vector<std::string>{"4", "1"});
   CHECK(rows[5].labels == std::vector<std::string>{"8", "64"});
@@ -136,16 +137,49 @@ TEST_CASE("a sweep gives one row per point, and the Pareto front keeps the undom
   auto single = plan_test::load_example("llama3-70b-h100.toml", {"hardware.tp=8", "workload.batch=8"});
   REQUIRE(single->problems.empty());
   CHECK(std::get<Quantity>(*rows[4].values[0]).value == Approx(single->q("cost_per_mtok")).epsilon(1e-12));
-  const auto front = pareto_front(rows, sw);
+  ParetoFront pf(sw);
+  for (auto r : rows) pf.add(std::move(r));
+  const auto front = pf.take_rows();
   REQUIRE_FALSE(front.empty());
-  for (const auto& f : front)
-    for (const auto& r : rows) {
-      const double fc = std::get<Quantity>(*f.values[0]).value, ft = std::get<Quantity>(*f.values[1]).value;
-      const double rc = std::get<Quantity>(*r.values[0]).value, rt = std::get<Quantity>(*r.values[1]).value;
-      CHECK_FALSE((rc <= fc && rt <= ft && (rc < fc || rt < ft)));
-    }
+  auto dominated = [&](const SweepRow& r) {
+    const double rc = std::get<Quantity>(*r.values[0]).value, rt = std::get<Quantity>(*r.values[1]).value;
+    return std::any_of(rows.begin(), rows.end(), [&](const SweepRow& o) {
+      const double oc = std::get<Quantity>(*o.values[0]).value, ot = std::get<Quantity>(*o.values[1]).value;
+      return oc <= rc && ot <= rt && (oc < rc || ot < rt);
+    });
+  };
+  // The front is exactly the undominated rows, in grid order.
+  std::vector<std::size_t> want, got;
+  for (const auto& r : rows)
+    if (!dominated(r)) want.push_back(r.point);
+  for (const auto& f : front) got.push_back(f.point);
+  CHECK(got == want);
   // Batch 1 has the shortest time per token; batch 64 the lowest cost: both are on the front.
   CHECK(front.size() >= 2);
+}
+
+TEST_CASE("the Pareto front keeps every tied point and drops the dominated ones", "[plan]") {
+  SweepPlan sw;
+  sw.columns = {"a", "b"};
+  sw.pareto = {"a", "b:max"};
+  ParetoFront pf(sw);
+  auto row = [](std::size_t p, double a, double b) {
+    SweepRow r;
+    r.point = p;
+    r.values = {Cell{Quantity::number(a)}, Cell{Quantity::number(b)}};
+    return r;
+  };
+  // 10,000 points tied at (1, 5), one that beats them (1, 6) arriving last, and one that nothing beats on a.
+  for (std::size_t p = 0; p < 10000; ++p) pf.add(row(p, 1, 5));
+  pf.add(row(10000, 0.5, 1));
+  auto tied = ParetoFront(sw);
+  for (std::size_t p = 0; p < 10000; ++p) tied.add(row(p, 1, 5));
+  CHECK(tied.take_rows().size() == 10000);
+  pf.add(row(10001, 1, 6));
+  const auto front = pf.take_rows();
+  REQUIRE(front.size() == 2);
+  CHECK(front[0].point == 10000);
+  CHECK(front[1].point == 10001);
 }
 
 namespace {
@@ -166,7 +200,7 @@ SweepRun sweep_example(const std::vector<std::string>& sets, const std::vector<s
   if (!r.problems.empty()) return r;
   r.l->ev->set_cross_checks(false);
   SweepStats stats;
-  r.rows = run_sweep(*r.l->ev, r.l->spec, r.l->in, r.sw, stats);
+  run_sweep(*r.l->ev, r.l->spec, r.l->in, r.sw, stats, [&](SweepRow&& row) { r.rows.push_back(std::move(row)); });
   return r;
 }
 
@@ -263,9 +297,10 @@ TEST_CASE("ranges give evenly spaced points", "[plan]") {
   Problems problems;
   const Axis a = parse_axis("workload.rate=10/s..100/s:10", "serve", l->spec, problems);
   REQUIRE(problems.empty());
-  REQUIRE(a.cells.size() == 10);
-  CHECK(std::get<Quantity>(a.cells[9]).value == Approx(100));
-  CHECK(a.labels[1] == "20/s");
+  REQUIRE(a.size() == 10);
+  CHECK(a.cells.empty());  // a quantity range is computed point by point, not held
+  CHECK(std::get<Quantity>(a.cell(9)).value == Approx(100));
+  CHECK(a.label(1) == "20/s");
   const Axis g = parse_axis("workload.max_batch=1..1024:11:log", "serve", l->spec, problems);
   REQUIRE(g.cells.size() == 11);
   CHECK(std::get<Quantity>(g.cells[10]).value == 1024);

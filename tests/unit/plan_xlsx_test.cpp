@@ -420,7 +420,8 @@ TEST_CASE("the workbook's formulas reproduce the worksheet and move with their i
     REQUIRE(problems.empty());
     l->ev->set_cross_checks(false);
     plan::SweepStats stats;
-    const auto rows = plan::run_sweep(*l->ev, l->spec, l->in, sw, stats);
+    std::vector<plan::SweepRow> rows;
+    plan::run_sweep(*l->ev, l->spec, l->in, sw, stats, [&](plan::SweepRow&& r) { rows.push_back(std::move(r)); });
     REQUIRE(rows.size() == 4);
     fs::create_directories(dir);
     const std::string sweep_path = (dir / "sweep.xlsx").string();
