@@ -17,7 +17,7 @@ CMAKE_FLAGS := -DCMAKE_BUILD_TYPE=Release
 FUZZ_BUILD   ?= build-fuzz
 FUZZ_SECONDS ?= 60
 
-.PHONY: all deps build demo test unit asan asan-build bench fuzz clean
+.PHONY: all deps build demo test unit asan asan-build bench fuzz coverage clean
 
 all: build
 
@@ -65,6 +65,21 @@ bench: deps
 	cmake -S . -B $(BUILD) $(CMAKE_FLAGS) -DINFRACALC_BENCH=ON
 	cmake --build $(BUILD) -j$(JOBS)
 	./bench/run.sh $(BUILD)
+
+# Line coverage of units/, plugins/, validation/ and the planner (cli/plan_*) under the whole test suite, with gcov
+# and gcovr (Debian packages); the summary and build-cov/coverage.txt give the figure per file and in total.
+COV_BUILD ?= build-cov
+coverage: deps
+	@dpkg -s gcovr >/dev/null 2>&1 || { sudo=""; [ "$$(id -u)" -eq 0 ] || sudo="sudo"; \
+	  $$sudo apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$sudo apt-get install -y -qq --no-install-recommends gcovr; }
+	cmake -S . -B $(COV_BUILD) -DCMAKE_BUILD_TYPE=Debug -DCMAKE_CXX_FLAGS_DEBUG="-O0 -g0 --coverage" \
+	  -DCMAKE_EXE_LINKER_FLAGS=--coverage -DINFRACALC_CUDA=OFF -DINFRACALC_WERROR=OFF
+	cmake --build $(COV_BUILD) -j$(JOBS)
+	find $(COV_BUILD) -name '*.gcda' -delete
+	cd $(COV_BUILD) && ctest -j$(JOBS) --timeout 1800
+	gcovr --root . --object-directory $(COV_BUILD) --filter 'units/' --filter 'plugins/' --filter 'validation/' \
+	  --filter 'cli/plan_' --exclude 'plugins/decode/cuda/' --exclude-unreachable-branches \
+	  --print-summary --txt $(COV_BUILD)/coverage.txt -j$(JOBS)
 
 # libFuzzer with ASan/UBSan (clang-14 and libclang-rt-14-dev from Debian); each target runs FUZZ_SECONDS,
 # starting from the seed corpus in tests/fuzz/corpus/<target>/ (new inputs go to build-fuzz/corpus/).

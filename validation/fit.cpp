@@ -103,31 +103,6 @@ std::string value_text(const FitParam& p, double v) {
   return fmt::format("\"{:.6g} {}\"", v / scale, p.unit);
 }
 
-// Where each prior comes from (written beside it in the data file).
-constexpr std::pair<const char*, const char*> kPriorSources[] = {
-    {"bandwidth_fraction", "estimate: streaming kernels (STREAM-like copies, decode weight reads) reach 80-90% of HBM datasheet bandwidth"},
-    {"bandwidth_half", "estimate: of the order of the last-level cache (50 MB on H100); smaller transfers do not reach steady streaming"},
-    {"matmul_fraction_16bit", "estimate: large BF16/FP16 GEMMs in cuBLAS/CUTLASS reach about three quarters of the dense peak"},
-    {"matmul_fraction_8bit", "estimate: FP8 GEMMs reach a smaller share of their doubled peak than 16-bit ones (operand feed, scaling)"},
-    {"matmul_fraction_4bit", "estimate: 4-bit GEMMs (NVFP4, MXFP4) reach a smaller share again (block scales, dequantisation)"},
-    {"matmul_half_tokens", "estimate: tensor-core GEMM tiles are 64-128 rows; fewer tokens per step leave tiles partly empty"},
-    {"attention_fraction", "published: FlashAttention-2 reaches 50-73% of A100 peak (Dao 2023), FlashAttention-3 75% of H100 BF16 peak "
-                           "(Shah et al. 2024)"},
-    {"collective_fraction", "estimate: nccl-tests all-reduce bus bandwidth on NVLink plateaus near 80% of the per-direction link rate"},
-    {"collective_half", "estimate: nccl-tests bus-bandwidth curves reach half their plateau at messages of a few to tens of MB"},
-    {"collective_latency", "estimate: NCCL small-message all-reduce latency of order 10 us per algorithm step within a node"},
-    {"sequence_overhead", "estimate: scheduling, sampling and detokenisation work per sequence per step"},
-    {"training_comm_overlap", "estimate: Megatron-Core overlaps tensor-parallel all-gathers and reduce-scatters with the GEMMs "
-                              "they feed (--tp-comm-overlap); about half is hidden"},
-};
-
-const char* prior_source(const std::string& key) {
-  for (const auto& [k, src] : kPriorSources)
-    if (key == k) return src;
-  return "estimate: engine class behaviour (CUDA graphs and C++ runtimes lower the fixed time per step; llama.cpp's kernels reach "
-         "less of the roof; training steps add the optimizer and data loading), docs/validation.md";
-}
-
 double six_digits(double v) { return v == 0 ? 0 : std::stod(fmt::format("{:.6g}", v)); }
 
 }  // namespace
@@ -302,37 +277,26 @@ std::string efficiency_toml(const Efficiency& e, const std::vector<std::pair<std
   std::string out =
       "# Parameters of the efficiency models (plugins/decode/efficiency.hpp), written by `infracalc calibrate --published`\n"
       "# from the published measurements in data/measured/. Do not edit the fitted values by hand: change the corpus, the\n"
-      "# priors ([prior] tables, the literature values the fit starts from and pulls towards) or the model, and refit.\n"
+      "# priors (efficiency-prior.toml, the literature values the fit starts from and pulls towards) or the model, and refit.\n"
       "id = \"efficiency\"\nname = \"Calibrated efficiency models\"\nkind = \"calibration\"\n";
   const auto ps = fit_params();
-  const Efficiency& prior = decode::prior_efficiency();
   for (const auto& p : ps)
     if (p.key.rfind("engines.", 0) != 0) out += fmt::format("{} = {}\n", p.key, value_text(p, p.get(e)));
-  auto engines = [&](const Efficiency& x, const std::string& prefix) {
-    for (Engine g : decode::kEngines) {
-      const auto& ee = x.engine(g);
-      out += fmt::format("\n[{}engines.{}]\nbandwidth_scale = {:.6g}\ncompute_scale = {:.6g}\nstep_overhead = \"{:.6g} ms\"\nmax_batch = {}\n",
-                         prefix, decode::engine_name(g), ee.bandwidth_scale, ee.compute_scale, ee.step_overhead.value() * 1e3,
-                         ee.max_batch);
-    }
-  };
-  engines(e, "");
+  for (Engine g : decode::kEngines) {
+    const auto& ee = e.engine(g);
+    out += fmt::format("\n[engines.{}]\nbandwidth_scale = {:.6g}\ncompute_scale = {:.6g}\nstep_overhead = \"{:.6g} ms\"\nmax_batch = {}\n",
+                       decode::engine_name(g), ee.bandwidth_scale, ee.compute_scale, ee.step_overhead.value() * 1e3, ee.max_batch);
+  }
   for (const auto& [family, s] : bands) {
     out += fmt::format("\n[band.{}]\nmedian_abs_error = {:.6f}\np90_abs_error = {:.6f}\npoints = {}\n", family, s.median_abs_error,
                        s.p90_abs_error, s.points);
     for (const auto& [f, loo] : loo_medians)
       if (f == family) out += fmt::format("loo_median_abs_error = {:.6f}\n", loo);
   }
-  out += "\n[prior]\n";
-  for (const auto& p : ps)
-    if (p.key.rfind("engines.", 0) != 0)
-      out += fmt::format("{} = {{ value = {}, basis = \"estimate\", source = \"{}\" }}\n", p.key, value_text(p, p.get(prior)),
-                         prior_source(p.key));
-  engines(prior, "prior.");
   out += fmt::format(
       "\n[meta]\nas_of = {}\nsources = [\"fit by infracalc calibrate --published on {} published measurements in data/measured/ "
-      "(docs/validation.md)\", \"{}\"]\nbasis = \"derived\"\n",
-      as_of, entries, prior_source("engines"));
+      "(docs/validation.md)\", \"priors: data/calibration/efficiency-prior.toml (each value with its source)\"]\nbasis = \"derived\"\n",
+      as_of, entries);
   return out;
 }
 

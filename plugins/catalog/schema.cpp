@@ -349,8 +349,6 @@ std::string schema_path(std::string_view path) {
 
 const FieldSpec* find_field_spec(std::string_view kind, std::string_view path) {
   std::string p = schema_path(path);
-  // A calibration file's [prior] tables hold the same parameters as its fitted values.
-  if (kind == "calibration" && p.rfind("prior.", 0) == 0) p.erase(0, 6);
   for (const auto& s : kSpecs)
     if (s.kind == kind && matches(s.path, p)) return &s;
   return nullptr;

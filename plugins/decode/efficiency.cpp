@@ -36,14 +36,16 @@ Q quantity_at(const Entry& e, const std::string& path) {
   return as<Q>(parse_quantity(n.str).value_or_throw(), e.id() + "." + path);
 }
 
-Efficiency read_efficiency(const std::string& prefix) {
-  const Entry* e = Catalog::instance().find("efficiency");
+// The fitted values (efficiency.toml, rewritten by calibrate) and the priors (efficiency-prior.toml, by hand)
+// are separate files: every expected figure reads the first, and only validate and calibrate read the second.
+Efficiency read_efficiency(const std::string& id) {
+  const Entry* e = Catalog::instance().find(id);
   if (e == nullptr || e->kind() != "calibration")
-    throw UserError{{"no calibration entry 'efficiency' in the catalog", "data/calibration/efficiency.toml ships with infracalc"}};
-  auto number_at = [&](const Entry& en, const std::string& path) { return read_number(en, prefix + path); };
-  auto field_node = [&](const Entry& en, const std::string& path) -> const Node& { return read_node(en, prefix + path); };
-  auto bytes_at = [&](const std::string& path) { return quantity_at<Bytes>(*e, prefix + path); };
-  auto seconds_at = [&](const std::string& path) { return quantity_at<Seconds>(*e, prefix + path); };
+    throw UserError{{"no calibration entry '" + id + "' in the catalog", "data/calibration/" + id + ".toml ships with infracalc"}};
+  auto number_at = [&](const Entry& en, const std::string& path) { return read_number(en, path); };
+  auto field_node = [&](const Entry& en, const std::string& path) -> const Node& { return read_node(en, path); };
+  auto bytes_at = [&](const std::string& path) { return quantity_at<Bytes>(*e, path); };
+  auto seconds_at = [&](const std::string& path) { return quantity_at<Seconds>(*e, path); };
   Efficiency x;
   x.ideal = false;
   x.bandwidth_fraction = number_at(*e, "bandwidth_fraction");
@@ -66,7 +68,7 @@ Efficiency read_efficiency(const std::string& prefix) {
     ee.step_overhead = seconds_at(base + "step_overhead");
     const Node& mb = field_node(*e, base + "max_batch");
     if (mb.kind != Node::Kind::integer || mb.integer < 1)
-      throw UserError{{position(e->file(), mb) + ": " + prefix + base + "max_batch must be a whole number of at least 1", ""}};
+      throw UserError{{position(e->file(), mb) + ": " + base + "max_batch must be a whole number of at least 1", ""}};
     ee.max_batch = mb.integer;
   }
   return x;
@@ -94,12 +96,12 @@ std::optional<Engine> parse_engine(std::string_view s) {
 
 const Efficiency& efficiency() {
   if (g_override != nullptr) return *g_override;
-  static const Efficiency shipped = read_efficiency("");
+  static const Efficiency shipped = read_efficiency("efficiency");
   return shipped;
 }
 
 const Efficiency& prior_efficiency() {
-  static const Efficiency prior = read_efficiency("prior.");
+  static const Efficiency prior = read_efficiency("efficiency-prior");
   return prior;
 }
 

@@ -88,7 +88,7 @@ struct ErrorBand {
 /// The efficiency parameters in use: a calibration set by ScopedEfficiency, else the shipped
 /// data/calibration/efficiency.toml (read on the first call).
 [[nodiscard]] const Efficiency& efficiency();
-/// The literature priors the fit starts from and pulls towards (the [prior] tables of the same file), so
+/// The literature priors the fit starts from and pulls towards (data/calibration/efficiency-prior.toml), so
 /// that a refit does not depend on the previous one.
 [[nodiscard]] const Efficiency& prior_efficiency();
 /// The ceiling: every share 1 and no overhead (physics at 100% of the datasheet).
