@@ -1,6 +1,8 @@
 #include "cli/app.hpp"
 
+#include <algorithm>
 #include <cerrno>
+#include <cstring>
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
@@ -59,21 +61,50 @@ void apply_data_dirs(const GlobalOptions& g) {
   for (const auto& d : g.data_dirs) cat.add_overlay_dir(d);
 }
 
-void emit(std::string_view text) {
-  if (text.empty()) return;
-  if (std::fwrite(text.data(), 1, text.size(), stdout) != text.size()) {
-    if (errno == EPIPE) std::_Exit(0);
+namespace {
+// Output files still to be written (OutputFilesPending), and the first error writing stdout while they were.
+int g_files_pending = 0;
+int g_stdout_error = 0;
+
+void stdout_failed(int e) {
+  if (g_files_pending == 0) {
+    if (e == EPIPE) std::_Exit(0);
+    errno = e;
     std::perror("infracalc: write");
     std::_Exit(2);
   }
+  // Files were asked for: remember the error, drop the rest of stdout and go on to write them.
+  g_stdout_error = e;
+  if (e != EPIPE) report("infracalc: write", std::strerror(e));
+}
+}  // namespace
+
+OutputFilesPending::OutputFilesPending() { ++g_files_pending; }
+OutputFilesPending::~OutputFilesPending() { --g_files_pending; }
+
+void emit(std::string_view text) {
+  if (text.empty() || g_stdout_error != 0) return;
+  if (std::fwrite(text.data(), 1, text.size(), stdout) != text.size()) stdout_failed(errno);
 }
 
 void finish_output() {
-  if (std::fflush(stdout) != 0) {
-    if (errno == EPIPE) std::_Exit(0);
-    std::perror("infracalc: write");
-    std::_Exit(2);
+  if (g_stdout_error != 0) return;
+  if (std::fflush(stdout) != 0) stdout_failed(errno);
+}
+
+int exit_status(ExitStatus status) {
+  const int s = static_cast<int>(status);
+  if (g_stdout_error != 0 && g_stdout_error != EPIPE) return std::max(s, static_cast<int>(ExitStatus::usage));
+  return s;
+}
+
+std::vector<std::string> data_inputs() {
+  std::vector<std::string> files;
+  for (const auto& dir : Catalog::instance().overlay_dirs()) {
+    std::vector<std::string> f = Catalog::overlay_files(dir, true);
+    files.insert(files.end(), f.begin(), f.end());
   }
+  return files;
 }
 
 Date as_of_option(const GlobalOptions& g) {

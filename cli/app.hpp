@@ -45,10 +45,28 @@ void apply_data_dirs(const GlobalOptions& g);
 /// The user data directory ($XDG_DATA_HOME/infracalc or ~/.local/share/infracalc).
 [[nodiscard]] std::string user_data_dir();
 
-/// Writes to stdout (buffered); a closed pipe ends the process quietly with status 0.
+/// Writes to stdout (buffered). A closed pipe ends the process quietly with status 0 and another write error
+/// (a full disk) with status 2, unless output files are pending (OutputFilesPending): then the error is kept,
+/// the rest of stdout is dropped, and the command goes on to write its files; exit_status() says how it ends.
 void emit(std::string_view text);
-/// Flushes stdout at exit, with the same broken-pipe rule.
+/// Flushes stdout at exit, with the same rules.
 void finish_output();
+/// While one lives, a failed write to stdout does not end the process before the output files the command
+/// was asked for (--xlsx, --plot, --out) are written: whatever happens to stdout, they are written (or the
+/// command fails for their own reasons), never silently skipped.
+class OutputFilesPending {
+ public:
+  OutputFilesPending();
+  ~OutputFilesPending();
+  OutputFilesPending(const OutputFilesPending&) = delete;
+  OutputFilesPending& operator=(const OutputFilesPending&) = delete;
+};
+/// The process exit status for a command that returned `status`: `status` itself, or 2 when a write to stdout
+/// failed other than by a closed pipe (a closed pipe is the reader's choice and stays quiet, as in emit()).
+[[nodiscard]] int exit_status(ExitStatus status);
+/// Every data file a run may read from the overlay directories (--data-dir, INFRACALC_DATA, the user data
+/// directory): the `inputs` an output file must never replace.
+[[nodiscard]] std::vector<std::string> data_inputs();
 /// Writes "LABEL: TEXT" and a line feed to stderr: the one way a message reaches stderr. TEXT is escaped
 /// (units/printable.hpp, Keep::text), so bytes from input or data (ESC, OSC, C0/C1, DEL, invalid UTF-8,
 /// bidirectional overrides) never reach the terminal raw.

@@ -540,5 +540,5 @@ int main(int argc, char** argv) {
     return static_cast<int>(ExitStatus::usage);
   }
   infracalc::cli::finish_output();
-  return static_cast<int>(status);
+  return infracalc::cli::exit_status(status);
 }

@@ -3,6 +3,7 @@
 #include <cstdio>
 #include <filesystem>
 #include <fmt/format.h>
+#include <optional>
 
 #include "cli/commands.hpp"
 #include "cli/plan_eval.hpp"
@@ -86,16 +87,23 @@ ExitStatus run_plan(const PlanOptions& o, const GlobalOptions& g) {
   const plan::SweepPlan sweep = plan::make_sweep(spec, program, o.sweeps, o.columns, o.pareto, problems);
   problems.throw_if_any();
   if (o.check_only) return ExitStatus::ok;
-  const std::vector<std::string> inputs = {o.file};
-  // Output files are checked before anything is printed: an existing file without --force, or an input file,
-  // is an error with nothing on stdout. (AtomicFile refuses them; the probe's temporary file is removed.)
+  // The output files of the run are one transaction (OutputSet): their targets are checked before anything is
+  // printed (an existing file without --force, an input: the plan file or any overlay data file, a link or a
+  // device), each is written to a temporary, all are moved into place together, and only then is the worksheet
+  // printed. A failure, or SIGINT, leaves the old files as they were and nothing new; a closed stdout does not
+  // stop the files (OutputFilesPending).
+  std::vector<std::string> inputs = data_inputs();
+  inputs.push_back(o.file);
+  std::optional<OutputFilesPending> pending;
+  OutputSet outputs;
+  AtomicFile* xlsx = nullptr;
+  std::vector<AtomicFile*> plots;
   if (!o.xlsx.empty()) {
     if (!plan::xlsx_available()) plan::write_xlsx({spec, program, plan::Sheet{}}, nullptr, o.xlsx, o.force, inputs);
-    AtomicFile probe(o.xlsx, o.force, inputs);
+    xlsx = &outputs.add(o.xlsx, o.force, inputs);
   }
-  if (!o.plot_dir.empty())
-    for (const char* name : {"roofline.svg", "memory.svg", "cost.svg", "rack-power.svg", "occupancy.svg"})
-      if (std::filesystem::is_directory(o.plot_dir)) AtomicFile probe((std::filesystem::path(o.plot_dir) / name).string(), o.force, inputs);
+  if (!o.plot_dir.empty()) plots = plan::prepare_plots(outputs, o.plot_dir, o.force, inputs);
+  if (xlsx != nullptr || !plots.empty()) pending.emplace();
 
   if (sweep.axes.empty()) {
     const plan::Sheet sheet = ev.evaluate(in);
@@ -107,9 +115,11 @@ ExitStatus run_plan(const PlanOptions& o, const GlobalOptions& g) {
                            " failed; no worksheet and no files written",
                        "fix the inputs named above (`infracalc PLUGIN CALC --help` documents each step's inputs)"}};
     }
-    emit(plan::render_plan(w, g.out));
-    if (!o.xlsx.empty()) plan::write_xlsx(w, nullptr, o.xlsx, o.force, inputs);
-    if (!o.plot_dir.empty()) plan::write_plots(w, o.plot_dir, o.force, inputs);
+    const std::string text = plan::render_plan(w, g.out);
+    if (xlsx != nullptr) plan::write_xlsx(w, nullptr, *xlsx);
+    if (!plots.empty()) plan::fill_plots(w, plots);
+    outputs.commit();
+    emit(text);
     for (const auto& c : sheet.checks)
       if (c && !c->first) return ExitStatus::check_failed;
     return ExitStatus::ok;
@@ -118,8 +128,9 @@ ExitStatus run_plan(const PlanOptions& o, const GlobalOptions& g) {
   ev.set_cross_checks(false);
   plan::SweepStats stats;
   // Rows stream to stdout as they are computed (CSV, JSON Lines) and are kept only where something needs them
-  // all: the Pareto front (only its rows), a table's column widths, or the workbook's Sweep sheet.
-  const bool workbook = !o.xlsx.empty() || !o.plot_dir.empty();
+  // all: the Pareto front (only its rows), a table's column widths, or the workbook's Sweep sheet. The files
+  // are placed after the last row; the pending-files guard keeps a closed stdout from stopping them.
+  const bool workbook = xlsx != nullptr || !plots.empty();
   const bool stream = sweep.pareto.empty() && plan::streams(g.out);
   double points = 1;
   for (const auto& a : sweep.axes) points *= static_cast<double>(a.size());
@@ -141,7 +152,18 @@ ExitStatus run_plan(const PlanOptions& o, const GlobalOptions& g) {
   });
   const std::vector<plan::SweepRow> shown = sweep.pareto.empty() ? std::move(kept) : front.take_rows();
   if (stream) streamer.finish();
-  else emit(printable(plan::render_sweep(program, sweep, shown, g.out), Keep::lines));  // labels and text cells come from the plan
+  // Labels and text cells come from the plan.
+  const std::string text = stream ? std::string() : printable(plan::render_sweep(program, sweep, shown, g.out), Keep::lines);
+  if (workbook) {
+    plan::Evaluator single(program, ro);
+    const plan::Sheet sheet = single.evaluate(plan::first_point(single, spec, in, sweep));
+    const plan::Worksheet w{spec, program, sheet};
+    const plan::SweepTable table{&sweep, &shown};
+    if (xlsx != nullptr) plan::write_xlsx(w, &table, *xlsx);
+    if (!plots.empty()) plan::fill_plots(w, plots);
+  }
+  outputs.commit();
+  emit(text);
   if (!sweep.notes.empty()) {
     finish_output();
     for (const auto& n : sweep.notes) report("note", n);
@@ -151,14 +173,6 @@ ExitStatus run_plan(const PlanOptions& o, const GlobalOptions& g) {
     std::fprintf(stderr, "plan: %zu points in %.3f s (%.0f points/s); %zu plugin runs, %zu answered from the memo%s\n", stats.points,
                  stats.seconds, stats.seconds > 0 ? static_cast<double>(stats.points) / stats.seconds : 0.0, stats.runs, stats.hits,
                  sweep.pareto.empty() ? "" : fmt::format("; {} points on the Pareto front", shown.size()).c_str());
-  }
-  if (!o.xlsx.empty() || !o.plot_dir.empty()) {
-    plan::Evaluator single(program, ro);
-    const plan::Sheet sheet = single.evaluate(plan::first_point(single, spec, in, sweep));
-    const plan::Worksheet w{spec, program, sheet};
-    const plan::SweepTable table{&sweep, &shown};
-    if (!o.xlsx.empty()) plan::write_xlsx(w, &table, o.xlsx, o.force, inputs);
-    if (!o.plot_dir.empty()) plan::write_plots(w, o.plot_dir, o.force, inputs);
   }
   // As a single plan: a point that fails a check (or a step) makes the exit status 1; the rows are still
   // printed, and stderr says how many of all the points (not only those on a Pareto front) failed.

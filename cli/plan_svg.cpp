@@ -492,24 +492,45 @@ std::optional<std::string> occupancy(const Worksheet& w) {
 
 }  // namespace
 
-std::vector<std::string> write_plots(const Worksheet& w, const std::string& dir, bool force, const std::vector<std::string>& inputs) {
-  std::error_code ec;
-  std::filesystem::create_directories(dir, ec);
-  if (ec) throw UserError{{"--plot " + dir + ": cannot create the directory: " + ec.message(), "give a writable directory"}};
+const std::vector<std::string>& plot_names() {
+  static const std::vector<std::string> names = {"roofline.svg", "memory.svg", "cost.svg", "rack-power.svg", "occupancy.svg"};
+  return names;
+}
+
+std::vector<AtomicFile*> prepare_plots(OutputSet& set, const std::string& dir, bool force, const std::vector<std::string>& inputs) {
+  try {
+    set.create_directory(dir);
+  } catch (const UserError& e) {
+    throw UserError{{"--plot " + dir + ": " + e.error.message, e.error.hint}};
+  }
+  std::vector<AtomicFile*> files;
+  for (const auto& name : plot_names()) files.push_back(&set.add((std::filesystem::path(dir) / name).string(), force, inputs));
+  return files;
+}
+
+std::vector<std::string> fill_plots(const Worksheet& w, const std::vector<AtomicFile*>& files) {
+  const std::optional<std::string> charts[] = {roofline(w), memory(w), cost(w), rack_power(w), occupancy(w)};
   std::vector<std::string> written;
-  auto put = [&](const char* name, const std::optional<std::string>& svg) {
-    if (!svg) return;
-    const std::string path = (std::filesystem::path(dir) / name).string();
-    write_file_atomically(path, *svg, force, inputs);
-    written.push_back(path);
-  };
-  put("roofline.svg", roofline(w));
-  put("memory.svg", memory(w));
-  put("cost.svg", cost(w));
-  put("rack-power.svg", rack_power(w));
-  put("occupancy.svg", occupancy(w));
-  if (written.empty())
+  for (std::size_t i = 0; i < files.size() && i < std::size(charts); ++i) {
+    if (charts[i]) {
+      files[i]->write(*charts[i]);
+      written.push_back(files[i]->target());
+    } else {
+      files[i]->skip();
+    }
+  }
+  if (written.empty()) {
+    const std::string dir = files.empty() ? std::string() : std::filesystem::path(files.front()->target()).parent_path().string();
     throw UserError{{"--plot " + dir + ": nothing to plot (the steps the charts need did not run)", "run the plan without --plot to see why"}};
+  }
+  return written;
+}
+
+std::vector<std::string> write_plots(const Worksheet& w, const std::string& dir, bool force, const std::vector<std::string>& inputs) {
+  OutputSet set;
+  const auto files = prepare_plots(set, dir, force, inputs);
+  auto written = fill_plots(w, files);
+  set.commit();
   return written;
 }
 

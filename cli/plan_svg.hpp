@@ -7,10 +7,20 @@
 #include <vector>
 
 #include "cli/plan_output.hpp"
+#include "plugins/core/atomic_file.hpp"
 
 namespace infracalc::plan {
 
-/// Writes the charts that apply to the plan into `dir` (created if missing) and returns their paths.
+/// The chart files, in the order prepare_plots() adds them: roofline, memory, cost, rack-power, occupancy.
+const std::vector<std::string>& plot_names();
+/// Adds one file per chart name to `set` (creating `dir` if missing; removed again if the set is not
+/// committed). The targets are checked at once: an existing chart without `force`, or an input, is an error.
+std::vector<AtomicFile*> prepare_plots(OutputSet& set, const std::string& dir, bool force, const std::vector<std::string>& inputs);
+/// Writes the charts that apply to the plan into the prepared files and returns their paths; a chart that
+/// does not apply is skipped (no new file; with --force an old chart of that name goes when the set commits,
+/// so the directory never mixes two runs). Throws UserError when no chart applies.
+std::vector<std::string> fill_plots(const Worksheet& w, const std::vector<AtomicFile*>& files);
+/// prepare_plots, fill_plots and commit in one: the charts of one plan into `dir`, all or none.
 std::vector<std::string> write_plots(const Worksheet& w, const std::string& dir, bool force, const std::vector<std::string>& inputs);
 
 }  // namespace infracalc::plan

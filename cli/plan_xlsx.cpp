@@ -17,6 +17,11 @@ namespace infracalc::plan {
 
 bool xlsx_available() { return false; }
 
+void write_xlsx(const Worksheet&, const SweepTable*, AtomicFile& file) {
+  throw UserError{{"--xlsx " + file.target() + ": this infracalc was built without libxlsxwriter, so it cannot write workbooks",
+                   "install libxlsxwriter-dev (apt-get install libxlsxwriter-dev) and rebuild; --csv and --json work without it"}};
+}
+
 void write_xlsx(const Worksheet&, const SweepTable*, const std::string& path, bool, const std::vector<std::string>&) {
   throw UserError{{"--xlsx " + path + ": this infracalc was built without libxlsxwriter, so it cannot write workbooks",
                    "install libxlsxwriter-dev (apt-get install libxlsxwriter-dev) and rebuild; --csv and --json work without it"}};
@@ -317,11 +322,11 @@ class Writer {
 
 bool xlsx_available() { return xlsx_library() != nullptr; }
 
-void write_xlsx(const Worksheet& w, const SweepTable* sweep, const std::string& path, bool force, const std::vector<std::string>& inputs) {
+void write_xlsx(const Worksheet& w, const SweepTable* sweep, AtomicFile& file) {
+  const std::string& path = file.target();
   if (xlsx_library() == nullptr)
     throw UserError{{"--xlsx " + path + ": libxlsxwriter could not be loaded (" + std::string(xlsx_library_error()) + ")",
                      "install it (apt-get install libxlsxwriter4); --csv and --json work without it"}};
-  AtomicFile file(path, force, inputs);
   lxw_workbook_options options{};
   options.constant_memory = LXW_FALSE;
   options.tmpdir = nullptr;
@@ -336,6 +341,14 @@ void write_xlsx(const Worksheet& w, const SweepTable* sweep, const std::string& 
   const lxw_error err = xl().workbook_close(wb);
   if (err != LXW_NO_ERROR)
     throw UserError{{"--xlsx " + path + ": " + std::string(xl().lxw_strerror(err)), "check the disk space and the directory's permissions"}};
+}
+
+void write_xlsx(const Worksheet& w, const SweepTable* sweep, const std::string& path, bool force, const std::vector<std::string>& inputs) {
+  if (xlsx_library() == nullptr)
+    throw UserError{{"--xlsx " + path + ": libxlsxwriter could not be loaded (" + std::string(xlsx_library_error()) + ")",
+                     "install it (apt-get install libxlsxwriter4); --csv and --json work without it"}};
+  AtomicFile file(path, force, inputs);
+  write_xlsx(w, sweep, file);
   file.commit();
 }
 

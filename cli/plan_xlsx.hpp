@@ -7,6 +7,7 @@
 
 #include "cli/plan_output.hpp"
 #include "cli/plan_sweep.hpp"
+#include "plugins/core/atomic_file.hpp"
 
 namespace infracalc::plan {
 
@@ -20,6 +21,9 @@ struct SweepTable {
 
 /// True when this build can write workbooks.
 [[nodiscard]] bool xlsx_available();
+/// Writes the workbook into `file`'s temporary; the caller commits it (with the other outputs of the run, an
+/// OutputSet). Throws UserError when libxlsxwriter was not found at build time or the write fails.
+void write_xlsx(const Worksheet& w, const SweepTable* sweep, AtomicFile& file);
 /// Writes the workbook through an AtomicFile (refuses to replace a file without `force`, never an input).
 /// Throws UserError when libxlsxwriter was not found at build time.
 void write_xlsx(const Worksheet& w, const SweepTable* sweep, const std::string& path, bool force, const std::vector<std::string>& inputs);

@@ -166,7 +166,7 @@ ExitStatus run_calibrate(const CalibrateOptions& o, const GlobalOptions& g) {
   newest = std::min(newest, today_text());
   const std::string toml = validation::efficiency_toml(f.params, bands, loo, static_cast<int>(corpus.entries().size()), newest);
   if (!o.out.empty()) {
-    write_file_atomically(o.out, toml, true);
+    write_file_atomically(o.out, toml, true, data_inputs());  // never over a measurement or data file this run read
     progress("parameters written to " + o.out + " (rebuild to ship them)");
   } else {
     res.notes.push_back("give --out data/calibration/efficiency.toml to write the fitted parameters");

@@ -3,6 +3,7 @@
 #include <filesystem>
 #include <fstream>
 #include <sstream>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "plugins/core/atomic_file.hpp"
@@ -127,6 +128,128 @@ TEST_CASE("a full disk is a user error and leaves the old file intact", "[atomic
   REQUIRE(WIFEXITED(status));
   CHECK(WEXITSTATUS(status) == 3);
   CHECK(slurp(target) == "the previous report");
+  CHECK(entries(d) == 1);
+  fs::remove_all(d);
+}
+
+// Issue 23, item 12: "never over an existing file" holds under races, and --force replaces only regular files.
+TEST_CASE("of two writers of one new name without --force, the second fails and the first file stays", "[atomic]") {
+  const auto d = fresh_dir();
+  const std::string target = (d / "same.xlsx").string();
+  AtomicFile first(target, false);
+  AtomicFile second(target, false);  // both checked while the name was free: a check-then-rename race
+  first.write("first");
+  second.write("second");
+  first.commit();
+  CHECK_THROWS_WITH(second.commit(), Catch::Contains("already exists"));
+  CHECK(slurp(target) == "first");
+  fs::remove_all(d);  // (second's temporary is gone by now too)
+}
+
+TEST_CASE("a file that appears while another is written is not replaced without --force", "[atomic]") {
+  const auto d = fresh_dir();
+  const std::string target = (d / "report.csv").string();
+  {
+    AtomicFile f(target, false);
+    f.write("mine");
+    std::ofstream(target) << "theirs";
+    CHECK_THROWS_AS(f.commit(), UserError);
+  }
+  CHECK(slurp(target) == "theirs");
+  CHECK(entries(d) == 1);
+  fs::remove_all(d);
+}
+
+TEST_CASE("forcing replaces only regular files, never a symbolic link, FIFO or device", "[atomic]") {
+  const auto d = fresh_dir();
+  std::ofstream(d / "real.csv") << "real";
+  fs::create_symlink(d / "real.csv", d / "link.csv");
+  CHECK_THROWS_WITH(write_file_atomically((d / "link.csv").string(), "x", true), Catch::Contains("symbolic link"));
+  CHECK(fs::is_symlink(fs::symlink_status(d / "link.csv")));
+  CHECK(slurp(d / "real.csv") == "real");
+  REQUIRE(::mkfifo((d / "pipe").c_str(), 0600) == 0);
+  CHECK_THROWS_WITH(write_file_atomically((d / "pipe").string(), "x", true), Catch::Contains("FIFO"));
+  CHECK(fs::is_fifo(d / "pipe"));
+  // A device is refused before anything is created next to it (no temporary in /dev).
+  CHECK_THROWS_WITH(AtomicFile("/dev/null", true), Catch::Contains("device"));
+  CHECK(entries(d) == 3);
+  fs::remove_all(d);
+}
+
+TEST_CASE("a hard link to an input is the input", "[atomic]") {
+  const auto d = fresh_dir();
+  std::ofstream(d / "plan.toml") << "input";
+  fs::create_hard_link(d / "plan.toml", d / "out.xlsx");
+  CHECK_THROWS_WITH(write_file_atomically((d / "out.xlsx").string(), "x", true, {(d / "plan.toml").string()}), Catch::Contains("input"));
+  CHECK(slurp(d / "plan.toml") == "input");
+  fs::remove_all(d);
+}
+
+// Issue 23, item 11: the outputs of one run are one transaction.
+TEST_CASE("an output set is placed whole, or the old files stay and nothing new is left", "[atomic]") {
+  const auto d = fresh_dir();
+  std::ofstream(d / "a.svg") << "old a";
+  {
+    OutputSet set;
+    set.add((d / "a.svg").string(), true).write("new a");
+    set.add((d / "b.svg").string(), true).write("new b");
+    AtomicFile& c = set.add((d / "c.svg").string(), false);
+    c.write("new c");
+    std::ofstream(d / "c.svg") << "someone else's c";  // appears meanwhile: c cannot be placed
+    CHECK_THROWS_WITH(set.commit(), Catch::Contains("c.svg"));
+  }
+  CHECK(slurp(d / "a.svg") == "old a");
+  CHECK_FALSE(fs::exists(d / "b.svg"));
+  CHECK(slurp(d / "c.svg") == "someone else's c");
+  CHECK(entries(d) == 2);
+  fs::remove_all(d);
+}
+
+TEST_CASE("a committed output set replaces the old set, a skipped file included", "[atomic]") {
+  const auto d = fresh_dir();
+  std::ofstream(d / "a.svg") << "old a";
+  std::ofstream(d / "b.svg") << "old b";
+  {
+    OutputSet set;
+    set.add((d / "a.svg").string(), true).write("new a");
+    set.add((d / "b.svg").string(), true).skip();  // this run has no b: the old b goes with the old set
+    set.commit();
+  }
+  CHECK(slurp(d / "a.svg") == "new a");
+  CHECK_FALSE(fs::exists(d / "b.svg"));
+  CHECK(entries(d) == 1);
+  fs::remove_all(d);
+}
+
+TEST_CASE("an abandoned output set removes its temporaries and the directories it created", "[atomic]") {
+  const auto d = fresh_dir();
+  {
+    OutputSet set;
+    set.create_directory((d / "charts" / "deep").string());
+    set.add((d / "charts" / "deep" / "a.svg").string(), false).write("a");
+    set.add((d / "book.xlsx").string(), false).write("b");
+  }
+  CHECK(entries(d) == 0);
+  fs::remove_all(d);
+}
+
+TEST_CASE("SIGINT while an output set is written leaves the old files and nothing new", "[atomic]") {
+  const auto d = fresh_dir();
+  std::ofstream(d / "a.svg") << "old a";
+  const pid_t pid = fork();
+  REQUIRE(pid >= 0);
+  if (pid == 0) {
+    OutputSet set;
+    set.create_directory((d / "new-dir").string());
+    set.add((d / "a.svg").string(), true).write("new a");
+    set.add((d / "new-dir" / "b.svg").string(), true).write("new b");
+    std::raise(SIGINT);
+    _exit(0);  // not reached
+  }
+  int status = 0;
+  waitpid(pid, &status, 0);
+  CHECK(WIFSIGNALED(status));
+  CHECK(slurp(d / "a.svg") == "old a");
   CHECK(entries(d) == 1);
   fs::remove_all(d);
 }
