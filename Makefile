@@ -72,13 +72,13 @@ COV_BUILD ?= build-cov
 coverage: deps
 	@dpkg -s gcovr >/dev/null 2>&1 || { sudo=""; [ "$$(id -u)" -eq 0 ] || sudo="sudo"; \
 	  $$sudo apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$sudo apt-get install -y -qq --no-install-recommends gcovr; }
-	cmake -S . -B $(COV_BUILD) -DCMAKE_BUILD_TYPE=Debug -DCMAKE_CXX_FLAGS_DEBUG="-O0 -g0 --coverage" \
+	cmake -S . -B $(COV_BUILD) -DCMAKE_BUILD_TYPE=Debug -DCMAKE_CXX_FLAGS_DEBUG="-O0 -g0 --coverage -fprofile-update=atomic" \
 	  -DCMAKE_EXE_LINKER_FLAGS=--coverage -DINFRACALC_CUDA=OFF -DINFRACALC_WERROR=OFF
 	cmake --build $(COV_BUILD) -j$(JOBS)
 	find $(COV_BUILD) -name '*.gcda' -delete
 	cd $(COV_BUILD) && ctest -j$(JOBS) --timeout 1800
 	gcovr --root . --object-directory $(COV_BUILD) --filter 'units/' --filter 'plugins/' --filter 'validation/' \
-	  --filter 'cli/plan_' --exclude 'plugins/decode/cuda/' --exclude-unreachable-branches \
+	  --filter 'cli/plan_' --exclude 'plugins/decode/cuda/' --exclude-unreachable-branches --gcov-ignore-parse-errors \
 	  --print-summary --txt $(COV_BUILD)/coverage.txt -j$(JOBS)
 
 # libFuzzer with ASan/UBSan (clang-14 and libclang-rt-14-dev from Debian); each target runs FUZZ_SECONDS,
