@@ -102,13 +102,14 @@ void append_error(std::string& out, std::size_t record, const Node* id, const Er
 }  // namespace
 
 std::optional<Error> process_batch_record(std::string_view text, std::size_t record, const RunOptions& ro, std::string& out,
-                                          std::string_view files_from) {
+                                          std::string_view files_from, const std::vector<std::string>& fields) {
   auto doc = read_json(text, "record " + std::to_string(record));
   const Node* id = doc ? doc->find("id") : nullptr;
   try {
     if (!doc) throw UserError{doc.error()};
-    const Result r = run_record(doc.value(), ro, files_from);
-    append_result_json(out, r);
+    Result r = run_record(doc.value(), ro, files_from);
+    keep_fields(r, fields);
+    append_result_json(out, r, record);
     if (id != nullptr && id->kind == Node::Kind::string) {
       out.pop_back();  // the closing brace
       out += ", \"id\": ";
@@ -193,6 +194,17 @@ ExitStatus run_batch(const std::string& path, bool fail_fast, const std::string&
   }
   RunOptions ro;
   ro.as_of = as_of_option(g);
+  // --fields names results of any calculator (records differ); a name none declares is a usage error.
+  std::vector<std::string> fields;
+  if (!g.fields.empty()) {
+    std::vector<std::string_view> declared;
+    for (const auto& e : plugin_table())
+      if (const Plugin* p = find_plugin(e.name))
+        for (const auto& c : p->calculators)
+          for (const auto& o : c.outputs)
+            if (std::find(declared.begin(), declared.end(), o.name) == declared.end()) declared.push_back(o.name);
+    fields = field_list(g.fields, declared);
+  }
   std::string out;
   out.reserve(1 << 16);
   std::size_t record = 0;
@@ -213,7 +225,7 @@ ExitStatus run_batch(const std::string& path, bool fail_fast, const std::string&
       while (!text.empty() && (text.back() == '\n' || text.back() == '\r')) text.remove_suffix(1);
       if (text.find_first_not_of(" \t") == std::string_view::npos) continue;  // blank lines are skipped
       ++processed;
-      err = process_batch_record(text, record, ro, out, files_from);
+      err = process_batch_record(text, record, ro, out, files_from, fields);
     }
     if (err) {
       ++failed;

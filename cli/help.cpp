@@ -52,7 +52,8 @@ std::string output_options_help() {
          "  --color auto|always|never    colour; auto honours NO_COLOR and a non-terminal stdout\n"
          "  --as-of DATE                 use the newest dated price or tariff not after DATE\n"
          "  --data-dir DIR               overlay data files from DIR (also $INFRACALC_DATA)\n"
-         "  --table NAME                 with --csv: write the named result table\n";
+         "  --table NAME                 with --csv: write the named result table\n"
+         "  --fields A,B                 calculators and batch: only the named results (no result tables)\n";
 }
 
 std::string calculator_help(const Plugin& p, const Calculator& c) {

@@ -342,14 +342,16 @@ ExitStatus cmd_batch(int argc, char** argv) {
   app.add_flag("--help,-h", help);
   app.add_option("file", path, "input file, or - for stdin (the default)");
   app.add_flag("--fail-fast", fail_fast, "stop at the first failing record");
+  app.add_option("--fields", g.fields, "only these results in each line");
   std::string files_from;
   app.add_option("--files-from", files_from, "the directory whose files records may name (requests_file)");
   parse(app, argc, argv);
   if (help) {
-    emit("usage: infracalc batch [FILE|-] [--fail-fast] [--files-from DIR] [--as-of DATE] [--data-dir DIR]\n\n"
+    emit("usage: infracalc batch [FILE|-] [--fail-fast] [--files-from DIR] [--fields A,B] [--as-of DATE] [--data-dir DIR]\n\n"
          "  Reads JSON Lines, one calculation per line:\n"
          "    {\"plugin\": \"kv\", \"calculator\": \"size\", \"inputs\": {\"model\": \"llama-3-70b\", \"tokens\": \"8000\"}, \"id\": \"a\"}\n"
-         "  and writes one JSON result per line (the same object as --json), or {\"record\": N, \"error\": ..., \"hint\": ...}\n"
+         "  and writes one JSON result per line (the same object as --json, with \"record\": N, the line number), or\n"
+         "  {\"record\": N, \"error\": ..., \"hint\": ...}\n"
          "  for a record that fails; the others go on. Exit status 1 when any record failed, 2 for usage errors.\n"
          "  A record may name a file (\"requests_file\") only under the directory given with --files-from DIR, a path\n"
          "  relative to it; without --files-from such a record fails.\n");
@@ -452,6 +454,7 @@ ExitStatus run_plugin(const Plugin& p, int argc, char** argv) {
   app.add_flag("--help,-h", help);
   GlobalOptions g;
   add_global(app, g);
+  app.add_option("--fields", g.fields, "only these results");
   const std::size_t n = calc->refs.size() + calc->inputs.size();
   std::vector<std::string> values(n);
   std::vector<bool> switches(n, false);
@@ -488,7 +491,14 @@ ExitStatus run_plugin(const Plugin& p, int argc, char** argv) {
   }
   RunOptions ro;
   ro.as_of = as_of_option(g);
-  const Result r = run_calculator(p, *calc, raw, ro);
+  std::vector<std::string> fields;
+  if (!g.fields.empty()) {
+    std::vector<std::string_view> declared;
+    for (const auto& o : calc->outputs) declared.push_back(o.name);
+    fields = field_list(g.fields, declared);  // before the run: a typo is reported at once
+  }
+  Result r = run_calculator(p, *calc, raw, ro);
+  keep_fields(r, fields);
   emit(render_result(r, g.out));
   return r.check_failed ? ExitStatus::check_failed : ExitStatus::ok;
 }

@@ -171,5 +171,26 @@ out_has '"expected_tokens_per_second"'; out_has '"tokens_per_second"'
 expect_status 0 -- "$bin" serve capacity --model llama-3.1-70b --gpu h100-sxm --tp 2 --gpus 2 --dtype fp8 --kv-dtype fp8 --prompt-tokens 2048 --tokens-per-answer 128 --ceiling steady-state
 out_has "expected_pod_tokens_per_second"; out_has "within ±"
 
+# Issue 20, item 3: every batch result carries its record number; --fields trims table, JSON, CSV and batch lines.
+printf '%s\n' '{"plugin":"kv","calculator":"size","inputs":{"model":"llama-3-70b","tokens":"8000"}}' '' \
+  '{"plugin":"kv","calculator":"size","inputs":{"model":"llama-3-70b","tokens":"1000"}, "id": "b"}' >"$tmp/two.jsonl"
+expect_status 0 -- "$bin" batch "$tmp/two.jsonl"
+out_has '{"schema_version": 1, "record": 1, "plugin": "kv"'; out_has '{"schema_version": 1, "record": 3, "plugin": "kv"'
+out_has '"id": "b"}'
+expect_status 0 -- "$bin" batch "$tmp/two.jsonl" --fields kv_total
+out_has '"results": {"kv_total": {"value": 2621440000, "unit": "B"}}'; out_has '"record": 3'
+if grep -q kv_bytes_per_token "$tmp/out"; then bad "batch --fields kept kv_bytes_per_token"; else ok; fi
+expect_status 2 -- "$bin" batch "$tmp/two.jsonl" --fields kv_totl
+err_has "did you mean"; err_has "kv_total"; out_empty
+expect_status 0 -- "$bin" kv size --model llama-3-70b --tokens 8000 --json --fields kv_total,kv_bytes_per_token
+json_ok; out_has '"results": {"kv_bytes_per_token": {"value": 327680, "unit": "B"}, "kv_total": {"value": 2621440000, "unit": "B"}}'
+out_has '"tables": {}'
+expect_status 0 -- "$bin" kv size --model llama-3-70b --tokens 8000 --csv --fields kv_total
+if [ "$(cat "$tmp/out")" = "$(printf 'key,value,unit\nkv_total,2621440000,B')" ]; then ok; else bad "--csv --fields: $(cat "$tmp/out")"; fi
+expect_status 0 -- "$bin" kv size --model llama-3-70b --tokens 8000 --fields kv_total
+out_has "kv_total"; if grep -q kv_bytes_per_token "$tmp/out"; then bad "table --fields kept kv_bytes_per_token"; else ok; fi
+expect_status 2 -- "$bin" kv size --model llama-3-70b --tokens 8000 --fields kv_totl --json
+err_has "did you mean 'kv_total'"; out_empty
+
 echo "cli tests: $pass passed, $fail failed"
 [ "$fail" -eq 0 ]
