@@ -53,7 +53,8 @@ std::string output_options_help() {
          "  --as-of DATE                 use the newest dated price or tariff not after DATE\n"
          "  --data-dir DIR               overlay data files from DIR (also $INFRACALC_DATA)\n"
          "  --table NAME                 with --csv: write the named result table\n"
-         "  --fields A,B                 calculators and batch: only the named results (no result tables)\n";
+         "  --fields A,B                 calculators and batch: only the named results (no result tables)\n"
+         "  output options go anywhere on the line, before the command too; given twice, the last one wins\n";
 }
 
 std::string calculator_help(const Plugin& p, const Calculator& c) {

@@ -41,6 +41,54 @@ void add_global(CLI::App& app, GlobalOptions& g) {
   app.add_option("--table", g.out.table, "table to write with --csv");
 }
 
+// The output options add_global registers (and --fields, which calculators and batch add): the ones
+// that may stand anywhere on the line. `takes_value` is false for the switches.
+struct OutputOptionName {
+  std::string_view name;
+  bool takes_value;
+};
+constexpr OutputOptionName kOutputOptions[] = {
+    {"--format", true}, {"--json", false},    {"--csv", false},      {"--digits", true}, {"--binary", false},
+    {"--color", true},  {"--as-of", true},    {"--data-dir", true},  {"--table", true},  {"--fields", true},
+};
+
+// How many words the output option at argv[i] spans (the option and its value), or 0 when argv[i] is none.
+int output_option_words(int argc, char** argv, int i) {
+  const std::string_view a = argv[i];
+  const std::string_view name = a.substr(0, a.find('='));
+  for (const auto& o : kOutputOptions)
+    if (o.name == name) return o.takes_value && name.size() == a.size() && i + 1 < argc ? 2 : 1;
+  return 0;
+}
+
+// Output options given before the command (`infracalc --json kv size ...`), or between a plugin and its
+// calculator, move to the end of the line (before a `--`), where every command's parser reads them.
+std::vector<char*> hoist_output_options(int argc, char** argv) {
+  std::vector<char*> head{argv[0]};
+  std::vector<char*> moved;
+  int i = 1;
+  // The words up to the command, then (for a plugin) up to its calculator.
+  for (int words = 0; i < argc && words < 2;) {
+    if (const int n = output_option_words(argc, argv, i); n > 0) {
+      moved.insert(moved.end(), argv + i, argv + i + n);
+      i += n;
+      continue;
+    }
+    head.push_back(argv[i]);
+    const bool plugin = words == 0 && find_plugin(argv[i]) != nullptr;
+    ++i;
+    words = plugin ? words + 1 : 2;
+  }
+  if (moved.empty()) return {argv, argv + argc};
+  std::vector<char*> out = head;
+  int dash = i;
+  while (dash < argc && std::string_view(argv[dash]) != "--") ++dash;
+  out.insert(out.end(), argv + i, argv + dash);
+  out.insert(out.end(), moved.begin(), moved.end());
+  out.insert(out.end(), argv + dash, argv + argc);
+  return out;
+}
+
 // Rejects unknown --flags with a did-you-mean before CLI11 sees them.
 void check_flags(const CLI::App& app, int argc, char** argv) {
   std::vector<std::string> names;
@@ -65,6 +113,10 @@ struct HelpPrinted {};
 // Parses with CLI11, mapping its errors to UserError (exit 2); CLI11's own --help prints and ends the command.
 void parse(CLI::App& app, int argc, char** argv) {
   check_flags(app, argc, argv);
+  // A single-value option given twice keeps the last value (as in ripgrep), never CLI11's "at most 1" error.
+  for (CLI::Option* o : app.get_options())
+    if (o->get_multi_option_policy() == CLI::MultiOptionPolicy::Throw && o->get_items_expected_max() <= 1)
+      o->multi_option_policy(CLI::MultiOptionPolicy::TakeLast);
   try {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp&) {
@@ -503,7 +555,10 @@ ExitStatus run_plugin(const Plugin& p, int argc, char** argv) {
   return r.check_failed ? ExitStatus::check_failed : ExitStatus::ok;
 }
 
-ExitStatus dispatch(int argc, char** argv) {
+ExitStatus dispatch(int argc_in, char** argv_in) {
+  std::vector<char*> args = hoist_output_options(argc_in, argv_in);
+  const int argc = static_cast<int>(args.size());
+  char** argv = args.data();
   if (argc < 2) {
     emit(main_help());
     return ExitStatus::usage;

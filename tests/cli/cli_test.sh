@@ -192,5 +192,21 @@ out_has "kv_total"; if grep -q kv_bytes_per_token "$tmp/out"; then bad "table --
 expect_status 2 -- "$bin" kv size --model llama-3-70b --tokens 8000 --fields kv_totl --json
 err_has "did you mean 'kv_total'"; out_empty
 
+# Issue 20, item 5: output options anywhere on the line; a repeated option keeps the last value.
+expect_status 0 -- "$bin" --json kv size --model llama-3-8b --tokens 8000
+json_ok; out_has '"plugin": "kv"'
+expect_status 0 -- "$bin" kv --csv size --model llama-3-70b --tokens 8000
+out_has "kv_total,2621440000,B"
+expect_status 0 -- "$bin" --digits=3 --format json list
+json_ok
+expect_status 0 -- "$bin" --json calc '1 GB / (1 GB/s)'
+json_ok; out_has '"result": {"value": 1'
+expect_status 0 -- "$bin" kv size --model llama-3-70b --tokens 1000 --tokens 8000 --digits 3 --digits 6
+out_has "2.62144 GB"; err_empty
+expect_status 0 -- "$bin" kv size --model llama-3-70b --tokens 8000 --json --json
+json_ok; err_empty
+expect_status 0 -- "$bin" decode ceiling --model llama-3-70b --gpu h100-sxm --tokens 8k --tokens 16k --json
+out_has '"tokens": {"value": 16000'; err_empty
+
 echo "cli tests: $pass passed, $fail failed"
 [ "$fail" -eq 0 ]
