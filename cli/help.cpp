@@ -2,6 +2,7 @@
 
 #include "cli/commands.hpp"
 #include "plugins/core/context.hpp"
+#include "plugins/core/input_aliases.hpp"
 #include "units/dim.hpp"
 #include "units/format.hpp"
 
@@ -70,7 +71,10 @@ std::string calculator_help(const Plugin& p, const Calculator& c) {
   out += "\ninputs\n";
   for (const auto& in : c.inputs) {
     const std::string flag = Context::flag_name(in.name) + (value_word(in).empty() ? "" : " " + value_word(in));
+    std::string also;
+    for (auto a : input_aliases(c, in)) also += (also.empty() ? "" : ", ") + Context::flag_name(a);
     out += fmt::format("  {:<24} {}\n  {:<24} {}\n", flag, in.help, "", details(in));
+    if (!also.empty()) out += fmt::format("  {:<24} also {}\n", "", also);
   }
   out += "\noutputs (JSON key, unit in JSON, meaning)\n";
   for (const auto& o : c.outputs)

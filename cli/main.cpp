@@ -12,6 +12,7 @@
 #include "cli/plan_command.hpp"
 #include "plugins/catalog/embedded.hpp"
 #include "plugins/core/context.hpp"
+#include "plugins/core/input_aliases.hpp"
 #include "plugins/registry.hpp"
 #include "units/suggest.hpp"
 
@@ -516,7 +517,8 @@ ExitStatus run_plugin(const Plugin& p, int argc, char** argv) {
     opts.emplace_back(std::string(r.name), app.add_option("--" + std::string(r.name), values[i++], std::string(r.help)));
   }
   for (const auto& in : calc->inputs) {
-    const std::string flag = Context::flag_name(in.name);
+    std::string flag = Context::flag_name(in.name);
+    for (auto a : input_aliases(*calc, in)) flag += "," + Context::flag_name(a);  // --utilization for --utilisation
     if (in.kind == InputKind::flag) {
       const std::string help_text(in.help);
       opts.emplace_back(std::string(in.name), app.add_flag(flag, help_text));

@@ -192,7 +192,7 @@ out_has "kv_total"; if grep -q kv_bytes_per_token "$tmp/out"; then bad "table --
 expect_status 2 -- "$bin" kv size --model llama-3-70b --tokens 8000 --fields kv_totl --json
 err_has "did you mean 'kv_total'"; out_empty
 
-# Issue 20, item 5: output options anywhere on the line; a repeated option keeps the last value.
+# Issue 20, item 5: output options anywhere on the line; a repeated option keeps the last value; shared aliases.
 expect_status 0 -- "$bin" --json kv size --model llama-3-8b --tokens 8000
 json_ok; out_has '"plugin": "kv"'
 expect_status 0 -- "$bin" kv --csv size --model llama-3-70b --tokens 8000
@@ -207,6 +207,20 @@ expect_status 0 -- "$bin" kv size --model llama-3-70b --tokens 8000 --json --jso
 json_ok; err_empty
 expect_status 0 -- "$bin" decode ceiling --model llama-3-70b --gpu h100-sxm --tokens 8k --tokens 16k --json
 out_has '"tokens": {"value": 16000'; err_empty
+"$bin" cost token --rental h100-sxm-rental --tier committed --throughput 3690tok/s --gpus 2 --utilisation 60% --json >"$tmp/uk" 2>&1
+expect_status 0 -- "$bin" cost token --rental h100-sxm-rental --tier committed --throughput 3690tok/s --gpus 2 --utilization 60% --json
+if cmp -s "$tmp/out" "$tmp/uk"; then ok; else bad "--utilization differs from --utilisation"; fi
+expect_status 2 -- "$bin" cost token --rental h100-sxm-rental --tier committed --throughput 3690tok/s --gpus 2 --utilizatin 60%
+err_has "did you mean '--utilization'"
+expect_status 0 -- "$bin" cost token --help
+out_has "also --utilization"
+expect_status 0 -- "$bin" cluster collective --op all-reduce --size 1GB --ranks 8 --bandwidth 400Gb/s --json
+json_ok; out_has '"op": {"value": "allreduce"'
+expect_status 2 -- "$bin" formats error --bytes 4096
+err_has "unknown option '--bytes'"
+echo '{"plugin":"cost","calculator":"token","inputs":{"rental":"h100-sxm-rental","tier":"committed","throughput":"3690tok/s","gpus":2,"utilization":"60%"}}' >"$tmp/alias.jsonl"
+expect_status 0 -- "$bin" batch "$tmp/alias.jsonl"
+out_has '"utilisation": {"value": 0.6'
 
 echo "cli tests: $pass passed, $fail failed"
 [ "$fail" -eq 0 ]
