@@ -407,7 +407,9 @@ ExitStatus cmd_batch(int argc, char** argv) {
          "  {\"record\": N, \"error\": ..., \"hint\": ...}\n"
          "  for a record that fails; the others go on. Exit status 1 when any record failed, 2 for usage errors.\n"
          "  A record may name a file (\"requests_file\") only under the directory given with --files-from DIR, a path\n"
-         "  relative to it; without --files-from such a record fails.\n");
+         "  relative to it; without --files-from such a record fails.\n"
+         "  A plan record {\"plan\": \"FILE.toml\", \"set\": {\"workload.rate\": \"50/s\"}, \"id\": \"b\"} writes the worksheet of\n"
+         "  `plan FILE.toml --set ... --json` (no sweeps); FILE lies under --files-from DIR. --fields trims calculator records.\n");
     return ExitStatus::ok;
   }
   prepare(g);

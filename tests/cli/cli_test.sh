@@ -222,5 +222,16 @@ echo '{"plugin":"cost","calculator":"token","inputs":{"rental":"h100-sxm-rental"
 expect_status 0 -- "$bin" batch "$tmp/alias.jsonl"
 out_has '"utilisation": {"value": 0.6'
 
+# Issue 20, item 3: plan records in batch, the plan file confined to --files-from like any named file.
+mkdir -p "$tmp/plans" && cp "$(dirname "$0")/../../examples/llama3-70b-h100.toml" "$tmp/plans/p.toml"
+printf '%s\n' '{"plan": "p.toml", "id": "a"}' '{"plan": "p.toml", "set": {"workload.rate": "50/s"}}' >"$tmp/plans.jsonl"
+expect_status 0 -- "$bin" batch "$tmp/plans.jsonl" --files-from "$tmp/plans"
+out_has '{"schema_version": 1, "record": 1, "kind": "plan"'; out_has '"id": "a"}'; out_has '"record": 2, "kind": "plan"'
+if [ "$(wc -l <"$tmp/out")" -eq 2 ]; then ok; else bad "plan records: $(wc -l <"$tmp/out") lines (want 2)"; fi
+expect_status 1 -- "$bin" batch "$tmp/plans.jsonl"
+out_has '"record": 2, "error": '; err_has "--files-from"
+echo '{"plan": "p.toml", "set": {"workload.rat": "50/s"}}' | "$bin" batch - --files-from "$tmp/plans" >"$tmp/out" 2>"$tmp/err"
+out_has '"record": 1, "error": '; err_has "did you mean 'workload.rate'"
+
 echo "cli tests: $pass passed, $fail failed"
 [ "$fail" -eq 0 ]
