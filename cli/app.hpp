@@ -33,6 +33,8 @@ struct GlobalOptions {
   bool csv = false;
   /// --data-dir overlays.
   std::vector<std::string> data_dirs;
+  /// --fields a,b: the results to keep (calculators and batch; "" keeps all).
+  std::string fields;
 };
 
 /// The date of --as-of (an unset Date when it was not given); a text that is not YYYY-MM-DD naming a calendar day

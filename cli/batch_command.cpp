@@ -10,6 +10,7 @@
 #include <fmt/format.h>
 
 #include "cli/commands.hpp"
+#include "cli/plan_command.hpp"
 #include "plugins/core/context.hpp"
 #include "plugins/core/json.hpp"
 #include "plugins/registry.hpp"
@@ -40,6 +41,17 @@ std::string confined_file(const std::string& key, const std::string& value, std:
   return file.string();
 }
 
+// A record's scalar as the text a flag would carry: a string as it is, a number in machine form, true or false.
+std::string scalar_text(const std::string& what, const Node& v, std::string_view hint) {
+  switch (v.kind) {
+    case Node::Kind::string: return v.str;
+    case Node::Kind::integer:
+    case Node::Kind::floating: return format_machine(v.number);
+    case Node::Kind::boolean: return v.boolean ? "true" : "false";
+    default: throw UserError{{what + " must be a string, number or boolean, got " + std::string(v.kind_name()), std::string(hint)}};
+  }
+}
+
 // Reads one record's calculation and inputs; throws UserError naming the field.
 Result run_record(const Node& rec, const RunOptions& ro, std::string_view files_from) {
   if (!rec.is_table()) throw UserError{{"a record must be a JSON object", "e.g. {\"plugin\": \"kv\", \"calculator\": \"size\", \"inputs\": {...}}"}};
@@ -68,22 +80,30 @@ Result run_record(const Node& rec, const RunOptions& ro, std::string_view files_
   if (const Node* in = rec.find("inputs")) {
     if (!in->is_table()) throw UserError{{"\"inputs\" must be an object", "e.g. {\"tokens\": \"8000\", \"model\": \"llama-3-70b\"}"}};
     raw.reserve(in->members.size());
-    for (const auto& [k, v] : in->members) {
-      switch (v.kind) {
-        case Node::Kind::string: raw.emplace_back(k, v.str); break;
-        case Node::Kind::integer:
-        case Node::Kind::floating: raw.emplace_back(k, format_machine(v.number)); break;
-        case Node::Kind::boolean: raw.emplace_back(k, v.boolean ? "true" : "false"); break;
-        default:
-          throw UserError{{"input \"" + k + "\" must be a string, number or boolean, got " + std::string(v.kind_name()),
-                           "write quantities as strings with units: \"3.35 TB/s\""}};
-      }
-    }
+    for (const auto& [k, v] : in->members)
+      raw.emplace_back(k, scalar_text("input \"" + k + "\"", v, "write quantities as strings with units: \"3.35 TB/s\""));
   }
   for (auto& [k, v] : raw)
     for (const auto& input : c->inputs)
       if (input.names_file && input.name == k) v = confined_file(k, v, files_from);
   return run_calculator(*p, *c, raw, ro);
+}
+
+// A plan record: {"plan": "FILE.toml", "set": {"section.key": VALUE, ...}, "id": ...}. The file, like an input that
+// names one, lies under --files-from DIR; "set" holds the overrides of `plan --set`. Returns the JSON of `plan --json`.
+std::string run_plan_record(const Node& rec, const RunOptions& ro, std::string_view files_from) {
+  const Node* file = rec.find("plan");
+  if (file->kind != Node::Kind::string) throw UserError{{"\"plan\" must be a string (the plan file)", "e.g. {\"plan\": \"serve.toml\"}"}};
+  for (const auto& [k, v] : rec.members)
+    if (k != "plan" && k != "set" && k != "id")
+      throw UserError{{"unknown plan record key \"" + k + "\"", "plan records have plan, an optional set and an optional id"}};
+  std::vector<std::string> sets;
+  if (const Node* set = rec.find("set")) {
+    if (!set->is_table()) throw UserError{{"\"set\" must be an object", "e.g. {\"workload.rate\": \"50/s\"}"}};
+    for (const auto& [k, v] : set->members)
+      sets.push_back(k + "=" + scalar_text("set \"" + k + "\"", v, "e.g. {\"workload.rate\": \"50/s\"}"));
+  }
+  return plan_record_json(confined_file("plan", file->str, files_from), sets, ro);
 }
 
 void append_error(std::string& out, std::size_t record, const Node* id, const Error& e) {
@@ -102,13 +122,23 @@ void append_error(std::string& out, std::size_t record, const Node* id, const Er
 }  // namespace
 
 std::optional<Error> process_batch_record(std::string_view text, std::size_t record, const RunOptions& ro, std::string& out,
-                                          std::string_view files_from) {
+                                          std::string_view files_from, const std::vector<std::string>& fields) {
   auto doc = read_json(text, "record " + std::to_string(record));
   const Node* id = doc ? doc->find("id") : nullptr;
   try {
     if (!doc) throw UserError{doc.error()};
-    const Result r = run_record(doc.value(), ro, files_from);
-    append_result_json(out, r);
+    if (doc->is_table() && doc->find("plan") != nullptr) {
+      // `plan --json` is one line that opens with schema_version; the record number follows it.
+      const std::string json = run_plan_record(doc.value(), ro, files_from);
+      constexpr std::string_view head = "{\"schema_version\": 1, ";
+      out += head;
+      out += "\"record\": " + std::to_string(record) + ", ";
+      out += std::string_view(json).substr(json.rfind(head, 0) == 0 ? head.size() : 1);
+    } else {
+      Result r = run_record(doc.value(), ro, files_from);
+      keep_fields(r, fields);
+      append_result_json(out, r, record);
+    }
     if (id != nullptr && id->kind == Node::Kind::string) {
       out.pop_back();  // the closing brace
       out += ", \"id\": ";
@@ -193,6 +223,17 @@ ExitStatus run_batch(const std::string& path, bool fail_fast, const std::string&
   }
   RunOptions ro;
   ro.as_of = as_of_option(g);
+  // --fields names results of any calculator (records differ); a name none declares is a usage error.
+  std::vector<std::string> fields;
+  if (!g.fields.empty()) {
+    std::vector<std::string_view> declared;
+    for (const auto& e : plugin_table())
+      if (const Plugin* p = find_plugin(e.name))
+        for (const auto& c : p->calculators)
+          for (const auto& o : c.outputs)
+            if (std::find(declared.begin(), declared.end(), o.name) == declared.end()) declared.push_back(o.name);
+    fields = field_list(g.fields, declared);
+  }
   std::string out;
   out.reserve(1 << 16);
   std::size_t record = 0;
@@ -213,7 +254,7 @@ ExitStatus run_batch(const std::string& path, bool fail_fast, const std::string&
       while (!text.empty() && (text.back() == '\n' || text.back() == '\r')) text.remove_suffix(1);
       if (text.find_first_not_of(" \t") == std::string_view::npos) continue;  // blank lines are skipped
       ++processed;
-      err = process_batch_record(text, record, ro, out, files_from);
+      err = process_batch_record(text, record, ro, out, files_from, fields);
     }
     if (err) {
       ++failed;

@@ -58,7 +58,8 @@ ExitStatus run_verify(const std::vector<std::string>& plugins, const KernelOptio
 /// returns the error when the record failed. `record` is its 1-based line number. An input that names a file
 /// (Input::names_file) must name one under `files_from` (batch --files-from DIR); with none, such a record fails.
 std::optional<Error> process_batch_record(std::string_view text, std::size_t record, const RunOptions& ro, std::string& out,
-                                          std::string_view files_from = {});
+                                          std::string_view files_from = {}, const std::vector<std::string>& fields = {});
+/// A record's result line carries "record": N as its error line does; `fields` (--fields) trims it (keep_fields).
 /// `batch [FILE|-]`: JSON Lines of {"plugin", "calculator", "inputs", "id"?} in, one result (or error) per line out.
 ExitStatus run_batch(const std::string& path, bool fail_fast, const std::string& files_from, const GlobalOptions& g);
 /// `verify decode --calibrate`: writes the measured figures to accelerators/this-host.toml in the user data

@@ -2,6 +2,7 @@
 
 #include "cli/commands.hpp"
 #include "plugins/core/context.hpp"
+#include "plugins/core/input_aliases.hpp"
 #include "units/dim.hpp"
 #include "units/format.hpp"
 
@@ -52,7 +53,9 @@ std::string output_options_help() {
          "  --color auto|always|never    colour; auto honours NO_COLOR and a non-terminal stdout\n"
          "  --as-of DATE                 use the newest dated price or tariff not after DATE\n"
          "  --data-dir DIR               overlay data files from DIR (also $INFRACALC_DATA)\n"
-         "  --table NAME                 with --csv: write the named result table\n";
+         "  --table NAME                 with --csv: write the named result table\n"
+         "  --fields A,B                 calculators and batch: only the named results (no result tables)\n"
+         "  output options go anywhere on the line, before the command too; given twice, the last one wins\n";
 }
 
 std::string calculator_help(const Plugin& p, const Calculator& c) {
@@ -68,7 +71,10 @@ std::string calculator_help(const Plugin& p, const Calculator& c) {
   out += "\ninputs\n";
   for (const auto& in : c.inputs) {
     const std::string flag = Context::flag_name(in.name) + (value_word(in).empty() ? "" : " " + value_word(in));
+    std::string also;
+    for (auto a : input_aliases(c, in)) also += (also.empty() ? "" : ", ") + Context::flag_name(a);
     out += fmt::format("  {:<24} {}\n  {:<24} {}\n", flag, in.help, "", details(in));
+    if (!also.empty()) out += fmt::format("  {:<24} also {}\n", "", also);
   }
   out += "\noutputs (JSON key, unit in JSON, meaning)\n";
   for (const auto& o : c.outputs)

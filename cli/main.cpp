@@ -12,6 +12,7 @@
 #include "cli/plan_command.hpp"
 #include "plugins/catalog/embedded.hpp"
 #include "plugins/core/context.hpp"
+#include "plugins/core/input_aliases.hpp"
 #include "plugins/registry.hpp"
 #include "units/suggest.hpp"
 
@@ -41,6 +42,54 @@ void add_global(CLI::App& app, GlobalOptions& g) {
   app.add_option("--table", g.out.table, "table to write with --csv");
 }
 
+// The output options add_global registers (and --fields, which calculators and batch add): the ones
+// that may stand anywhere on the line. `takes_value` is false for the switches.
+struct OutputOptionName {
+  std::string_view name;
+  bool takes_value;
+};
+constexpr OutputOptionName kOutputOptions[] = {
+    {"--format", true}, {"--json", false},    {"--csv", false},      {"--digits", true}, {"--binary", false},
+    {"--color", true},  {"--as-of", true},    {"--data-dir", true},  {"--table", true},  {"--fields", true},
+};
+
+// How many words the output option at argv[i] spans (the option and its value), or 0 when argv[i] is none.
+int output_option_words(int argc, char** argv, int i) {
+  const std::string_view a = argv[i];
+  const std::string_view name = a.substr(0, a.find('='));
+  for (const auto& o : kOutputOptions)
+    if (o.name == name) return o.takes_value && name.size() == a.size() && i + 1 < argc ? 2 : 1;
+  return 0;
+}
+
+// Output options given before the command (`infracalc --json kv size ...`), or between a plugin and its
+// calculator, move to the end of the line (before a `--`), where every command's parser reads them.
+std::vector<char*> hoist_output_options(int argc, char** argv) {
+  std::vector<char*> head{argv[0]};
+  std::vector<char*> moved;
+  int i = 1;
+  // The words up to the command, then (for a plugin) up to its calculator.
+  for (int words = 0; i < argc && words < 2;) {
+    if (const int n = output_option_words(argc, argv, i); n > 0) {
+      moved.insert(moved.end(), argv + i, argv + i + n);
+      i += n;
+      continue;
+    }
+    head.push_back(argv[i]);
+    const bool plugin = words == 0 && find_plugin(argv[i]) != nullptr;
+    ++i;
+    words = plugin ? words + 1 : 2;
+  }
+  if (moved.empty()) return {argv, argv + argc};
+  std::vector<char*> out = head;
+  int dash = i;
+  while (dash < argc && std::string_view(argv[dash]) != "--") ++dash;
+  out.insert(out.end(), argv + i, argv + dash);
+  out.insert(out.end(), moved.begin(), moved.end());
+  out.insert(out.end(), argv + dash, argv + argc);
+  return out;
+}
+
 // Rejects unknown --flags with a did-you-mean before CLI11 sees them.
 void check_flags(const CLI::App& app, int argc, char** argv) {
   std::vector<std::string> names;
@@ -65,6 +114,10 @@ struct HelpPrinted {};
 // Parses with CLI11, mapping its errors to UserError (exit 2); CLI11's own --help prints and ends the command.
 void parse(CLI::App& app, int argc, char** argv) {
   check_flags(app, argc, argv);
+  // A single-value option given twice keeps the last value (as in ripgrep), never CLI11's "at most 1" error.
+  for (CLI::Option* o : app.get_options())
+    if (o->get_multi_option_policy() == CLI::MultiOptionPolicy::Throw && o->get_items_expected_max() <= 1)
+      o->multi_option_policy(CLI::MultiOptionPolicy::TakeLast);
   try {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp&) {
@@ -342,17 +395,21 @@ ExitStatus cmd_batch(int argc, char** argv) {
   app.add_flag("--help,-h", help);
   app.add_option("file", path, "input file, or - for stdin (the default)");
   app.add_flag("--fail-fast", fail_fast, "stop at the first failing record");
+  app.add_option("--fields", g.fields, "only these results in each line");
   std::string files_from;
   app.add_option("--files-from", files_from, "the directory whose files records may name (requests_file)");
   parse(app, argc, argv);
   if (help) {
-    emit("usage: infracalc batch [FILE|-] [--fail-fast] [--files-from DIR] [--as-of DATE] [--data-dir DIR]\n\n"
+    emit("usage: infracalc batch [FILE|-] [--fail-fast] [--files-from DIR] [--fields A,B] [--as-of DATE] [--data-dir DIR]\n\n"
          "  Reads JSON Lines, one calculation per line:\n"
          "    {\"plugin\": \"kv\", \"calculator\": \"size\", \"inputs\": {\"model\": \"llama-3-70b\", \"tokens\": \"8000\"}, \"id\": \"a\"}\n"
-         "  and writes one JSON result per line (the same object as --json), or {\"record\": N, \"error\": ..., \"hint\": ...}\n"
+         "  and writes one JSON result per line (the same object as --json, with \"record\": N, the line number), or\n"
+         "  {\"record\": N, \"error\": ..., \"hint\": ...}\n"
          "  for a record that fails; the others go on. Exit status 1 when any record failed, 2 for usage errors.\n"
          "  A record may name a file (\"requests_file\") only under the directory given with --files-from DIR, a path\n"
-         "  relative to it; without --files-from such a record fails.\n");
+         "  relative to it; without --files-from such a record fails.\n"
+         "  A plan record {\"plan\": \"FILE.toml\", \"set\": {\"workload.rate\": \"50/s\"}, \"id\": \"b\"} writes the worksheet of\n"
+         "  `plan FILE.toml --set ... --json` (no sweeps); FILE lies under --files-from DIR. --fields trims calculator records.\n");
     return ExitStatus::ok;
   }
   prepare(g);
@@ -452,6 +509,7 @@ ExitStatus run_plugin(const Plugin& p, int argc, char** argv) {
   app.add_flag("--help,-h", help);
   GlobalOptions g;
   add_global(app, g);
+  app.add_option("--fields", g.fields, "only these results");
   const std::size_t n = calc->refs.size() + calc->inputs.size();
   std::vector<std::string> values(n);
   std::vector<bool> switches(n, false);
@@ -461,7 +519,8 @@ ExitStatus run_plugin(const Plugin& p, int argc, char** argv) {
     opts.emplace_back(std::string(r.name), app.add_option("--" + std::string(r.name), values[i++], std::string(r.help)));
   }
   for (const auto& in : calc->inputs) {
-    const std::string flag = Context::flag_name(in.name);
+    std::string flag = Context::flag_name(in.name);
+    for (auto a : input_aliases(*calc, in)) flag += "," + Context::flag_name(a);  // --utilization for --utilisation
     if (in.kind == InputKind::flag) {
       const std::string help_text(in.help);
       opts.emplace_back(std::string(in.name), app.add_flag(flag, help_text));
@@ -488,12 +547,22 @@ ExitStatus run_plugin(const Plugin& p, int argc, char** argv) {
   }
   RunOptions ro;
   ro.as_of = as_of_option(g);
-  const Result r = run_calculator(p, *calc, raw, ro);
+  std::vector<std::string> fields;
+  if (!g.fields.empty()) {
+    std::vector<std::string_view> declared;
+    for (const auto& o : calc->outputs) declared.push_back(o.name);
+    fields = field_list(g.fields, declared);  // before the run: a typo is reported at once
+  }
+  Result r = run_calculator(p, *calc, raw, ro);
+  keep_fields(r, fields);
   emit(render_result(r, g.out));
   return r.check_failed ? ExitStatus::check_failed : ExitStatus::ok;
 }
 
-ExitStatus dispatch(int argc, char** argv) {
+ExitStatus dispatch(int argc_in, char** argv_in) {
+  std::vector<char*> args = hoist_output_options(argc_in, argv_in);
+  const int argc = static_cast<int>(args.size());
+  char** argv = args.data();
   if (argc < 2) {
     emit(main_help());
     return ExitStatus::usage;

@@ -7,6 +7,7 @@
 
 #include "plugins/core/json.hpp"
 #include "units/printable.hpp"
+#include "units/suggest.hpp"
 
 namespace infracalc::cli {
 
@@ -156,8 +157,40 @@ std::string result_json(const Result& r) {
   return out;
 }
 
-void append_result_json(std::string& out, const Result& r) {
-  out += "{\"schema_version\": 1, \"plugin\": "sv;
+std::vector<std::string> field_list(std::string_view text, const std::vector<std::string_view>& declared) {
+  std::vector<std::string> out;
+  for (std::size_t start = 0; start <= text.size();) {
+    const std::size_t comma = std::min(text.find(',', start), text.size());
+    std::string name(text.substr(start, comma - start));
+    while (!name.empty() && name.back() == ' ') name.pop_back();
+    while (!name.empty() && name.front() == ' ') name.erase(0, 1);
+    start = comma + 1;
+    if (name.empty()) throw UserError{{"--fields: an empty field name", "list result names separated by commas, e.g. --fields total,per_token"}};
+    if (std::find(declared.begin(), declared.end(), name) == declared.end()) {
+      const std::string hint = did_you_mean(name, declared);
+      std::string all;
+      for (auto d : declared) all += (all.empty() ? "" : ", ") + std::string(d);
+      throw UserError{{"--fields: no result '" + printable(name) + "'", hint.empty() ? "results: " + all : hint}};
+    }
+    out.push_back(std::move(name));
+  }
+  return out;
+}
+
+void keep_fields(Result& r, const std::vector<std::string>& fields) {
+  if (fields.empty()) return;
+  std::erase_if(r.values, [&](const auto& v) { return std::find(fields.begin(), fields.end(), v.key) == fields.end(); });
+  r.tables.clear();
+}
+
+void append_result_json(std::string& out, const Result& r, std::size_t record) {
+  out += "{\"schema_version\": 1, "sv;
+  if (record > 0) {
+    out += "\"record\": "sv;
+    out += std::to_string(record);
+    out += ", "sv;
+  }
+  out += "\"plugin\": "sv;
   append_json_string(out, r.plugin);
   out += ", \"calculator\": "sv;
   append_json_string(out, r.calculator);

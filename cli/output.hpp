@@ -2,6 +2,8 @@
 #pragma once
 
 #include <string>
+#include <string_view>
+#include <vector>
 
 #include "plugins/plugin.hpp"
 #include "units/format.hpp"
@@ -25,8 +27,15 @@ struct OutputOptions {
 
 /// A result as one JSON object (schema_version 1), without a trailing newline.
 [[nodiscard]] std::string result_json(const Result& r);
-/// Appends result_json(r) to `out` (batch mode writes records into one buffer).
-void append_result_json(std::string& out, const Result& r);
+/// Appends result_json(r) to `out` (batch mode writes records into one buffer); a `record` above 0 is written
+/// as "record" after schema_version, as in batch error lines.
+void append_result_json(std::string& out, const Result& r, std::size_t record = 0);
+/// The names of a --fields list ("a,b"), each one of `declared` (a calculator's outputs); an unknown or empty name
+/// throws UserError with a did-you-mean.
+[[nodiscard]] std::vector<std::string> field_list(std::string_view text, const std::vector<std::string_view>& declared);
+/// Trims `r` to the named results (--fields): other values and the result tables go; inputs, verdicts, notes and
+/// sources stay. An empty list leaves `r` as it is.
+void keep_fields(Result& r, const std::vector<std::string>& fields);
 /// A result in the chosen format, ending in a newline.
 [[nodiscard]] std::string render_result(const Result& r, const OutputOptions& opt);
 /// One cell for human output.

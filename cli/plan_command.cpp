@@ -61,6 +61,24 @@ std::string plan_help() {
   return out;
 }
 
+std::string plan_record_json(const std::string& file, const std::vector<std::string>& sets, const RunOptions& ro) {
+  plan::Problems problems;
+  plan::PlanSpec spec = plan::load_plan_file(file, problems);
+  if (spec.syntax_error) problems.throw_if_any();
+  plan::apply_sets(spec, sets, problems);
+  plan::validate(spec, problems, {});
+  const plan::Program program = plan::build_program(spec, problems);
+  plan::Evaluator ev(program, ro);
+  const plan::InputSet in = ev.inputs(spec, problems);
+  problems.throw_if_any();
+  const plan::Sheet sheet = ev.evaluate(in);
+  if (!sheet.errors.empty())
+    throw UserError{{"plan: " + sheet.errors.front() +
+                         (sheet.errors.size() > 1 ? fmt::format(" (and {} more)", sheet.errors.size() - 1) : std::string()),
+                     "`infracalc plan FILE --check` lists every problem"}};
+  return plan::plan_json(plan::Worksheet{spec, program, sheet});
+}
+
 ExitStatus run_plan(const PlanOptions& o, const GlobalOptions& g) {
   if (o.keys) {
     std::string out;

@@ -36,6 +36,10 @@ struct PlanOptions {
 
 /// Runs `infracalc plan`.
 ExitStatus run_plan(const PlanOptions& o, const GlobalOptions& g);
+/// A plan as a batch record evaluates it: `file` (already confined by the caller) with the `sets` overrides
+/// (section.key=VALUE), no sweep, as the one-line JSON `plan --json` prints. An invalid plan or a failed step
+/// throws UserError; a failed check is in the JSON (`checks`), not an error.
+[[nodiscard]] std::string plan_record_json(const std::string& file, const std::vector<std::string>& sets, const RunOptions& ro);
 /// The help text of `infracalc plan`, with every plan key.
 [[nodiscard]] std::string plan_help();
 

@@ -6,6 +6,7 @@
 #include <limits>
 #include <stdexcept>
 
+#include "plugins/core/input_aliases.hpp"
 #include "units/format.hpp"
 #include "units/suggest.hpp"
 
@@ -70,7 +71,7 @@ Cell parse_value(const Input& in, const std::string& text, const Label& label) {
   switch (in.kind) {
     case InputKind::choice: {
       for (auto c : in.choices)
-        if (c == text) return std::string(c);
+        if (c == text || c == choice_alias(text)) return std::string(c);
       std::string list;
       for (auto c : in.choices) list += (list.empty() ? "" : ", ") + std::string(c);
       std::string hint = did_you_mean(text, in.choices);
@@ -163,6 +164,49 @@ std::string snake_key(std::string_view key) {
 
 std::string Context::flag_name(std::string_view key) { return "--" + kebab(key); }
 
+namespace {
+
+// One group of interchangeable input names; `dims` lists the dimensions an input must have for the group to apply
+// (empty: any). --rate is a data rate in `network energy`, never an arrival rate; formats' --size counts values.
+struct AliasGroup {
+  std::vector<std::string_view> names;
+  std::vector<Dim> dims;
+};
+
+const std::vector<AliasGroup>& alias_groups() {
+  static const std::vector<AliasGroup> groups = {
+      {{"utilisation", "utilization"}, {}},
+      {{"prompt", "prompt_tokens"}, {}},
+      {{"rate", "arrival_rate"}, {dims::frequency, dims::none}},
+      {{"size", "bytes"}, {dims::information}},
+  };
+  return groups;
+}
+
+constexpr std::pair<std::string_view, std::string_view> kChoiceAliases[] = {
+    {"all-reduce", "allreduce"}, {"all-gather", "allgather"}, {"reduce-scatter", "reducescatter"}, {"all-to-all", "alltoall"},
+};
+
+}  // namespace
+
+std::vector<std::string_view> input_aliases(const Calculator& calc, const Input& in) {
+  std::vector<std::string_view> out;
+  if (in.kind != InputKind::quantity && in.kind != InputKind::integer) return out;
+  for (const auto& g : alias_groups()) {
+    if (std::find(g.names.begin(), g.names.end(), in.name) == g.names.end()) continue;
+    if (!g.dims.empty() && (in.kind != InputKind::quantity || std::find(g.dims.begin(), g.dims.end(), in.dim) == g.dims.end())) continue;
+    for (auto n : g.names)
+      if (n != in.name && calc.slot(n) < 0) out.push_back(n);
+  }
+  return out;
+}
+
+std::string_view choice_alias(std::string_view text) {
+  for (const auto& [alias, choice] : kChoiceAliases)
+    if (text == alias) return choice;
+  return text;
+}
+
 Context::Context(const Plugin& plugin, const Calculator& calc, const RawInputs& raw, const RunOptions& options)
     : calc_(calc), options_(options) {
   result_.plugin = std::string(plugin.name);
@@ -178,9 +222,21 @@ Context::Context(const Plugin& plugin, const Calculator& calc, const RawInputs& 
       continue;
     }
     const std::string key = snake_key(given_key);
+    // A shared alias (--utilization for --utilisation): the input it names.
+    int aliased = -1;
+    for (std::size_t k = 0; k < calc.inputs.size() && aliased < 0; ++k)
+      for (auto a : input_aliases(calc, calc.inputs[k]))
+        if (a == key) aliased = static_cast<int>(k);
+    if (aliased >= 0) {
+      given[static_cast<std::size_t>(aliased)] = static_cast<int>(i);
+      continue;
+    }
     // Suggestions read as flags, like every other input error: did you mean '--tokens'?
     std::vector<std::string> known;
-    for (const auto& in : calc.inputs) known.push_back(kebab(in.name));
+    for (const auto& in : calc.inputs) {
+      known.push_back(kebab(in.name));
+      for (auto a : input_aliases(calc, in)) known.push_back(kebab(a));
+    }
     for (const auto& r : calc.refs) known.push_back(kebab(r.name));
     std::string hint = did_you_mean(kebab(key), std::vector<std::string_view>(known.begin(), known.end()), "--");
     if (hint.empty()) hint = "see `infracalc " + std::string(plugin.name) + " " + std::string(calc.name) + " --help`";

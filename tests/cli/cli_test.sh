@@ -171,5 +171,67 @@ out_has '"expected_tokens_per_second"'; out_has '"tokens_per_second"'
 expect_status 0 -- "$bin" serve capacity --model llama-3.1-70b --gpu h100-sxm --tp 2 --gpus 2 --dtype fp8 --kv-dtype fp8 --prompt-tokens 2048 --tokens-per-answer 128 --ceiling steady-state
 out_has "expected_pod_tokens_per_second"; out_has "within ±"
 
+# Issue 20, item 3: every batch result carries its record number; --fields trims table, JSON, CSV and batch lines.
+printf '%s\n' '{"plugin":"kv","calculator":"size","inputs":{"model":"llama-3-70b","tokens":"8000"}}' '' \
+  '{"plugin":"kv","calculator":"size","inputs":{"model":"llama-3-70b","tokens":"1000"}, "id": "b"}' >"$tmp/two.jsonl"
+expect_status 0 -- "$bin" batch "$tmp/two.jsonl"
+out_has '{"schema_version": 1, "record": 1, "plugin": "kv"'; out_has '{"schema_version": 1, "record": 3, "plugin": "kv"'
+out_has '"id": "b"}'
+expect_status 0 -- "$bin" batch "$tmp/two.jsonl" --fields kv_total
+out_has '"results": {"kv_total": {"value": 2621440000, "unit": "B"}}'; out_has '"record": 3'
+if grep -q kv_bytes_per_token "$tmp/out"; then bad "batch --fields kept kv_bytes_per_token"; else ok; fi
+expect_status 2 -- "$bin" batch "$tmp/two.jsonl" --fields kv_totl
+err_has "did you mean"; err_has "kv_total"; out_empty
+expect_status 0 -- "$bin" kv size --model llama-3-70b --tokens 8000 --json --fields kv_total,kv_bytes_per_token
+json_ok; out_has '"results": {"kv_bytes_per_token": {"value": 327680, "unit": "B"}, "kv_total": {"value": 2621440000, "unit": "B"}}'
+out_has '"tables": {}'
+expect_status 0 -- "$bin" kv size --model llama-3-70b --tokens 8000 --csv --fields kv_total
+if [ "$(cat "$tmp/out")" = "$(printf 'key,value,unit\nkv_total,2621440000,B')" ]; then ok; else bad "--csv --fields: $(cat "$tmp/out")"; fi
+expect_status 0 -- "$bin" kv size --model llama-3-70b --tokens 8000 --fields kv_total
+out_has "kv_total"; if grep -q kv_bytes_per_token "$tmp/out"; then bad "table --fields kept kv_bytes_per_token"; else ok; fi
+expect_status 2 -- "$bin" kv size --model llama-3-70b --tokens 8000 --fields kv_totl --json
+err_has "did you mean 'kv_total'"; out_empty
+
+# Issue 20, item 5: output options anywhere on the line; a repeated option keeps the last value; shared aliases.
+expect_status 0 -- "$bin" --json kv size --model llama-3-8b --tokens 8000
+json_ok; out_has '"plugin": "kv"'
+expect_status 0 -- "$bin" kv --csv size --model llama-3-70b --tokens 8000
+out_has "kv_total,2621440000,B"
+expect_status 0 -- "$bin" --digits=3 --format json list
+json_ok
+expect_status 0 -- "$bin" --json calc '1 GB / (1 GB/s)'
+json_ok; out_has '"result": {"value": 1'
+expect_status 0 -- "$bin" kv size --model llama-3-70b --tokens 1000 --tokens 8000 --digits 3 --digits 6
+out_has "2.62144 GB"; err_empty
+expect_status 0 -- "$bin" kv size --model llama-3-70b --tokens 8000 --json --json
+json_ok; err_empty
+expect_status 0 -- "$bin" decode ceiling --model llama-3-70b --gpu h100-sxm --tokens 8k --tokens 16k --json
+out_has '"tokens": {"value": 16000'; err_empty
+"$bin" cost token --rental h100-sxm-rental --tier committed --throughput 3690tok/s --gpus 2 --utilisation 60% --json >"$tmp/uk" 2>&1
+expect_status 0 -- "$bin" cost token --rental h100-sxm-rental --tier committed --throughput 3690tok/s --gpus 2 --utilization 60% --json
+if cmp -s "$tmp/out" "$tmp/uk"; then ok; else bad "--utilization differs from --utilisation"; fi
+expect_status 2 -- "$bin" cost token --rental h100-sxm-rental --tier committed --throughput 3690tok/s --gpus 2 --utilizatin 60%
+err_has "did you mean '--utilization'"
+expect_status 0 -- "$bin" cost token --help
+out_has "also --utilization"
+expect_status 0 -- "$bin" cluster collective --op all-reduce --size 1GB --ranks 8 --bandwidth 400Gb/s --json
+json_ok; out_has '"op": {"value": "allreduce"'
+expect_status 2 -- "$bin" formats error --bytes 4096
+err_has "unknown option '--bytes'"
+echo '{"plugin":"cost","calculator":"token","inputs":{"rental":"h100-sxm-rental","tier":"committed","throughput":"3690tok/s","gpus":2,"utilization":"60%"}}' >"$tmp/alias.jsonl"
+expect_status 0 -- "$bin" batch "$tmp/alias.jsonl"
+out_has '"utilisation": {"value": 0.6'
+
+# Issue 20, item 3: plan records in batch, the plan file confined to --files-from like any named file.
+mkdir -p "$tmp/plans" && cp "$(dirname "$0")/../../examples/llama3-70b-h100.toml" "$tmp/plans/p.toml"
+printf '%s\n' '{"plan": "p.toml", "id": "a"}' '{"plan": "p.toml", "set": {"workload.rate": "50/s"}}' >"$tmp/plans.jsonl"
+expect_status 0 -- "$bin" batch "$tmp/plans.jsonl" --files-from "$tmp/plans"
+out_has '{"schema_version": 1, "record": 1, "kind": "plan"'; out_has '"id": "a"}'; out_has '"record": 2, "kind": "plan"'
+if [ "$(wc -l <"$tmp/out")" -eq 2 ]; then ok; else bad "plan records: $(wc -l <"$tmp/out") lines (want 2)"; fi
+expect_status 1 -- "$bin" batch "$tmp/plans.jsonl"
+out_has '"record": 2, "error": '; err_has "--files-from"
+echo '{"plan": "p.toml", "set": {"workload.rat": "50/s"}}' | "$bin" batch - --files-from "$tmp/plans" >"$tmp/out" 2>"$tmp/err"
+out_has '"record": 1, "error": '; err_has "did you mean 'workload.rate'"
+
 echo "cli tests: $pass passed, $fail failed"
 [ "$fail" -eq 0 ]

@@ -3,6 +3,7 @@
 
 #include "plugins/catalog/catalog.hpp"
 #include "plugins/core/context.hpp"
+#include "plugins/core/input_aliases.hpp"
 #include "plugins/registry.hpp"
 
 using namespace infracalc;
@@ -113,4 +114,29 @@ TEST_CASE("every plugin descriptor is well formed", "[host]") {
       for (const auto& o : c.outputs) CHECK_FALSE(o.help.empty());
     }
   }
+}
+
+TEST_CASE("shared input aliases resolve to the declared input, only where the dimension fits", "[host]") {
+  Catalog::instance().reset();
+  const Plugin* cluster = find_plugin("cluster");
+  REQUIRE(cluster != nullptr);
+  const Calculator& coll = *cluster->find("collective");
+  const Result r = run_calculator(*cluster, coll, {{"op", "all-reduce"}, {"size", "1GB"}, {"ranks", "8"}, {"bandwidth", "400Gb/s"}});
+  CHECK(std::get<std::string>(input(r, "op").value) == "allreduce");
+  CHECK(std::get<Quantity>(input(r, "bytes").value).value == 1e9);
+  // formats error's --size counts values: --bytes is not another name for it.
+  const Plugin* formats = find_plugin("formats");
+  REQUIRE(formats != nullptr);
+  const Calculator& err = *formats->find("error");
+  for (const auto& in : err.inputs)
+    if (in.name == "size") CHECK(input_aliases(err, in).empty());
+  CHECK_THROWS_AS(run_calculator(*formats, err, {{"bytes", "4096"}}), UserError);
+  // network energy's --rate is a data rate, not an arrival rate.
+  const Plugin* network = find_plugin("network");
+  REQUIRE(network != nullptr);
+  const Calculator& energy = *network->find("energy");
+  for (const auto& in : energy.inputs)
+    if (in.name == "rate") CHECK(input_aliases(energy, in).empty());
+  CHECK(choice_alias("reduce-scatter") == "reducescatter");
+  CHECK(choice_alias("ring") == "ring");
 }
