@@ -7,25 +7,14 @@
 #include <cstdint>
 #include <string>
 
-#include "cli/plan_eval.hpp"
-#include "cli/plan_file.hpp"
-#include "cli/plan_sweep.hpp"
+#include "tests/fuzz/fuzz_plan_load.hpp"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   if (size > 65536) return 0;
   using namespace infracalc::plan;
-  const std::string text(reinterpret_cast<const char*>(data), size);
   Problems problems;
-  PlanSpec spec = parse_plan_text(text, "fuzz.toml", problems);
-  if (spec.syntax_error) return 0;
-  apply_sets(spec, {"workload.rate=20/s"}, problems);
-  validate(spec, problems);
-  const Program program = build_program(spec, problems);
-  Evaluator ev(program, {});
-  const InputSet in = ev.inputs(spec, problems);
-  const SweepPlan sweep = make_sweep(spec, program, {}, "", "", problems);
-  (void)sweep;
-  (void)in;
+  const FuzzPlan p = load_fuzz_plan(std::string(reinterpret_cast<const char*>(data), size), {"workload.rate=20/s"}, problems);
+  (void)p;
   (void)problems.text();
   return 0;
 }

@@ -8,9 +8,7 @@
 #include <string>
 #include <vector>
 
-#include "cli/plan_eval.hpp"
-#include "cli/plan_file.hpp"
-#include "cli/plan_sweep.hpp"
+#include "tests/fuzz/fuzz_plan_load.hpp"
 #include "units/expected.hpp"
 
 namespace {
@@ -20,18 +18,14 @@ constexpr double kMaxPoints = 8;
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   if (size > 16384) return 0;
   using namespace infracalc::plan;
-  const std::string text(reinterpret_cast<const char*>(data), size);
   Problems problems;
-  PlanSpec spec = parse_plan_text(text, "fuzz.toml", problems);
-  if (spec.syntax_error) return 0;
-  validate(spec, problems);
-  if (!problems.empty()) return 0;
-  const Program program = build_program(spec, problems);
-  if (!problems.empty()) return 0;
+  const FuzzPlan p = load_fuzz_plan(std::string(reinterpret_cast<const char*>(data), size), {}, problems);
+  if (p.syntax_error || !problems.empty()) return 0;
+  const PlanSpec& spec = p.spec;
+  const Program& program = p.program;
+  const InputSet& in = p.in;
+  const SweepPlan& sweep = p.sweep;
   Evaluator ev(program, {});
-  const InputSet in = ev.inputs(spec, problems);
-  const SweepPlan sweep = make_sweep(spec, program, {}, "", "", problems);
-  if (!problems.empty()) return 0;
   double points = 1;
   for (const auto& a : sweep.axes) points *= static_cast<double>(a.size());
   if (points > kMaxPoints) return 0;
