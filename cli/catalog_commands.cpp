@@ -4,6 +4,7 @@
 #include <map>
 
 #include "cli/commands.hpp"
+#include "cli/machine_units.hpp"
 #include <filesystem>
 #include <fstream>
 #include <sstream>
@@ -16,6 +17,7 @@
 #include "plugins/catalog/schema.hpp"
 #include "plugins/core/input_file.hpp"
 #include "plugins/core/json.hpp"
+#include "plugins/core/words.hpp"
 #include "plugins/formats/storage.hpp"
 #include "units/format.hpp"
 #include "units/printable.hpp"
@@ -58,13 +60,20 @@ std::string show_value(const Node& v, const FormatOptions& f) {
   return std::string(v.kind_name());
 }
 
+// The last part of a dotted field path: the key a value's unit is judged by ("price.per_hour" -> "per_hour").
+std::string_view path_leaf(std::string_view path) {
+  const auto dot = path.rfind('.');
+  return dot == std::string_view::npos ? path : path.substr(dot + 1);
+}
+
 // {"value": ..., "unit": ...[, "text": ...]} for one value node; `kind`/`path` pick the unit of bare numbers.
 void json_value(std::string& out, const Node& v, std::string_view kind, const std::string& path) {
   if (v.kind == Node::Kind::string) {
     auto q = parse_quantity(v.str);
     if (q && quantity_text(v.str)) {
-      out += "\"value\": " + format_machine(q->value) + ", \"unit\": ";
-      append_json_string(out, machine_unit(*q));
+      const MachineQuantity m = machine_quantity(path_leaf(path), *q);
+      out += "\"value\": " + format_machine(m.value) + ", \"unit\": ";
+      append_json_string(out, m.unit);
       out += ", \"text\": ";
       append_json_string(out, v.str);
     } else {
@@ -73,8 +82,10 @@ void json_value(std::string& out, const Node& v, std::string_view kind, const st
     }
   } else if (v.is_number()) {
     const FieldSpec* spec = find_field_spec(kind, path);
-    out += "\"value\": " + format_machine(v.number) + ", \"unit\": ";
-    append_json_string(out, spec != nullptr && !spec->text ? base_unit_string(spec->dim) : std::string("1"));
+    const MachineQuantity m = spec != nullptr && !spec->text ? machine_quantity(path_leaf(path), Quantity{v.number, spec->dim})
+                                                             : MachineQuantity{v.number, "1"};
+    out += "\"value\": " + format_machine(m.value) + ", \"unit\": ";
+    append_json_string(out, m.unit);
   } else if (v.kind == Node::Kind::boolean) {
     out += std::string("\"value\": ") + (v.boolean ? "true" : "false");
   } else if (v.kind == Node::Kind::date) {
@@ -541,7 +552,8 @@ ExitStatus run_data_check(const GlobalOptions& g) {
     emit(j + "]}\n");
   } else {
     std::fputs(out.c_str(), stderr);
-    const std::string summary = fmt::format("data check: {} files, {} errors, {} warnings\n", n, errors, findings.size() - errors);
+    const std::string summary = fmt::format("data check: {}, {}, {}\n", plural(n, "file"), plural(errors, "error"),
+                                            plural(findings.size() - errors, "warning"));
     if (errors == 0) emit(summary);
     else std::fputs(summary.c_str(), stderr);
   }

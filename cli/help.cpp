@@ -1,6 +1,7 @@
 #include <fmt/format.h>
 
 #include "cli/commands.hpp"
+#include "cli/machine_units.hpp"
 #include "plugins/core/context.hpp"
 #include "plugins/core/input_aliases.hpp"
 #include "units/dim.hpp"
@@ -24,7 +25,7 @@ std::string value_word(const Input& in) {
 std::string details(const Input& in) {
   std::vector<std::string> parts;
   if (in.kind == InputKind::quantity)
-    parts.push_back(in.point ? "a temperature in degC" : dim_words(in.dim) + (in.dim.dimensionless() ? "" : ", " + base_unit_string(in.dim)));
+    parts.push_back(in.point ? "a temperature in degC" : dim_words(in.dim) + (in.dim.dimensionless() ? "" : ", " + machine_quantity(in.name, Quantity{1, in.dim}).unit));
   if (in.kind == InputKind::integer)
     parts.push_back(fmt::format("whole number, {} to {}", in.bound == Bound::any ? format_count(-static_cast<double>(in.most), 15)
                                                         : in.bound == Bound::positive ? std::string("1") : std::string("0"),
@@ -78,7 +79,7 @@ std::string calculator_help(const Plugin& p, const Calculator& c) {
   }
   out += "\noutputs (JSON key, unit in JSON, meaning)\n";
   for (const auto& o : c.outputs)
-    out += fmt::format("  {:<26} {:<10} {}\n", o.name, o.point ? "K" : base_unit_string(o.dim), o.help);
+    out += fmt::format("  {:<26} {:<10} {}\n", o.name, machine_quantity(o.name, Quantity{1, o.dim, o.point}).unit, o.help);
   if (!p.doc.empty()) out += "\nformulas and sources: " + std::string(p.doc) + "\n";
   out += "\n" + output_options_help();
   return out;

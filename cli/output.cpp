@@ -5,6 +5,7 @@
 #include <cstdlib>
 #include <fmt/format.h>
 
+#include "cli/machine_units.hpp"
 #include "plugins/core/json.hpp"
 #include "units/printable.hpp"
 #include "units/suggest.hpp"
@@ -97,14 +98,14 @@ std::string table_csv(const Table& t) {
   for (std::size_t i = 0; i < t.columns.size(); ++i) {
     const auto& c = t.columns[i];
     const bool text = !t.rows.empty() && std::holds_alternative<std::string>(t.rows.front()[i]);
-    out += (i ? "," : "") + csv_cell(text || c.dim.dimensionless() ? c.key : c.key + " (" + base_unit_string(c.dim) + ")");
+    out += (i ? "," : "") + csv_cell(text || c.dim.dimensionless() ? c.key : c.key + " (" + machine_quantity(c.key, Quantity{1, c.dim}).unit + ")");
   }
   out += "\n";
   for (const auto& row : t.rows) {
     for (std::size_t i = 0; i < row.size(); ++i) {
       out += i ? "," : "";
       if (const auto* q = std::get_if<Quantity>(&row[i]))
-        out += format_machine(q->value);
+        out += format_machine(machine_quantity(t.columns[i].key, *q).value);
       else
         out += csv_cell(std::get<std::string>(row[i]));
     }
@@ -138,11 +139,13 @@ std::string csv_cell(std::string_view text) {
 
 std::string machine_unit(const Quantity& q) { return q.point ? "K" : base_unit_string(q.dim); }
 
-void append_json_quantity(std::string& out, const Quantity& q) {
+void append_json_quantity(std::string& out, const Quantity& q) { append_json_quantity(out, {q.value, machine_unit(q)}); }
+
+void append_json_quantity(std::string& out, const MachineQuantity& m) {
   out += "{\"value\": "sv;
-  append_machine(out, q.value);
+  append_machine(out, m.value);
   out += ", \"unit\": "sv;
-  append_json_string(out, machine_unit(q));
+  append_json_string(out, m.unit);
   out += '}';
 }
 
@@ -200,10 +203,13 @@ void append_result_json(std::string& out, const Result& r, std::size_t record) {
     out += i ? ", "sv : ""sv;
     append_json_string(out, in.key);
     out += ": {\"value\": "sv;
-    append_cell_json(out, in.value);
     if (const auto* q = std::get_if<Quantity>(&in.value)) {
+      const MachineQuantity m = machine_quantity(in.key, *q);
+      append_machine(out, m.value);
       out += ", \"unit\": "sv;
-      append_json_string(out, machine_unit(*q));
+      append_json_string(out, m.unit);
+    } else {
+      append_cell_json(out, in.value);
     }
     out += ", \"from\": "sv;
     append_json_string(out, origin_name(in.origin));
@@ -218,7 +224,7 @@ void append_result_json(std::string& out, const Result& r, std::size_t record) {
     out += i ? ", "sv : ""sv;
     append_json_string(out, r.values[i].key);
     out += ": "sv;
-    append_json_quantity(out, r.values[i].q);
+    append_json_quantity(out, machine_quantity(r.values[i].key, r.values[i].q));
   }
   out += "}, \"verdicts\": {"sv;
   for (std::size_t i = 0; i < r.verdicts.size(); ++i) {
@@ -245,7 +251,7 @@ void append_result_json(std::string& out, const Result& r, std::size_t record) {
       const bool text = !t.rows.empty() && std::holds_alternative<std::string>(t.rows.front()[c]);
       if (!text) {
         out += ", \"unit\": "sv;
-        append_json_string(out, base_unit_string(t.columns[c].dim));
+        append_json_string(out, machine_quantity(t.columns[c].key, Quantity{1, t.columns[c].dim}).unit);
       }
       out += "}"sv;
     }
@@ -254,7 +260,10 @@ void append_result_json(std::string& out, const Result& r, std::size_t record) {
       out += k ? ", [" : "[";
       for (std::size_t c = 0; c < t.rows[k].size(); ++c) {
         out += c ? ", " : "";
-        append_cell_json(out, t.rows[k][c]);
+        if (const auto* q = std::get_if<Quantity>(&t.rows[k][c]); q != nullptr && c < t.columns.size())
+          append_machine(out, machine_quantity(t.columns[c].key, *q).value);
+        else
+          append_cell_json(out, t.rows[k][c]);
       }
       out += "]"sv;
     }
@@ -306,7 +315,10 @@ std::string render_result(const Result& r, const OutputOptions& opt) {
       if (t == nullptr && r.values.empty() && !r.tables.empty()) t = &r.tables.front();
       if (t != nullptr) return printable(table_csv(*t), Keep::lines);
       std::string out = "key,value,unit\n";
-      for (const auto& v : r.values) out += csv_cell(v.key) + "," + format_machine(v.q.value) + "," + csv_cell(machine_unit(v.q)) + "\n";
+      for (const auto& v : r.values) {
+        const MachineQuantity m = machine_quantity(v.key, v.q);
+        out += csv_cell(v.key) + "," + format_machine(m.value) + "," + csv_cell(m.unit) + "\n";
+      }
       for (const auto& v : r.verdicts) out += csv_cell(v.key) + "," + (v.ok ? "true" : "false") + ",\n";
       return printable(out, Keep::lines);
     }

@@ -10,6 +10,8 @@
 
 namespace infracalc::cli {
 
+struct MachineQuantity;
+
 /// Output format chosen with --format (or --json / --csv).
 enum class OutputFormat : unsigned char { table, json, csv, md };
 
@@ -48,7 +50,9 @@ void keep_fields(Result& r, const std::vector<std::string>& fields);
 [[nodiscard]] std::string spreadsheet_text(std::string_view s);
 /// One CSV cell of text: spreadsheet_text, in double quotes (doubled inside) when it holds ',', '"' or a line feed.
 [[nodiscard]] std::string csv_cell(std::string_view text);
-/// Appends {"value": v, "unit": u} for a quantity to a JSON string.
+/// Appends {"value": v, "unit": u} for a quantity in base units to a JSON string.
 void append_json_quantity(std::string& out, const Quantity& q);
+/// Appends {"value": v, "unit": u} for a value already in its machine unit (machine_quantity).
+void append_json_quantity(std::string& out, const MachineQuantity& m);
 
 }  // namespace infracalc::cli

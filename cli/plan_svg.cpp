@@ -40,7 +40,7 @@ struct Series {
   bool markers = false;  // points only (operating points), no line
 };
 
-struct Axis {
+struct ChartAxis {
   std::string label;  // with the unit, e.g. "arithmetic intensity (FLOP/B)"
   bool log = false;
   double lo = 0, hi = 1;
@@ -55,12 +55,12 @@ std::string svg_open(const std::string& title) {
       kW, kH, esc(title), kW / 2);
 }
 
-double map(const Axis& a, double v, double from, double to) {
+double map(const ChartAxis& a, double v, double from, double to) {
   const double t = a.log ? (std::log10(v) - std::log10(a.lo)) / (std::log10(a.hi) - std::log10(a.lo)) : (v - a.lo) / (a.hi - a.lo);
   return from + t * (to - from);
 }
 
-std::vector<double> ticks(const Axis& a) {
+std::vector<double> ticks(const ChartAxis& a) {
   std::vector<double> t;
   if (a.log) {
     for (double e = std::floor(std::log10(a.lo)); e <= std::ceil(std::log10(a.hi)); e += 1) {
@@ -88,7 +88,7 @@ std::string tick_label(double v) {
   return format_number(v, 4);
 }
 
-void fit_axis(Axis& a, const std::vector<double>& values) {
+void fit_axis(ChartAxis& a, const std::vector<double>& values) {
   double lo = 1e300, hi = -1e300;
   for (double v : values) {
     if (!std::isfinite(v) || (a.log && v <= 0)) continue;
@@ -109,7 +109,7 @@ void fit_axis(Axis& a, const std::vector<double>& values) {
   }
 }
 
-std::string axes_svg(const Axis& x, const Axis& y) {
+std::string axes_svg(const ChartAxis& x, const ChartAxis& y) {
   std::string s;
   const double x0 = kL, x1 = kW - kR, y0 = kH - kB, y1 = kT;
   s += fmt::format("<rect x=\"{}\" y=\"{}\" width=\"{}\" height=\"{}\" fill=\"none\" stroke=\"#333\"/>\n", num(x0), num(y1), num(x1 - x0),
@@ -130,7 +130,7 @@ std::string axes_svg(const Axis& x, const Axis& y) {
   return s;
 }
 
-std::string line_chart(const std::string& title, Axis x, Axis y, const std::vector<Series>& series, const std::string& footnote) {
+std::string line_chart(const std::string& title, ChartAxis x, ChartAxis y, const std::vector<Series>& series, const std::string& footnote) {
   std::vector<double> xs, ys;
   for (const auto& s : series)
     for (const auto& [a, b] : s.points) {
@@ -166,7 +166,7 @@ std::string line_chart(const std::string& title, Axis x, Axis y, const std::vect
 // Horizontal bars with their values, for breakdowns (memory, cost, power).
 std::string bar_chart(const std::string& title, const std::string& value_label, const std::vector<std::pair<std::string, double>>& bars,
                       const std::vector<std::string>& shown, const std::string& footnote) {
-  Axis x{value_label, false, 0, 1};
+  ChartAxis x{value_label, false, 0, 1};
   std::vector<double> vals;
   for (const auto& b : bars) vals.push_back(b.second);
   fit_axis(x, vals);
@@ -280,7 +280,7 @@ std::optional<std::string> roofline(const Worksheet& w) {
       series.push_back({"decode at the plan's batch", {{di->q.value, da->q.value}}, true});
   if (const Value* pi = r.find("prefill_intensity"))
     if (const Value* pa = r.find("prefill_attainable")) series.push_back({"prefill of the batch", {{pi->q.value, pa->q.value}}, true});
-  return line_chart("Roofline: " + *model + " on " + *gpu, Axis{"arithmetic intensity (FLOP/B)", true}, Axis{"attainable rate (FLOP/s)", true},
+  return line_chart("Roofline: " + *model + " on " + *gpu, ChartAxis{"arithmetic intensity (FLOP/B)", true}, ChartAxis{"attainable rate (FLOP/s)", true},
                     series, fmt::format("decode roofline: the device's peak {} and bandwidth {} (100% of the datasheet); ridge at {}", format_human(peak->q),
                                         format_human(bw->q), format_human(Quantity{P / B, dims::intensity, false})));
 }
@@ -426,7 +426,7 @@ std::optional<std::string> occupancy_serve(const Worksheet& w) {
   std::string p95;
   if (const Value* v = r.find("ttft_p95")) p95 += "; p95 TTFT " + format_human(v->q);
   if (const Value* v = r.find("tpot_p95")) p95 += ", p95 TPOT " + format_human(v->q);
-  return line_chart("Occupancy of one replica over time", Axis{"time (s)", false}, Axis{"occupancy (%)", false}, {running, pool},
+  return line_chart("Occupancy of one replica over time", ChartAxis{"time (s)", false}, ChartAxis{"occupancy (%)", false}, {running, pool},
                     fmt::format("serve simulate: 400 requests, Poisson arrivals at {} req/s per replica, exponential lengths{}",
                                 format_number(rate, 4), p95));
 }
@@ -484,7 +484,7 @@ std::optional<std::string> occupancy(const Worksheet& w) {
     running.points.emplace_back(time, 100 * cell_number(row[cr]) / batch->value);
     pool.points.emplace_back(time, 100 * cell_number(row[cu]));
   }
-  return line_chart("Occupancy of one replica over time", Axis{"time (s)", false}, Axis{"occupancy (%)", false}, {running, pool},
+  return line_chart("Occupancy of one replica over time", ChartAxis{"time (s)", false}, ChartAxis{"occupancy (%)", false}, {running, pool},
                     fmt::format("kv paged simulation: 400 requests, Poisson arrivals at {} req/s per replica, exponential lengths; "
                                 "one step = one decode step of {}",
                                 format_number(served->value / replicas->value, 4), format_human(*step)));

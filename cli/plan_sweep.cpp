@@ -5,6 +5,7 @@
 #include <cmath>
 #include <fmt/format.h>
 
+#include "cli/machine_units.hpp"
 #include "cli/plan_output.hpp"
 #include "plugins/catalog/catalog.hpp"
 #include "plugins/core/json.hpp"
@@ -594,11 +595,11 @@ void append_csv_header(std::string& out, const SweepPlan& sweep, const std::vect
   out += "checks_failed,error\n";
 }
 
-void append_csv_row(std::string& out, const SweepRow& r) {
+void append_csv_row(std::string& out, const std::vector<const Line*>& lines, const SweepRow& r) {
   for (const auto& l : r.labels) out += cli::csv_cell(l) + ",";
-  for (const auto& v : r.values) {
-    if (v) {
-      if (const auto* q = std::get_if<Quantity>(&*v)) out += format_machine(q->value);
+  for (std::size_t c = 0; c < r.values.size(); ++c) {
+    if (const auto& v = r.values[c]) {
+      if (const auto* q = std::get_if<Quantity>(&*v)) out += format_machine(cli::machine_quantity(lines[c]->key, *q).value);
       else out += cli::csv_cell(std::get<std::string>(*v));
     }
     out += ',';
@@ -624,7 +625,11 @@ void append_json_row(std::string& out, const SweepPlan& sweep, const std::vector
     append_json_string(out, lines[c]->key);
     const auto& v = r.values[c];
     if (!v) out += ": null, ";
-    else if (const auto* q = std::get_if<Quantity>(&*v)) out += ": {\"value\": " + format_machine(q->value) + ", \"unit\": \"" + cli::machine_unit(*q) + "\"}, ";
+    else if (const auto* q = std::get_if<Quantity>(&*v)) {
+      out += ": ";
+      cli::append_json_quantity(out, cli::machine_quantity(lines[c]->key, *q));
+      out += ", ";
+    }
     else {
       out += ": ";
       append_json_string(out, std::get<std::string>(*v));
@@ -666,7 +671,7 @@ void SweepStreamer::add(const SweepRow& r) {
     for (std::size_t c = 0; c < lines_.size(); ++c)
       if (known_[c] == 0 && r.values[c])
         if (const auto* q = std::get_if<Quantity>(&*r.values[c])) {
-          units_[c] = cli::machine_unit(*q);
+          units_[c] = cli::machine_quantity(lines_[c]->key, *q).unit;
           known_[c] = 1;
         }
     held_.push_back(r);
@@ -685,7 +690,7 @@ void SweepStreamer::start() {
 }
 
 void SweepStreamer::append(const SweepRow& r) {
-  if (opt_.format == cli::OutputFormat::csv) append_csv_row(buf_, r);
+  if (opt_.format == cli::OutputFormat::csv) append_csv_row(buf_, lines_, r);
   else append_json_row(buf_, sweep_, lines_, r);
   if (buf_.size() >= (1 << 16)) {
     write_(buf_);

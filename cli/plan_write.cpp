@@ -2,6 +2,7 @@
 #include <algorithm>
 #include <fmt/format.h>
 
+#include "cli/machine_units.hpp"
 #include "cli/plan_output.hpp"
 #include "plugins/core/json.hpp"
 #include "units/format.hpp"
@@ -153,8 +154,9 @@ std::string render_csv(const Worksheet& w) {
     std::string value, unit;
     if (v) {
       if (const auto* q = std::get_if<Quantity>(&*v)) {
-        value = format_machine(q->value);
-        unit = cli::machine_unit(*q);
+        const cli::MachineQuantity m = cli::machine_quantity(l.key, *q);
+        value = format_machine(m.value);
+        unit = m.unit;
       } else {
         value = std::get<std::string>(*v);
       }
@@ -220,10 +222,11 @@ std::string render_md(const Worksheet& w, const cli::OutputOptions& opt) {
   return out;
 }
 
-void append_cell(std::string& out, const Cell& c) {
+void append_cell(std::string& out, std::string_view key, const Cell& c) {
   if (const auto* q = std::get_if<Quantity>(&c)) {
-    out += "\"value\": " + format_machine(q->value) + ", \"unit\": ";
-    append_json_string(out, cli::machine_unit(*q));
+    const cli::MachineQuantity m = cli::machine_quantity(key, *q);
+    out += "\"value\": " + format_machine(m.value) + ", \"unit\": ";
+    append_json_string(out, m.unit);
   } else {
     out += "\"value\": ";
     append_json_string(out, std::get<std::string>(c));
@@ -269,7 +272,7 @@ std::string plan_json(const Worksheet& w) {
     first = false;
     append_json_string(out, l.key);
     out += ": {";
-    if (v) append_cell(out, *v);
+    if (v) append_cell(out, l.key, *v);
     else out += "\"value\": null";
     out += ", \"sheet\": ";
     append_json_string(out, l.sheet);

@@ -41,8 +41,8 @@ void run_cdu(Context& ctx) {
   double per_cdu = std::floor(exact + 1e-9);
   ctx.set_number("racks_per_cdu_exact", exact);
   std::string limit = "heat capacity";
-  if (ctx.has("flow_per_kw")) {
-    const CubicMetersPerSecondPerWatt per_kw = ctx.get<CubicMetersPerSecondPerWatt>("flow_per_kw");
+  if (ctx.has("flow_per_heat")) {
+    const CubicMetersPerSecondPerWatt per_kw = ctx.get<CubicMetersPerSecondPerWatt>("flow_per_heat");
     const CubicMetersPerSecond rack_flow = per_kw * rack;
     ctx.set("cdu_flow", per_kw * capacity);
     ctx.set("rack_flow", rack_flow);
@@ -54,7 +54,7 @@ void run_cdu(Context& ctx) {
       const CubicMetersPerSecond pump = ctx.get<CubicMetersPerSecond>("max_flow");
       const double by_flow = std::floor((pump / rack_flow).value() + 1e-9);
       if (by_flow < 1.0)
-        throw UserError{{fmt::format("one rack needs {} at --flow-per-kw, more than the CDU's --max-flow of {}",
+        throw UserError{{fmt::format("one rack needs {} at --flow-per-heat, more than the CDU's --max-flow of {}",
                                      format_human(to_quantity(rack_flow), {}, "L/min"), format_human(to_quantity(pump), {}, "L/min")),
                          "choose a CDU with more pump flow or split the rack's loop"}};
       ctx.set_number("racks_by_flow", by_flow);
@@ -64,7 +64,7 @@ void run_cdu(Context& ctx) {
       }
     }
   } else if (ctx.has("max_flow")) {
-    throw UserError{{"--max-flow needs --flow-per-kw (the flow each kW of rack heat needs)", "e.g. --flow-per-kw 1.5L/min/kW"}};
+    throw UserError{{"--max-flow needs --flow-per-heat (the flow each kW of rack heat needs)", "e.g. --flow-per-heat 1.5L/min/kW"}};
   }
   ctx.set_number("racks_per_cdu", per_cdu);
   if (per_cdu != exact)
@@ -95,7 +95,7 @@ Calculator cooling_cdu_calculator() {
       {.name = "capacity", .kind = InputKind::quantity, .dim = dims::power, .help = "heat the CDU moves (required: give it or --cdu)",
        .example = "1MW", .catalog = "cdu.capacity", .optional = true},
       {.name = "rack_power", .kind = InputKind::quantity, .dim = dims::power, .help = "heat of one rack into the liquid", .example = "132kW"},
-      {.name = "flow_per_kw", .kind = InputKind::quantity, .dim = dims::flow_per_power, .help = "secondary flow per kW of heat",
+      {.name = "flow_per_heat", .kind = InputKind::quantity, .dim = dims::flow_per_power, .help = "secondary flow per kW of heat",
        .example = "1.5L/min/kW", .catalog = "cdu.flow_per_power", .optional = true},
       {.name = "max_flow", .kind = InputKind::quantity, .dim = dims::volume_flow, .help = "most the CDU's pumps deliver",
        .example = "1500L/min", .catalog = "cdu.flow", .optional = true},

@@ -37,7 +37,7 @@ void run_facility(Context& ctx) {
   if (fill_from_ref(ctx, "wue", "site", "wue", {dims::water_intensity, false})) {
     const CubicMeters water = site_water(e_it, ctx.get<CubicMetersPerJoule>("wue"));
     ctx.set("water", water);
-    ctx.set("water_us", water);
+    ctx.set("water_gallons", water);
     ctx.note("site water only (WUE is per IT kWh); water used to generate the electricity (source WUE) is often several times larger");
   }
   if (fill_from_ref(ctx, "carbon_intensity", "grid", "carbon_intensity", {dims::carbon_intensity, false})) {
@@ -94,7 +94,7 @@ Calculator cooling_facility_calculator() {
       {"it_energy", dims::energy, "IT energy over the period"},
       {"facility_energy", dims::energy, "facility energy over the period"},
       {"water", dims::volume, "site water over the period", "L"},
-      {"water_us", dims::volume, "the same water in US gallons", "gal"},
+      {"water_gallons", dims::volume, "the same water in US gallons", "gal"},
       {"cue", dims::carbon_intensity, "carbon usage effectiveness: CO2 per IT kWh", "g/kWh"},
       {"emissions", dims::mass, "facility energy x carbon intensity"},
       {"ere", dims::none, "energy reuse effectiveness"},

@@ -99,13 +99,13 @@ void run_flow(Context& ctx) {
   }
   ctx.set("mass_flow", fp.mass_flow);
   ctx.set("volume_flow", fp.volume_flow);
-  ctx.set("volume_flow_us", fp.volume_flow);
+  ctx.set("volume_flow_gpm", fp.volume_flow);
   ctx.set("delta_t", fp.rise);
   ctx.set("supply_temperature", fp.supply);
   ctx.set("return_temperature", fp.outlet);
   ctx.set("density", fp.at_supply.density);
   ctx.set("specific_heat", fp.at_mean.specific_heat);
-  ctx.set("flow_per_kw", fp.volume_flow / heat);
+  ctx.set("flow_per_heat", fp.volume_flow / heat);
   ctx.note(fmt::format("{}: c_p {} at the mean temperature {}, density {} at the supply (where the flow is metered)",
                        c.name(), format_human(to_quantity(fp.at_mean.specific_heat)), point_text(shifted(fp.supply, 0.5 * fp.rise)),
                        format_human(to_quantity(fp.at_supply.density))));
@@ -171,14 +171,14 @@ Calculator cooling_flow_calculator() {
   c.outputs = {
       {"mass_flow", dims::mass_flow, "coolant mass flow", "kg/s"},
       {"volume_flow", dims::volume_flow, "volume flow at the supply temperature", "L/min"},
-      {"volume_flow_us", dims::volume_flow, "the same flow in US gallons per minute", "gal/min"},
+      {"volume_flow_gpm", dims::volume_flow, "the same flow in US gallons per minute", "gal/min"},
       {"delta_t", dims::temperature, "temperature rise", "K"},
       {"supply_temperature", dims::temperature, "supply temperature", "", true},
       {"return_temperature", dims::temperature, "return temperature", "", true},
       {"density", dims::density, "density at the supply temperature"},
       {"specific_heat", dims::specific_heat, "specific heat at the mean temperature"},
-      {"flow_per_kw", dims::flow_per_power,
-       "flow per kW of heat, shown in L/(min*kW); JSON in (m^3/s)/W, which reduces to the 1/Pa given as its unit", "L/(min*kW)"},
+      {"flow_per_heat", dims::flow_per_power,
+       "flow per unit of heat, shown in L/(min*kW); JSON in (m^3/s)/W, which reduces to the 1/Pa given as its unit", "L/(min*kW)"},
       {"required_diameter", dims::length, "inside diameter for --velocity", "mm"},
       {"pipe_inner_diameter", dims::length, "inside diameter of the Schedule 40 size chosen", "mm"},
       {"velocity_in_pipe", dims::velocity, "mean velocity in the pipe", "m/s"},

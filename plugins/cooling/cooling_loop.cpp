@@ -65,9 +65,9 @@ void run_loop(Context& ctx) {
   for (const auto& h : heats) total_heat += h;
   LoopSpec spec;
   spec.supply = ctx.get<TemperaturePoint>("supply");
-  if (ctx.has("flow") == ctx.has("flow_per_kw"))
-    throw UserError{{"give the CDU's flow (--flow) or a flow per kW of heat (--flow-per-kw), one of them", "e.g. --flow-per-kw 1.5L/min/kW"}};
-  spec.total_flow = ctx.has("flow") ? ctx.get<CubicMetersPerSecond>("flow") : ctx.get<CubicMetersPerSecondPerWatt>("flow_per_kw") * total_heat;
+  if (ctx.has("flow") == ctx.has("flow_per_heat"))
+    throw UserError{{"give the CDU's flow (--flow) or a flow per kW of heat (--flow-per-heat), one of them", "e.g. --flow-per-heat 1.5L/min/kW"}};
+  spec.total_flow = ctx.has("flow") ? ctx.get<CubicMetersPerSecond>("flow") : ctx.get<CubicMetersPerSecondPerWatt>("flow_per_heat") * total_heat;
   spec.reverse_return = ctx.flag("reverse_return");
   const Meters rough = ctx.get<Meters>("roughness");
   spec.header = {ctx.get<Meters>("header_length"), ctx.get<Meters>("header_diameter"), rough};
@@ -123,7 +123,7 @@ Calculator cooling_loop_calculator() {
       {.name = "racks", .kind = InputKind::text, .help = "heat of each rack, nearest the CDU first; NxP repeats", .example = "7x130kW,90kW"},
       {.name = "flow", .kind = InputKind::quantity, .dim = dims::volume_flow, .help = "flow the CDU delivers", .example = "1500L/min",
        .optional = true},
-      {.name = "flow_per_kw", .kind = InputKind::quantity, .dim = dims::flow_per_power, .help = "or a flow per kW of total heat",
+      {.name = "flow_per_heat", .kind = InputKind::quantity, .dim = dims::flow_per_power, .help = "or a flow per kW of total heat",
        .example = "1.5L/min/kW", .optional = true},
       {.name = "plate_dp", .kind = InputKind::quantity, .dim = dims::pressure, .help = "drop across one rack's cold plates at --plate-flow",
        .default_value = "2.3psi", .example = "2.3psi"},

@@ -179,6 +179,7 @@ const std::vector<AliasGroup>& alias_groups() {
       {{"prompt", "prompt_tokens"}, {}},
       {{"rate", "arrival_rate"}, {dims::frequency, dims::none}},
       {{"size", "bytes"}, {dims::information}},
+      {{"flow_per_heat", "flow_per_kw"}, {dims::flow_per_power}},
   };
   return groups;
 }

@@ -4,6 +4,8 @@
 #include <fmt/format.h>
 #include <toml++/toml.h>
 
+#include "plugins/core/toml_guard.hpp"
+
 namespace infracalc {
 
 namespace {
@@ -55,6 +57,7 @@ Node convert(const toml::node& in) {
 }  // namespace
 
 Expected<Node> read_toml(std::string_view text, std::string_view source_name) {
+  if (auto refused = non_ascii_outside_strings(text, source_name)) return std::move(*refused);
   try {
     const toml::table table = toml::parse(text, source_name);
     return convert(table);

@@ -27,8 +27,8 @@ Calculator info_calc() {
       "2^-M. Block formats show their element and block scale.";
   c.inputs = {dtype_input()};
   c.outputs = {
-      {"bits", dims::information, "bits of one element code; shown in bits, JSON in bytes", "bit"},
-      {"storage_bits_per_value", dims::information, "average bits per value in memory, block and group scales included; shown in bits, JSON in bytes", "bit"},
+      {"bits", dims::information, "bits of one element code", "bit"},
+      {"storage_bits_per_value", dims::information, "average bits per value in memory, block and group scales included", "bit"},
       {"exponent_bits", dims::none, "exponent field width"},
       {"mantissa_bits", dims::none, "mantissa (trailing significand) width; value bits for integers"},
       {"bias", dims::none, "exponent bias"},
@@ -41,7 +41,7 @@ Calculator info_calc() {
       {"distinct_finite_values", dims::none, "distinct finite numbers the codes hold (+0 and -0 count once)"},
       {"dynamic_range_binades", dims::none, "log2(largest finite / smallest subnormal)"},
       {"block_values", dims::none, "values sharing one block scale"},
-      {"scale_bits", dims::information, "bits of one block scale; shown in bits, JSON in bytes", "bit"},
+      {"scale_bits", dims::information, "bits of one block scale", "bit"},
       {"block_max", dims::none, "largest element times the largest block scale"},
   };
   c.run = run_info;
@@ -138,13 +138,13 @@ Calculator bits_calc() {
        .choices = {"none", "2:4"}},
   };
   c.outputs = {
-      {"bits_per_value", dims::information, "average bits per value, scales (and sparsity metadata) included; shown in bits, JSON in bytes", "bit"},
-      {"element_bits", dims::information, "bits of one element; shown in bits, JSON in bytes", "bit"},
-      {"scale_bits_per_value", dims::information, "scale bits spread over each value; shown in bits, JSON in bytes", "bit"},
+      {"bits_per_value", dims::information, "average bits per value, scales (and sparsity metadata) included", "bit"},
+      {"element_bits", dims::information, "bits of one element", "bit"},
+      {"scale_bits_per_value", dims::information, "scale bits spread over each value", "bit"},
       {"bytes_per_value", dims::information, "average bytes per value", "B"},
-      {"block_bits", dims::information, "bits of one block: elements plus its scale; shown in bits, JSON in bytes", "bit"},
+      {"block_bits", dims::information, "bits of one block: elements plus its scale", "bit"},
       {"block_bytes", dims::information, "bytes of one block", "B"},
-      {"fp32_block_bits", dims::information, "the same block held in FP32; shown in bits, JSON in bytes", "bit"},
+      {"fp32_block_bits", dims::information, "the same block held in FP32", "bit"},
       {"vs_fp32", dims::none, "times smaller than FP32"},
       {"vs_fp16", dims::none, "times smaller than FP16/BF16"},
       {"vs_fp8", dims::none, "times smaller than FP8"},

@@ -1,0 +1,73 @@
+#include "cli/machine_units.hpp"
+
+#include <cctype>
+#include <vector>
+
+#include "cli/output.hpp"
+#include "units/parse.hpp"
+
+namespace infracalc::cli {
+
+namespace {
+
+bool is_letter(char c) { return std::isalpha(static_cast<unsigned char>(c)) != 0; }
+
+// The key's unit word, if any part of it names a unit that changes the value (bits, mtok, hour...).
+const KeyUnitWord* converting_word(std::string_view key) {
+  for (std::size_t start = 0; start < key.size();) {
+    const std::size_t end = std::min(key.find('_', start), key.size());
+    const std::string_view part = key.substr(start, end - start);
+    for (const auto& w : kKeyUnitWords)
+      if (w.word == part && w.symbol != w.base_symbol) return &w;
+    start = end + 1;
+  }
+  return nullptr;
+}
+
+// `unit` with every whole symbol `from` replaced by `to` ("J/B" -> "J/bit"; the "B" of a longer symbol is kept).
+std::string replace_symbol(std::string_view unit, std::string_view from, std::string_view to) {
+  std::string out;
+  for (std::size_t i = 0; i < unit.size();) {
+    if (!is_letter(unit[i])) {
+      out += unit[i++];
+      continue;
+    }
+    std::size_t j = i;
+    while (j < unit.size() && is_letter(unit[j])) ++j;
+    const std::string_view symbol = unit.substr(i, j - i);
+    out += symbol == from ? to : symbol;
+    i = j;
+  }
+  return out;
+}
+
+struct Converted {
+  Dim dim;
+  const KeyUnitWord* word;
+  std::string unit;
+  double factor;
+};
+
+}  // namespace
+
+MachineQuantity machine_quantity(std::string_view key, const Quantity& q) {
+  const KeyUnitWord* word = q.point ? nullptr : converting_word(key);
+  if (word == nullptr) return {q.value, machine_unit(q)};
+  // A few dimensions and words recur in every result: remember each unit and its factor.
+  thread_local std::vector<Converted> seen;
+  for (const auto& c : seen)
+    if (c.word == word && c.dim == q.dim) return {q.value / c.factor, c.unit};
+  const std::string base = machine_unit(q);
+  std::string unit = word->base_symbol.empty() ? std::string(word->symbol) : replace_symbol(base, word->base_symbol, word->symbol);
+  double factor = 1;
+  if (unit != base) {
+    // The renamed unit is read back by the one unit parser, so its factor is the one `calc` uses.
+    auto parsed = parse_unit(unit);
+    if (parsed && parsed->dim == q.dim) factor = parsed->factor;
+    else unit = base;
+  }
+  if (seen.size() < 64) seen.push_back({q.dim, word, unit, factor});
+  return {q.value / factor, unit};
+}
+
+}  // namespace infracalc::cli
