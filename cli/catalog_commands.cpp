@@ -4,6 +4,7 @@
 #include <map>
 
 #include "cli/commands.hpp"
+#include "cli/catalog_views.hpp"
 #include "cli/machine_units.hpp"
 #include <filesystem>
 #include <fstream>
@@ -38,54 +39,21 @@ std::string lower(std::string s) {
   return s;
 }
 
-bool quantity_text(const std::string& s) {
-  return !s.empty() && (std::isdigit(static_cast<unsigned char>(s[0])) != 0 || s[0] == '$' || s[0] == '-');
-}
-
-// A field value for display: quantities formatted, text as is.
-std::string show_value(const Node& v, const FormatOptions& f) {
-  if (v.kind == Node::Kind::string) {
-    auto q = parse_quantity(v.str);
-    if (q && quantity_text(v.str)) return format_human(*q, f) + (format_human(*q, f) == v.str ? "" : "  (" + v.str + ")");
-    return v.str;
-  }
-  if (v.kind == Node::Kind::boolean) return v.boolean ? "true" : "false";
-  if (v.kind == Node::Kind::date) return v.date.str();
-  if (v.is_number()) return format_count(v.number, f.digits);
-  if (v.kind == Node::Kind::array) {
-    std::string out;
-    for (const auto& i : v.items) out += (out.empty() ? "" : ", ") + show_value(i, f);
-    return "[" + out + "]";
-  }
-  return std::string(v.kind_name());
-}
-
-// The last part of a dotted field path: the key a value's unit is judged by ("price.per_hour" -> "per_hour").
-std::string_view path_leaf(std::string_view path) {
-  const auto dot = path.rfind('.');
-  return dot == std::string_view::npos ? path : path.substr(dot + 1);
-}
-
 // {"value": ..., "unit": ...[, "text": ...]} for one value node; `kind`/`path` pick the unit of bare numbers.
 void json_value(std::string& out, const Node& v, std::string_view kind, const std::string& path) {
-  if (v.kind == Node::Kind::string) {
-    auto q = parse_quantity(v.str);
-    if (q && quantity_text(v.str)) {
-      const MachineQuantity m = machine_quantity(path_leaf(path), *q);
-      out += "\"value\": " + format_machine(m.value) + ", \"unit\": ";
-      append_json_string(out, m.unit);
-      out += ", \"text\": ";
+  if (v.kind == Node::Kind::string || v.is_number()) {
+    const ViewCell c = view_cell(v, kind, path, FormatOptions{});
+    out += "\"value\": ";
+    if (c.unit.empty()) {
       append_json_string(out, v.str);
     } else {
-      out += "\"value\": ";
-      append_json_string(out, v.str);
+      out += c.machine + ", \"unit\": ";
+      append_json_string(out, c.unit);
+      if (v.kind == Node::Kind::string) {
+        out += ", \"text\": ";
+        append_json_string(out, v.str);
+      }
     }
-  } else if (v.is_number()) {
-    const FieldSpec* spec = find_field_spec(kind, path);
-    const MachineQuantity m = spec != nullptr && !spec->text ? machine_quantity(path_leaf(path), Quantity{v.number, spec->dim})
-                                                             : MachineQuantity{v.number, "1"};
-    out += "\"value\": " + format_machine(m.value) + ", \"unit\": ";
-    append_json_string(out, m.unit);
   } else if (v.kind == Node::Kind::boolean) {
     out += std::string("\"value\": ") + (v.boolean ? "true" : "false");
   } else if (v.kind == Node::Kind::date) {
@@ -340,6 +308,13 @@ ExitStatus list_kind(const std::vector<std::string_view>& kinds, const ListFilte
     emit(printable(out, Keep::lines));  // text from data files, escaped for the terminal
     return ExitStatus::ok;
   }
+  if (g.out.format == OutputFormat::md) {
+    std::vector<std::vector<std::string>> body;
+    for (const Entry* e : rows)
+      body.push_back({e->id(), e->kind(), e->text("type").value_or(""), e->text("vendor").value_or(""), e->name(), e->as_of().str()});
+    emit(printable(md_table({"id", "kind", "type", "vendor", "name", "as of"}, body), Keep::lines));
+    return ExitStatus::ok;
+  }
   std::size_t w = 4;
   for (const Entry* e : rows) w = std::max(w, e->id().size());
   std::string out;
@@ -357,30 +332,52 @@ ExitStatus show_entry(const Entry& e, const GlobalOptions& g) {
     emit(entry_json(e, as_of));
     return ExitStatus::ok;
   }
-  std::string out = fmt::format("{}  {}  ({})\n  file {}{}\n  as of {}\n", e.id(), e.name(), e.kind(), e.file(),
-                                e.overlay() ? " [overlay]" : "", e.as_of().str());
-  for (const auto& s : e.sources()) out += "  source: " + s + "\n";
   const auto series = dated_series(e, as_of);
-  std::vector<std::array<std::string, 4>> rows;
+  // One row per field (value, as of, basis, source, note), then a model's derived parameter counts; every format
+  // writes these rows. A source is repeated only where it differs from the entry's own.
+  std::vector<ViewRow> view;
   const std::string all_sources = fmt::format("{}", fmt::join(e.sources(), "; "));
   for_each_field(e, [&](const std::string& path, const FieldRef& ref) {
-    std::string src = ref.provenance.source == all_sources ? "" : ref.provenance.source;
-    std::string tag = ref.provenance.basis.empty() ? "" : "[" + ref.provenance.basis + "] ";
-    if (!ref.provenance.note.empty()) tag += ref.provenance.note + (src.empty() ? "" : "; ");
-    std::string label = path;
-    for (const auto& s : series)
-      if (s.chosen && path == s.path + "[" + std::to_string(s.index) + "]") label = "* " + label;
-    rows.push_back({label, show_value(*ref.value, g.out.number), ref.provenance.as_of, tag + src});
+    const Provenance& p = ref.provenance;
+    view.push_back({path, {view_cell(*ref.value, e.kind(), path, g.out.number)},
+                    {p.as_of, p.basis, p.source == all_sources ? "" : p.source, p.note}});
   });
   if (e.kind() == "model") {
     std::string note;
     bool first = true;
     for (const auto& [k, v] : derived_params(e, note)) {
-      rows.push_back({"derived." + k, format_count(v, g.out.number.digits), "", first ? "[derived] " + note : "[derived]"});
+      view.push_back({"derived." + k, {view_cell(k, Quantity::number(v), "", g.out.number)}, {"", "derived", "", first ? note : ""}});
       first = false;
     }
     // A file the model reader rejects shows its fields, and says why nothing is derived from them.
-    if (first && !note.empty()) rows.push_back({"derived", "not computed", "", "error: " + note});
+    if (first && !note.empty()) view.push_back({"derived", {ViewCell{"not computed", "", ""}}, {"", "", "", "error: " + note}});
+  }
+  const std::vector<std::string> extras = {"as_of", "basis", "source", "note"};
+  if (g.out.format == OutputFormat::csv) {
+    emit(printable(view_csv({e.id()}, view, extras), Keep::lines));
+    return ExitStatus::ok;
+  }
+  if (g.out.format == OutputFormat::md) {
+    std::string out = view_md(e.id() + " — " + e.name() + " (" + e.kind() + ")", {e.id()}, view, extras);
+    out += "\nFile " + md_escape(e.file()) + (e.overlay() ? " (overlay)" : "") + ", as of " + e.as_of().str() + ". Sources: " +
+           md_escape(all_sources) + "\n";
+    emit(printable(out, Keep::lines));
+    return ExitStatus::ok;
+  }
+  std::string out = fmt::format("{}  {}  ({})\n  file {}{}\n  as of {}\n", e.id(), e.name(), e.kind(), e.file(),
+                                e.overlay() ? " [overlay]" : "", e.as_of().str());
+  for (const auto& s : e.sources()) out += "  source: " + s + "\n";
+  std::vector<std::array<std::string, 4>> rows;
+  for (const auto& r : view) {
+    std::string label = r.field;
+    for (const auto& s : series)
+      if (s.chosen && label == s.path + "[" + std::to_string(s.index) + "]") label = "* " + label;
+    const std::string& basis = r.extra[1];
+    const std::string& src = r.extra[2];
+    const std::string& note = r.extra[3];
+    std::string tag = basis.empty() ? "" : "[" + basis + "] ";
+    if (!note.empty()) tag += note + (src.empty() ? "" : "; ");
+    rows.push_back({label, r.cells.front() ? r.cells.front()->human : "", r.extra[0], tag + src});
   }
   std::size_t w0 = 0, w1 = 0;
   for (const auto& r : rows) {
@@ -427,30 +424,68 @@ ExitStatus run_hw_compare(const std::vector<std::string>& ids, const GlobalOptio
       if (std::find(paths.begin(), paths.end(), p) == paths.end()) paths.push_back(p);
       values[i][p] = ref.value;
     });
+  const Date as_of = as_of_option(g);
+  std::vector<ViewRow> view;
+  for (const auto& p : paths) {
+    ViewRow row{p, {}, {}};
+    for (std::size_t i = 0; i < entries.size(); ++i) {
+      const auto it = values[i].find(p);
+      if (it == values[i].end()) {
+        row.cells.emplace_back();
+        continue;
+      }
+      ViewCell c = view_cell(*it->second, entries[i]->kind(), p, g.out.number);
+      if (const auto paren = c.human.find("  ("); paren != std::string::npos) c.human.erase(paren);  // formatted value only
+      row.cells.emplace_back(std::move(c));
+    }
+    view.push_back(std::move(row));
+  }
+  const std::vector<ViewRow> derived = compare_derived_rows(entries, as_of, g.out.number);
+  std::vector<std::string> entry_ids;
+  for (const Entry* e : entries) entry_ids.push_back(e->id());
   if (g.out.format == OutputFormat::json) {
-    const Date as_of = as_of_option(g);
     std::string out = "{\"schema_version\": 1, \"compare\": [";
     for (std::size_t i = 0; i < entries.size(); ++i) {
       std::string one = entry_json(*entries[i], as_of);
       one.pop_back();
       out += (i ? ", " : "") + one;
     }
+    // Per entry, the derived figures (a program compares parts by them as people do).
+    out += "], \"derived\": [";
+    for (std::size_t i = 0; i < entries.size(); ++i) {
+      out += i ? ", {\"id\": " : "{\"id\": ";
+      append_json_string(out, entry_ids[i]);
+      for (const auto& r : derived) {
+        const auto& c = r.cells[i];
+        if (!c) continue;
+        out += ", ";
+        append_json_string(out, r.field.substr(r.field.find('.') + 1));
+        out += ": ";
+        if (c->unit.empty()) append_json_string(out, c->machine);
+        else out += "{\"value\": " + c->machine + ", \"unit\": \"" + c->unit + "\"}";
+      }
+      out += "}";
+    }
     emit(out + "]}\n");
+    return ExitStatus::ok;
+  }
+  view.insert(view.end(), derived.begin(), derived.end());
+  if (g.out.format == OutputFormat::csv) {
+    emit(printable(view_csv(entry_ids, view, {}), Keep::lines));
+    return ExitStatus::ok;
+  }
+  if (g.out.format == OutputFormat::md) {
+    emit(printable(view_md("hw compare", entry_ids, view, {}), Keep::lines));
     return ExitStatus::ok;
   }
   std::vector<std::vector<std::string>> rows;
   std::vector<std::string> head = {"field"};
-  for (const Entry* e : entries) head.push_back(e->id());
+  head.insert(head.end(), entry_ids.begin(), entry_ids.end());
   rows.push_back(head);
-  for (const auto& p : paths) {
-    std::vector<std::string> r = {p};
-    for (std::size_t i = 0; i < entries.size(); ++i) {
-      const auto it = values[i].find(p);
-      std::string cell = it == values[i].end() ? "-" : show_value(*it->second, g.out.number);
-      if (const auto paren = cell.find("  ("); paren != std::string::npos) cell.erase(paren);  // formatted value only
-      r.push_back(cell);
-    }
-    rows.push_back(r);
+  for (const auto& v : view) {
+    std::vector<std::string> r = {v.field};
+    for (const auto& c : v.cells) r.push_back(c ? c->human : "-");
+    rows.push_back(std::move(r));
   }
   std::vector<std::size_t> w(head.size(), 0);
   for (const auto& r : rows)

@@ -40,14 +40,6 @@ std::size_t width(const std::string& s) {
 
 std::string pad(const std::string& s, std::size_t w) { return s + std::string(w > width(s) ? w - width(s) : 0, ' '); }
 
-std::string md_escape(const std::string& s) {
-  std::string out;
-  for (char c : s) {
-    if (c == '|') out += '\\';
-    out += c;
-  }
-  return out;
-}
 
 // Aligned rows with two spaces between columns; every cell is escaped for the terminal.
 std::string columns(std::vector<std::vector<std::string>> rows, const std::string& indent) {
@@ -115,6 +107,15 @@ std::string table_csv(const Table& t) {
 }
 
 }  // namespace
+
+std::string md_escape(std::string_view s) {
+  std::string out;
+  for (char c : s) {
+    if (c == '|') out += '\\';
+    out += c;
+  }
+  return out;
+}
 
 std::string spreadsheet_text(std::string_view s) {
   if (s.empty() || std::string_view("=+-@").find(s.front()) == std::string_view::npos) return std::string(s);

@@ -49,6 +49,41 @@ out_has "kv_total,2621440000,B"
 expect_status 0 -- "$bin" kv size --model llama-3-70b --tokens 8000 --format md
 out_has "| kv_total |"
 
+# Catalog views in every format (issue 20, item 4): CSV carries machine values in the unit the key names, Markdown
+# the human ones; hw compare adds the derived rows people compare parts by.
+expect_status 0 -- "$bin" hw show h100-sxm --csv
+out_has "field,value,unit,as_of,basis,source,note"; out_has "memory_bandwidth,3.35e+12,B/s,2023-03-21,datasheet"
+out_has "idle_power,70,W,2025-09-01,measured"; err_empty
+expect_status 0 -- "$bin" hw show h100-sxm --format md
+out_has "## h100-sxm"; out_has "| memory_bandwidth | 3.35 TB/s |"; out_has "|---|---|"
+expect_status 0 -- "$bin" model show llama-3-70b --csv
+out_has "layers,80,1"; out_has "derived.params_total,"
+expect_status 0 -- "$bin" model show llama-3-70b --format md
+out_has "| layers | 80 |"
+expect_status 0 -- "$bin" data list --kind price --csv
+out_has "id,kind,type,vendor,name,as_of"; out_has "h100-sxm-purchase,price,"
+expect_status 0 -- "$bin" data list --kind price --format md
+out_has "| id | kind | type | vendor | name | as of |"; out_has "| h100-sxm-purchase | price |"
+expect_status 0 -- "$bin" hw list --format md
+out_has "| h100-sxm | accelerator |"
+expect_status 0 -- "$bin" hw compare h100-sxm mi300x --csv
+out_has "field,unit,h100-sxm,mi300x"; out_has "memory_capacity,B,8e+10,1.92e+11"
+# 989.4 TFLOP/s over 700 W; 3.35 TB/s over a $25,000 purchase; the price entry each figure comes from.
+out_has "derived.bf16_dense_per_power,FLOP/J,1413428571428.5715,"; out_has "derived.bandwidth_per_price,B/(s*USD),1.34e+08,"
+out_has "derived.price_entry,,h100-sxm-purchase,mi300x-purchase"
+expect_status 0 -- "$bin" hw compare h100-sxm mi300x --format md
+out_has "| field | h100-sxm | mi300x |"; out_has "| derived.memory_per_price | 3.2 MB/USD | 12.8 MB/USD |"
+expect_status 0 -- "$bin" hw compare h100-sxm h200-sxm --json
+json_ok; out_has '"derived": [{"id": "h100-sxm", "bf16_dense_per_power": {"value": 1413428571428.5715, "unit": "FLOP/J"}'
+# A part without a purchase price has no per-price rows; "-" marks it in a comparison.
+expect_status 0 -- "$bin" hw compare h100-sxm h200-sxm
+out_has "derived.purchase_price"; out_has '$25k'
+# A key that names a unit carries its value in it: energy per bit in J/bit, a format's bits in bit.
+expect_status 0 -- "$bin" network energy --power 15W --rate 800Gb/s --json
+out_has '"energy_per_bit": {"value": 1.875e-11, "unit": "J/bit"}'
+expect_status 0 -- "$bin" formats info --dtype fp8 --csv
+out_has "bits,8,bit"
+
 # Exit 1: evaluated, but a requested check failed.
 expect_status 1 -- "$bin" kv size --model llama-3-70b --tokens 128000 --budget 40GB --require-fit
 out_has "fits: no"

@@ -1,0 +1,61 @@
+// Catalog entries as tables for `hw show`, `model show`, `data show`, `hw compare` and the lists: one cell model
+// (what a person reads, what a program reads) and one writer per format (aligned text, CSV, Markdown).
+#pragma once
+
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "cli/output.hpp"
+#include "plugins/catalog/catalog.hpp"
+
+namespace infracalc::cli {
+
+/// One value in a catalog view.
+struct ViewCell {
+  /// For people: the quantity formatted (format_human), or the text.
+  std::string human;
+  /// For programs: the number in `unit` (format_machine), or the text when `unit` is empty.
+  std::string machine;
+  /// The unit of `machine` (machine_quantity: base units, or the unit the key names); empty for text.
+  std::string unit;
+};
+
+/// One row: a field path and one cell per entry (nullopt where an entry lacks the field).
+struct ViewRow {
+  /// The dotted field path ("memory_bandwidth", "peak.bf16_dense", "derived.bf16_dense_per_power").
+  std::string field;
+  /// Per entry.
+  std::vector<std::optional<ViewCell>> cells;
+  /// Extra columns after the value (as of, basis, source, note) for a single-entry view; empty in a comparison.
+  std::vector<std::string> extra;
+};
+
+/// The last part of a dotted field path, the key a value's unit is judged by ("peak.bf16_dense" -> "bf16_dense").
+[[nodiscard]] std::string_view path_leaf(std::string_view path);
+/// True when a data-file string reads as a quantity ("80 GB", "$2.50/h", "-5 K"), not as text ("Hopper").
+[[nodiscard]] bool quantity_text(const std::string& s);
+/// A field value for display: quantities formatted (with the text as written when that differs), text as is.
+[[nodiscard]] std::string show_value(const Node& v, const FormatOptions& f);
+/// The cell of one field value of an entry of `kind` at `path` (bare numbers take the unit the schema gives them).
+[[nodiscard]] ViewCell view_cell(const Node& v, std::string_view kind, const std::string& path, const FormatOptions& f);
+/// The cell of a computed quantity named `key`, shown in `hint` for people.
+[[nodiscard]] ViewCell view_cell(std::string_view key, const Quantity& q, std::string_view hint, const FormatOptions& f);
+
+/// The rows `hw compare` adds to the fields: peak dense BF16 and FP8 per watt of TDP, and where a purchase price
+/// is in the catalog (a price entry whose `item` is the part, read --as-of), the price and memory bandwidth,
+/// memory and BF16 peak per dollar.
+[[nodiscard]] std::vector<ViewRow> compare_derived_rows(const std::vector<const Entry*>& entries, const Date& as_of,
+                                                        const FormatOptions& f);
+
+/// A view in CSV: a header row, then a row per field. One entry: field,value,unit then `extra_names`; several:
+/// field,unit,<id>... with the unit in its own column when the row's cells share it.
+[[nodiscard]] std::string view_csv(const std::vector<std::string>& ids, const std::vector<ViewRow>& rows,
+                                   const std::vector<std::string>& extra_names);
+/// A view in Markdown: a heading, then a table of human values (field, one column per entry, then the extras).
+[[nodiscard]] std::string view_md(std::string_view heading, const std::vector<std::string>& ids, const std::vector<ViewRow>& rows,
+                                  const std::vector<std::string>& extra_names);
+/// A table of text cells in Markdown: header row, separator, rows ('|' escaped).
+[[nodiscard]] std::string md_table(const std::vector<std::string>& head, const std::vector<std::vector<std::string>>& rows);
+
+}  // namespace infracalc::cli
