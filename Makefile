@@ -10,7 +10,8 @@ ASAN       ?= 1
 WERROR     ?= ON
 
 PACKAGES := cmake g++ make libcli11-dev libtomlplusplus-dev libfmt-dev libboost-dev catch2 bsdutils
-OPTIONAL_PACKAGES := libxlsxwriter-dev libbenchmark-dev libopenblas-dev zlib1g-dev
+# zsh and fish: the completion tests load the generated scripts in each shell.
+OPTIONAL_PACKAGES := libxlsxwriter-dev libbenchmark-dev libopenblas-dev zlib1g-dev zsh fish
 
 CMAKE_FLAGS := -DCMAKE_BUILD_TYPE=Release
 

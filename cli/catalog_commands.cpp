@@ -28,12 +28,6 @@ namespace infracalc::cli {
 
 namespace {
 
-// Kinds that `hw list/show/compare` cover; prices, grids and facility data are under `data`.
-// A function, not a global vector: nothing is built at start-up for commands that never list hardware.
-std::vector<std::string_view> hardware_kinds() {
-  return {"accelerator", "system", "interconnect", "network", "memory", "storage"};
-}
-
 std::string lower(std::string s) {
   std::transform(s.begin(), s.end(), s.begin(), [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
   return s;
@@ -398,6 +392,11 @@ ExitStatus show_entry(const Entry& e, const GlobalOptions& g) {
 }
 
 }  // namespace
+
+// A function, not a global vector: nothing is built at start-up for commands that never list hardware.
+std::vector<std::string_view> hardware_kinds() {
+  return {"accelerator", "system", "interconnect", "network", "memory", "storage"};
+}
 
 ExitStatus run_hw_list(const ListFilter& f, const GlobalOptions& g) {
   // Without --kind the list shows what most users mean by hardware: accelerators and systems.

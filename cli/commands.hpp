@@ -87,8 +87,14 @@ struct CalibrateOptions {
 };
 /// `calibrate --published`: fits the efficiency parameters and reports residuals and leave-one-out errors.
 ExitStatus run_calibrate(const CalibrateOptions& o, const GlobalOptions& g);
-/// `completions bash|zsh|fish`.
+/// `completions bash|zsh|fish`: a script that asks `infracalc __complete` for its candidates.
 ExitStatus run_completions(const std::string& shell);
+/// `__complete WORD...` (what the completion scripts run): the candidates for the last word, one per line, after
+/// the words before it (the arguments after "infracalc"); a first line ":files" or ":dirs" asks the shell to complete
+/// paths.
+[[nodiscard]] std::string completion_text(const std::vector<std::string>& words);
+/// The entry kinds `hw list/show/compare` cover (prices, grids and facility data are under `data`).
+[[nodiscard]] std::vector<std::string_view> hardware_kinds();
 
 /// Help for one calculator, generated from its descriptor.
 [[nodiscard]] std::string calculator_help(const Plugin& p, const Calculator& c);

@@ -1,5 +1,6 @@
 #include <fmt/format.h>
 
+#include "cli/command_table.hpp"
 #include "cli/commands.hpp"
 #include "plugins/core/json.hpp"
 #include "plugins/registry.hpp"
@@ -38,7 +39,9 @@ ExitStatus run_list(const GlobalOptions& g) {
     out += fmt::format("{:<10} {}\n", p.name, p.summary);
     for (const auto& c : p.calculators) out += fmt::format("  {:<14} {}\n", c.name, c.summary);
   }
-  out += "\nbuilt-in commands: calc, verify, plan, batch, list, hw, model, data, completions\n";
+  std::string builtins;
+  for (const auto& c : command_table()) builtins += (builtins.empty() ? "" : ", ") + std::string(c.name);
+  out += "\nbuilt-in commands: " + builtins + "\n";
   emit(out);
   return ExitStatus::ok;
 }

@@ -7,6 +7,7 @@
 #include <fmt/format.h>
 
 #include "cli/app.hpp"
+#include "cli/command_table.hpp"
 #include "cli/commands.hpp"
 #include "units/printable.hpp"
 #include "cli/plan_command.hpp"
@@ -22,43 +23,38 @@ namespace {
 
 constexpr std::string_view kVersion = "0.1.0";
 
-/// A built-in command: its name, summary and entry point (argv[0] is the command name).
+/// A built-in command's entry point (argv[0] is the command name); its name, summary, options and completions
+/// are the row of command_table() with the same name.
 struct Command {
   std::string_view name;
-  std::string_view summary;
   ExitStatus (*run)(int argc, char** argv);
 };
 
 // Global output options, registered on every command's parser.
 void add_global(CLI::App& app, GlobalOptions& g) {
-  app.add_option("--format", g.format, "table, json, csv or md");
-  app.add_flag("--json", g.json, "JSON output");
-  app.add_flag("--csv", g.csv, "CSV output");
-  app.add_option("--digits", g.out.number.digits, "significant digits");
-  app.add_flag("--binary", g.out.number.binary, "binary prefixes");
-  app.add_option("--color", g.color, "auto, always or never");
-  app.add_option("--as-of", g.as_of, "date for dated series");
-  app.add_option("--data-dir", g.data_dirs, "overlay data directory");
-  app.add_option("--table", g.out.table, "table to write with --csv");
+  // The names come from the one table (command_table.cpp), which hoisting and completions also read.
+  for (const auto& o : output_options()) {
+    const std::string n(o.name);
+    if (n == "--format") app.add_option(n, g.format, "table, json, csv or md");
+    else if (n == "--json") app.add_flag(n, g.json, "JSON output");
+    else if (n == "--csv") app.add_flag(n, g.csv, "CSV output");
+    else if (n == "--digits") app.add_option(n, g.out.number.digits, "significant digits");
+    else if (n == "--binary") app.add_flag(n, g.out.number.binary, "binary prefixes");
+    else if (n == "--color") app.add_option(n, g.color, "auto, always or never");
+    else if (n == "--as-of") app.add_option(n, g.as_of, "date for dated series");
+    else if (n == "--data-dir") app.add_option(n, g.data_dirs, "overlay data directory")->allow_extra_args(false);  // one per use, repeatable
+    else if (n == "--table") app.add_option(n, g.out.table, "table to write with --csv");
+    else if (n != "--fields") throw std::logic_error("output option " + n + " has no binding in add_global");  // --fields: calculators and batch
+  }
 }
-
-// The output options add_global registers (and --fields, which calculators and batch add): the ones
-// that may stand anywhere on the line. `takes_value` is false for the switches.
-struct OutputOptionName {
-  std::string_view name;
-  bool takes_value;
-};
-constexpr OutputOptionName kOutputOptions[] = {
-    {"--format", true}, {"--json", false},    {"--csv", false},      {"--digits", true}, {"--binary", false},
-    {"--color", true},  {"--as-of", true},    {"--data-dir", true},  {"--table", true},  {"--fields", true},
-};
 
 // How many words the output option at argv[i] spans (the option and its value), or 0 when argv[i] is none.
 int output_option_words(int argc, char** argv, int i) {
   const std::string_view a = argv[i];
   const std::string_view name = a.substr(0, a.find('='));
-  for (const auto& o : kOutputOptions)
-    if (o.name == name) return o.takes_value && name.size() == a.size() && i + 1 < argc ? 2 : 1;
+  // The output options of command_table.cpp (and --fields, which calculators and batch add).
+  for (const auto& o : output_options())
+    if (o.name == name) return o.value != ValueKind::none && name.size() == a.size() && i + 1 < argc ? 2 : 1;
   return 0;
 }
 
@@ -450,18 +446,9 @@ ExitStatus cmd_plan(int argc, char** argv) {
 ExitStatus cmd_help(int argc, char** argv);
 
 constexpr Command kCommands[] = {
-    {"calc", "evaluate a unit-checked expression: infracalc calc '140 GB / (3.35 TB/s)'", cmd_calc},
-    {"verify", "run the reference kernels that check each plugin's formulas", cmd_verify},
-    {"validate", "predict published measurements through the calculators: validate [--kind inference|training] [--file F]", cmd_validate},
-    {"calibrate", "fit the efficiency parameters to data/measured: calibrate --published [--out FILE]", cmd_calibrate},
-    {"plan", "a deployment from a scenario file: plan FILE.toml [--set k=v] [--sweep k=a,b] [--xlsx F] [--plot DIR]", cmd_plan},
-    {"batch", "JSON Lines in, JSON Lines out: one calculation per record", cmd_batch},
-    {"list", "list plugins and their calculators", cmd_list},
-    {"hw", "hardware catalog: hw list [--vendor V --kind K --min-memory M] | hw show ID | hw compare ID ID...", cmd_hw},
-    {"model", "model catalog: model list | model show ID | model import config.json [--out F] [--force]", cmd_model},
-    {"data", "data files: data check | data list [--kind K] | data show ID [--as-of DATE]", cmd_data},
-    {"completions", "shell completions: completions bash|zsh|fish", cmd_completions},
-    {"help", "this help, or help PLUGIN", cmd_help},
+    {"calc", cmd_calc},   {"verify", cmd_verify}, {"validate", cmd_validate}, {"calibrate", cmd_calibrate},
+    {"plan", cmd_plan},   {"batch", cmd_batch},   {"list", cmd_list},         {"hw", cmd_hw},
+    {"model", cmd_model}, {"data", cmd_data},     {"completions", cmd_completions}, {"help", cmd_help},
 };
 
 std::string main_help() {
@@ -470,7 +457,7 @@ std::string main_help() {
       "usage: infracalc <plugin> <calculator> [--input VALUE ...] [--model ID] [--gpu ID] [output options]\n"
       "       infracalc <command> [args]\n\ncommands\n",
       kVersion);
-  for (const auto& c : kCommands) out += fmt::format("  {:<12} {}\n", c.name, c.summary);
+  for (const auto& c : command_table()) out += fmt::format("  {:<12} {}\n", c.name, c.summary);
   out += "\nplugins\n";
   for (const auto& p : plugin_table()) out += fmt::format("  {:<12} {}\n", p.name, p.summary);
   out += "\nexit codes: 0 ok; 1 a requested check failed; 2 usage, unit, input or data error\n"
@@ -560,6 +547,12 @@ ExitStatus run_plugin(const Plugin& p, int argc, char** argv) {
 }
 
 ExitStatus dispatch(int argc_in, char** argv_in) {
+  // The shells' completion scripts call `infracalc __complete WORD...` (the words typed so far, the last one the
+  // one being completed); the words are read as they stand, output options included.
+  if (argc_in >= 2 && std::string_view(argv_in[1]) == "__complete") {
+    emit(completion_text(std::vector<std::string>(argv_in + 2, argv_in + argc_in)));
+    return ExitStatus::ok;
+  }
   std::vector<char*> args = hoist_output_options(argc_in, argv_in);
   const int argc = static_cast<int>(args.size());
   char** argv = args.data();
@@ -580,7 +573,7 @@ ExitStatus dispatch(int argc_in, char** argv_in) {
     if (c.name == first) return c.run(argc - 1, argv + 1);
   if (const Plugin* p = find_plugin(first)) return run_plugin(*p, argc - 1, argv + 1);
   std::vector<std::string_view> names;
-  for (const auto& c : kCommands) names.push_back(c.name);
+  for (const auto& c : command_table()) names.push_back(c.name);
   for (const auto& p : plugin_table()) names.push_back(p.name);
   std::string hint = did_you_mean(first, names);
   throw UserError{{"unknown command or plugin '" + std::string(first) + "'",

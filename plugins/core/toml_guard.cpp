@@ -112,44 +112,69 @@ std::optional<Error> non_ascii_outside_strings(std::string_view text, std::strin
   Cursor c{text};
   // A UTF-8 byte-order mark is allowed before the first key.
   if (c.starts("\xEF\xBB\xBF")) c.at = 3;
-  // A quote opens a string only where a key or a value starts: after '=', '[', '{', ',' or a line break, or
-  // after '.' between key parts. Elsewhere the parser is inside a bare value (0"..." or 1."..."), which it reads
-  // up to the next separator with the same whitespace test, so what follows such a quote is outside any string.
-  std::vector<char> open;  // the arrays ('[') and inline tables ('{') the cursor is in
-  bool in_value = false;   // after '=' (or inside an array), as against a key or a table header
-  char before = '\n';      // the last character that was not a blank
+  // Where a value starts (after '=', '[' of an array, ',' between array items), a quote opens a string and
+  // anything else but a bracket is a bare value (number, date, boolean), which the parser reads up to the next
+  // separator testing every character, quotes and brackets included (0"...", 8["...]). Where a key starts (a line,
+  // '{' or ',' in an inline table, '.' between key parts, a table header) a quote opens a string. Everything else
+  // is outside any string.
+  std::vector<char> open;     // the arrays ('[') and inline tables ('{') the cursor is in
+  bool in_value = false;      // after '=' (or inside an array), as against a key or a table header
+  bool expect_value = false;  // a value starts at the next character that is not blank
+  char before = '\n';         // the last character that was not a blank
+  auto value_end = [](char ch) {
+    return ch == ' ' || ch == '\t' || ch == '\r' || ch == '\n' || ch == ']' || ch == '}' || ch == ',' || ch == '#';
+  };
   while (!c.done()) {
     const char ch = c.peek();
     if (ch == '#') {
       while (!c.done() && c.peek() != '\n') c.step();
       continue;
     }
-    if (ch == '"' || ch == '\'') {
-      const bool starts_token = before == '=' || before == '[' || before == '{' || before == ',' || before == '\n' ||
-                                (before == '.' && !in_value);
-      if (starts_token) {
+    if (non_ascii(ch)) return refuse(c, source_name, "is outside a string or comment", outside_hint);
+    if (blank(ch) || ch == '\r' || (ch == '\n' && expect_value)) {
+      c.step();
+      continue;
+    }
+    if (expect_value && ch != '[' && ch != '{' && ch != ']') {
+      expect_value = false;
+      if (ch == '"' || ch == '\'') {
         if (auto e = skip_string(c, source_name)) return e;
-        before = ch;
-        continue;
+      } else {
+        while (!c.done() && !value_end(c.peek())) {
+          if (non_ascii(c.peek())) return refuse(c, source_name, "is outside a string or comment", outside_hint);
+          c.step();
+        }
       }
-    } else if (non_ascii(ch)) {
-      return refuse(c, source_name, "is outside a string or comment", outside_hint);
-    } else if (ch == '=') {
+      before = 'v';
+      continue;
+    }
+    if ((ch == '"' || ch == '\'') && !in_value &&
+        (before == '\n' || before == '{' || before == ',' || before == '.' || before == '[')) {
+      if (auto e = skip_string(c, source_name)) return e;
+      before = ch;
+      continue;
+    }
+    if (ch == '=') {
       in_value = true;
+      expect_value = true;
     } else if (ch == '[' && in_value) {
       open.push_back('[');
+      expect_value = true;
     } else if (ch == '{') {
       open.push_back('{');
       in_value = false;
+      expect_value = false;
     } else if ((ch == ']' || ch == '}') && !open.empty()) {
       open.pop_back();
       in_value = true;
+      expect_value = false;
     } else if (ch == ',' && !open.empty()) {
       in_value = open.back() == '[';
+      expect_value = in_value;
     } else if (ch == '\n' && open.empty()) {
       in_value = false;
     }
-    if (!blank(ch)) before = ch;
+    before = ch;
     c.step();
   }
   return std::nullopt;

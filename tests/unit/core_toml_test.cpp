@@ -49,6 +49,8 @@ TEST_CASE("a character beyond ASCII where a separator belongs is an error with i
   CHECK(error_of("a = 1.\"\xC2\xB2\"\n") == "m.toml:1:8: character 'U+00B2' is outside a string or comment");
   CHECK(error_of("a = true'\xC2\xB2'\n") == "m.toml:1:10: character 'U+00B2' is outside a string or comment");
   CHECK(error_of("a = \"x\" \"\xC2\xB2\"\n") == "m.toml:1:10: character 'U+00B2' is outside a string or comment");
+  // A bracket inside a bare value opens nothing either (8["..." is read as one value up to a separator).
+  CHECK(error_of("a =8[\"meta-ll\xC2\xB3oB\"]\n") == "m.toml:1:14: character 'U+00B3' is outside a string or comment");
   // Where a key or a value starts, a quote does open one: dotted keys, headers, arrays, inline tables.
   CHECK(string_of("a.\"b\xC3\xA9\" = 1\nname = [ {k = 1}, \n \"\xC3\xA9\" ]\n[\"t\xC3\xA9\"]\n", "name") == "");
   auto nested = read_toml("x = [[1, 2], ['\xC3\xA9']]\ny = { a.\"\xC3\xA9\" = \"\xC3\xA9\", b = ['\xC3\xA9'] }\n", "m.toml");
