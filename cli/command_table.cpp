@@ -12,6 +12,7 @@ constexpr OptionSpec kOutput[] = {
     {"--table", V::text},        {"--fields", V::text},
 };
 
+constexpr OptionSpec kCalc[] = {{"--units"}};
 constexpr OptionSpec kVerify[] = {{"--quick"}, {"--trace"}, {"--calibrate"}};
 constexpr OptionSpec kValidate[] = {{"--kind", V::measurement_kind}, {"--file", V::file}};
 constexpr OptionSpec kCalibrate[] = {{"--published"}, {"--out", V::file}, {"--no-loo"}, {"--iterations", V::text}};
@@ -29,7 +30,7 @@ constexpr SubcommandSpec kModel[] = {{"list", V::none, kModelList}, {"show", V::
 constexpr SubcommandSpec kData[] = {{"check"}, {"list", V::none, kDataList}, {"show", V::entry_id}};
 
 constexpr CommandSpec kCommands[] = {
-    {"calc", "evaluate a unit-checked expression: infracalc calc '140 GB / (3.35 TB/s)'", V::text},
+    {"calc", "evaluate a unit-checked expression: infracalc calc '140 GB / (3.35 TB/s)'; calc --units lists the units", V::text, kCalc},
     {"verify", "run the reference kernels that check each plugin's formulas", V::plugin, kVerify},
     {"validate", "predict published measurements through the calculators: validate [--kind inference|training] [--file F]",
      V::none, kValidate},

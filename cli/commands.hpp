@@ -13,6 +13,8 @@ namespace infracalc::cli {
 
 /// `calc EXPR`: evaluates a unit-checked expression.
 ExitStatus run_calc(const std::string& expression, const GlobalOptions& g);
+/// `calc --units`: every unit symbol and word the parser accepts, with its dimension, size and prefixes.
+ExitStatus run_calc_units(const GlobalOptions& g);
 /// `list`: plugins and their calculators.
 ExitStatus run_list(const GlobalOptions& g);
 /// Filters for `hw list` and `model list`.

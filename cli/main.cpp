@@ -134,16 +134,19 @@ ExitStatus cmd_calc(int argc, char** argv) {
   GlobalOptions g;
   add_global(app, g);
   std::vector<std::string> words;
-  app.add_option("expression", words, "the expression")->required();
+  app.add_option("expression", words, "the expression");
+  bool units = false;
+  app.add_flag("--units", units, "list every unit with its dimension");
   bool help = false;
   app.set_help_flag();
   app.add_flag("--help,-h", help);
   if (argc >= 2 && (std::string(argv[1]) == "--help" || std::string(argv[1]) == "-h")) help = true;
   if (help) {
     emit("usage: infracalc calc EXPR [-> UNIT]\n\n"
-         "  Unit-checked arithmetic: + - * / (also x and ÷), ^, parentheses, min max ceil floor sqrt abs round.\n"
+         "  Unit-checked arithmetic: + - * / (also x and ÷), ^, parentheses, min max ceil floor sqrt abs round exp ln log10 log2.\n"
          "  Numbers take units (3.35 TB/s, $2.50/h, 30 degC, 128k); '-> UNIT' converts the answer.\n"
-         "  GB is 10^9 B and GiB 2^30 B; yr is the Julian year (365.25 d); degC is a point, K a difference.\n\n"
+         "  GB is 10^9 B and GiB 2^30 B; yr is the Julian year (365.25 d); degC and degF are points, K a difference.\n"
+         "  `infracalc calc --units` lists every unit with its dimension.\n\n"
          "examples\n  infracalc calc '140 GB / (3.35 TB/s)'\n  infracalc calc '700 W * 1 yr -> MWh'\n"
          "  infracalc calc '192 GiB -> GB'\n\n" + output_options_help());
     return ExitStatus::ok;
@@ -161,6 +164,8 @@ ExitStatus cmd_calc(int argc, char** argv) {
   }
   parse(app, argc, argv);
   prepare(g);
+  if (units) return run_calc_units(g);
+  if (words.empty()) throw UserError{{"calc: expression is required", "see `infracalc calc --help`"}};
   std::string expr;
   for (const auto& w : words) expr += (expr.empty() ? "" : " ") + w;
   return run_calc(expr, g);

@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "units/format.hpp"
 #include "units/printable.hpp"
 
 namespace infracalc {
@@ -97,13 +98,13 @@ Expected<std::vector<Token>> tokenize(std::string_view s) {
       continue;
     }
     return Error{"unexpected character '" + printable(s.substr(i, 1)) + "' at position " + std::to_string(i + 1),
-                 "expressions use numbers with units, + - * / ^, parentheses, @references and min max ceil floor sqrt abs"};
+                 "expressions use numbers with units, + - * / ^, parentheses, @references and min max ceil floor sqrt abs round exp ln log10 log2"};
   }
   out.push_back({Tok::end, "", s.size()});
   return out;
 }
 
-constexpr std::string_view kFunctions[] = {"min", "max", "ceil", "floor", "sqrt", "abs", "round"};
+constexpr std::string_view kFunctions[] = {"min", "max", "ceil", "floor", "sqrt", "abs", "round", "exp", "ln", "log10", "log2"};
 
 bool is_function(std::string_view name) {
   for (auto f : kFunctions)
@@ -409,6 +410,12 @@ Quantity call_value(const std::string& name, const std::vector<Quantity>& args) 
   if (name == "abs") return {std::fabs(a.value), a.dim, a.point};
   if (!a.dim.dimensionless())
     throw UserError{{name + "() needs a plain number, got " + dim_words(a.dim), "divide by a unit first, e.g. ceil(140 GB / (80 GB))"}};
+  // Logarithms and the exponential take and give plain numbers (a ratio, a count), as numbat's do.
+  if (name == "exp") return Quantity::number(std::exp(a.value));
+  if (name == "ln" || name == "log10" || name == "log2") {
+    if (!(a.value > 0)) throw UserError{{name + "() of " + format_machine(a.value) + ": the logarithm is defined for positive numbers only", ""}};
+    return Quantity::number(name == "ln" ? std::log(a.value) : name == "log10" ? std::log10(a.value) : std::log2(a.value));
+  }
   // ceil/floor forgive floating-point dust so that ceil(1.0000000000002) is 1, not 2.
   if (name == "ceil") return Quantity::number(std::ceil(a.value - 1e-12 * std::fabs(a.value)));
   if (name == "floor") return Quantity::number(std::floor(a.value + 1e-12 * std::fabs(a.value)));
@@ -470,6 +477,7 @@ std::string formula_of(const ExprNode& n, const CellMapper& cell) {
       if (n.name == "ceil") return "CEILING(" + args + ",1)";
       if (n.name == "floor") return "FLOOR(" + args + ",1)";
       if (n.name == "round") return "ROUND(" + args + ",0)";
+      if (n.name == "log2") return "LOG(" + args + ",2)";
       std::string upper = n.name;
       for (auto& ch : upper) ch = static_cast<char>(std::toupper(static_cast<unsigned char>(ch)));
       return upper + "(" + args + ")";

@@ -53,13 +53,10 @@ Error unknown_symbol(std::string_view sym) {
   if (sym.size() >= 2 && sym[0] == 'K' && (sym.substr(1) == "B" || sym.substr(1) == "b" || sym.substr(1) == "bit"))
     return {"unknown unit '" + std::string(sym) + "'", "kilo is a lower-case k: write k" + std::string(sym.substr(1)) +
                                                            " (1000) or Ki" + std::string(sym.substr(1)) + " (1024)?"};
-  if (sym == "day" || sym == "days") return {"unknown unit '" + std::string(sym) + "'", "days are written d"};
-  if (sym == "hr" || sym == "hrs" || sym == "hour" || sym == "hours")
-    return {"unknown unit '" + std::string(sym) + "'", "hours are written h"};
-  if (sym == "year" || sym == "years" || sym == "y")
-    return {"unknown unit '" + std::string(sym) + "'", "years are written yr (a Julian year, 365.25 d)"};
-  if (sym == "C" || sym == "degF" || sym == "F")
-    return {"unknown unit '" + std::string(sym) + "'", "temperatures are written degC (a point) or K (a difference)"};
+  if (sym == "hr" || sym == "hrs") return {"unknown unit '" + std::string(sym) + "'", "hours are written h (or hour)"};
+  if (sym == "y") return {"unknown unit '" + std::string(sym) + "'", "years are written yr (a Julian year, 365.25 d)"};
+  if (sym == "C" || sym == "F")
+    return {"unknown unit '" + std::string(sym) + "'", "temperatures are written degC or degF (points) or K (a difference)"};
   if (sym == "tokens" || sym == "token") return {"unknown unit '" + std::string(sym) + "'", "tokens are written tok"};
   if (sym == "nan" || sym == "NaN" || sym == "inf" || sym == "Inf" || sym == "infinity" || sym == "Infinity")
     return {"'" + std::string(sym) + "' is not a finite number", "write a finite number such as 1.5e9"};
@@ -262,6 +259,7 @@ bool is_count_like(const Dim& d) { return d == dims::none || d == dims::token ||
 std::string known_unit_symbols() {
   std::string out;
   for (const auto& s : unit_symbols()) {
+    if (s.word) continue;
     if (!out.empty()) out += ' ';
     out += s.symbol;
   }

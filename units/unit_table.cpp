@@ -10,7 +10,11 @@ namespace {
 using enum PrefixClass;
 
 // Conversion factors: inch and foot are exact (international yard, 1959); the US liquid gallon is
-// exactly 231 in^3; psi uses the standard pound-force (NIST SP 811, appendix B).
+// exactly 231 in^3; psi uses the standard pound-force; the British thermal unit is the International Table BTU,
+// 1055.05585262 J; a ton of refrigeration is 12,000 BTU/h; a degree Fahrenheit is 5/9 K with 0 degF at
+// 459.67 degR = 255.372 K (NIST SP 811, appendix B). A month is a twelfth of the Julian year (30.4375 d), as the
+// year here is Julian; numbat spells its month the same way, from its own year.
+constexpr double kBtu = 1055.05585262;
 constexpr std::array kSymbols = {
     UnitSymbol{"m", 1.0, dims::length, si, "metre"},
     UnitSymbol{"in", 0.0254, dims::length, none, "inch"},
@@ -32,6 +36,8 @@ constexpr std::array kSymbols = {
     UnitSymbol{"K", 1.0, dims::temperature, si, "kelvin (temperature difference)"},
     UnitSymbol{"degC", 1.0, dims::temperature, none, "degree Celsius (temperature point)", 273.15, true},
     UnitSymbol{"\u00B0C", 1.0, dims::temperature, none, "degree Celsius (temperature point)", 273.15, true},
+    UnitSymbol{"degF", 5.0 / 9.0, dims::temperature, none, "degree Fahrenheit (temperature point)", 459.67 * 5.0 / 9.0, true},
+    UnitSymbol{"\u00B0F", 5.0 / 9.0, dims::temperature, none, "degree Fahrenheit (temperature point)", 459.67 * 5.0 / 9.0, true},
     UnitSymbol{"A", 1.0, dims::current, si, "ampere"},
     UnitSymbol{"V", 1.0, dims::voltage, si, "volt"},
     UnitSymbol{"ohm", 1.0, dims::resistance, si, "ohm"},
@@ -41,6 +47,9 @@ constexpr std::array kSymbols = {
     UnitSymbol{"VA", 1.0, dims::power, si, "volt-ampere (apparent power)"},
     UnitSymbol{"J", 1.0, dims::energy, si, "joule"},
     UnitSymbol{"Wh", 3600.0, dims::energy, si, "watt-hour"},
+    UnitSymbol{"BTU", kBtu, dims::energy, none, "British thermal unit (International Table)"},
+    UnitSymbol{"TR", 12000.0 * kBtu / 3600.0, dims::power, none, "ton of refrigeration (12,000 BTU/h)"},
+    UnitSymbol{"gpm", 3.785411784e-3 / 60.0, dims::volume_flow, none, "US gallon per minute"},
     UnitSymbol{"Hz", 1.0, dims::frequency, si, "hertz"},
     UnitSymbol{"Bd", 1.0, dims::frequency, large, "baud (symbols per second)"},
     UnitSymbol{"T", 1.0, dims::none, large, "transfer (GT/s)"},
@@ -59,6 +68,21 @@ constexpr std::array kSymbols = {
     UnitSymbol{"OPS", 1.0, dims::flop_rate, large, "operation per second"},
     UnitSymbol{"%", 0.01, dims::none, none, "percent"},
     UnitSymbol{"ppm", 1e-6, dims::none, none, "part per million"},
+    // Time spelled out, singular and plural, as people write durations ("3 days", "1 month").
+    UnitSymbol{"second", 1.0, dims::time, none, "second", 0.0, false, true},
+    UnitSymbol{"seconds", 1.0, dims::time, none, "second", 0.0, false, true},
+    UnitSymbol{"minute", 60.0, dims::time, none, "minute", 0.0, false, true},
+    UnitSymbol{"minutes", 60.0, dims::time, none, "minute", 0.0, false, true},
+    UnitSymbol{"hour", 3600.0, dims::time, none, "hour", 0.0, false, true},
+    UnitSymbol{"hours", 3600.0, dims::time, none, "hour", 0.0, false, true},
+    UnitSymbol{"day", 86400.0, dims::time, none, "day", 0.0, false, true},
+    UnitSymbol{"days", 86400.0, dims::time, none, "day", 0.0, false, true},
+    UnitSymbol{"week", 7 * 86400.0, dims::time, none, "week", 0.0, false, true},
+    UnitSymbol{"weeks", 7 * 86400.0, dims::time, none, "week", 0.0, false, true},
+    UnitSymbol{"month", kSecondsPerYear / 12, dims::time, none, "month (a twelfth of a Julian year)", 0.0, false, true},
+    UnitSymbol{"months", kSecondsPerYear / 12, dims::time, none, "month (a twelfth of a Julian year)", 0.0, false, true},
+    UnitSymbol{"year", kSecondsPerYear, dims::time, none, "Julian year (365.25 d)", 0.0, false, true},
+    UnitSymbol{"years", kSecondsPerYear, dims::time, none, "Julian year (365.25 d)", 0.0, false, true},
 };
 
 // Binary prefixes come first so that "Gi" wins over "G"; both micro signs are accepted.

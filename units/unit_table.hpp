@@ -32,6 +32,8 @@ struct UnitSymbol {
   double offset = 0.0;
   /// True for temperature-point units.
   bool point = false;
+  /// True for a word that spells a unit out ("days", "month"): accepted, but not listed among the symbols.
+  bool word = false;
 };
 
 /// One prefix: its text and multiplier.

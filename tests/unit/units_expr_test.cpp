@@ -110,3 +110,49 @@ TEST_CASE("a temperature point takes its sign as part of the reading; other oper
   }
   CHECK_THAT(calc("min(20 degC, 5 K)"), Catch::Contains("compares temperature points (degC) with temperature differences (K)"));
 }
+
+TEST_CASE("calc knows Fahrenheit, BTU, refrigeration tons, US gpm and time words (issue 20, item 8)", "[units][expr]") {
+  auto value = [](const char* text) {
+    auto r = evaluate(text);
+    REQUIRE(r.ok());
+    return r->value;
+  };
+  // 212 degF is 100 degC (373.15 K); -40 is the same reading on both scales.
+  CHECK(value("212 degF").value == Approx(373.15));
+  CHECK(value("212 degF").point);
+  CHECK(value("-40 degF").value == Approx(value("-40 degC").value));
+  CHECK(value("98.6 \u00B0F - 32 degF").value == Approx(37.0));
+  // International Table BTU (NIST SP 811): 1 BTU/h = 0.29307107 W; a ton of refrigeration is 12,000 BTU/h.
+  CHECK(value("1 BTU/h").value == Approx(0.29307107).epsilon(1e-8));
+  CHECK(value("1 TR").value == Approx(3516.8528).epsilon(1e-7));
+  CHECK(value("1 TR").dim == dims::power);
+  // A US gallon per minute is 231 in^3 a minute.
+  CHECK(value("1 gpm").value == Approx(231 * 0.0254 * 0.0254 * 0.0254 / 60));
+  CHECK(value("1 gpm").value == Approx(value("1 gal/min").value));
+  // Words for durations: a month is a twelfth of the Julian year.
+  CHECK(value("3 days").value == Approx(3 * 86400.0));
+  CHECK(value("2 weeks").value == Approx(value("14 d").value));
+  CHECK(value("1 month").value == Approx(365.25 * 86400 / 12));
+  CHECK(value("12 months").value == Approx(value("1 yr").value));
+  CHECK(value("1 hour + 30 minutes").value == Approx(5400.0));
+  CHECK(value("2 years").value == Approx(value("2 yr").value));
+}
+
+TEST_CASE("exp, ln, log10 and log2 take and give plain numbers", "[units][expr]") {
+  auto value = [](const char* text) {
+    auto r = evaluate(text);
+    REQUIRE(r.ok());
+    return r->value.value;
+  };
+  CHECK(value("exp(1)") == Approx(2.718281828459045));
+  CHECK(value("ln(exp(2.5))") == Approx(2.5));
+  CHECK(value("log10(1e6)") == Approx(6));
+  CHECK(value("log2(1 GiB / (1 KiB))") == Approx(20));
+  auto bad = evaluate("ln(2 m)");
+  REQUIRE_FALSE(bad.ok());
+  CHECK_THAT(bad.error().message, Catch::Contains("needs a plain number"));
+  auto zero = evaluate("log2(0)");
+  REQUIRE_FALSE(zero.ok());
+  CHECK_THAT(zero.error().message, Catch::Contains("positive numbers only"));
+  CHECK_FALSE(evaluate("log10(-1)").ok());
+}
