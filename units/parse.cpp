@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <array>
+#include <cctype>
 #include <charconv>
 #include <cstdio>
 #include <cmath>
@@ -58,6 +59,11 @@ Error unknown_symbol(std::string_view sym) {
   if (sym == "C" || sym == "F")
     return {"unknown unit '" + std::string(sym) + "'", "temperatures are written degC or degF (points) or K (a difference)"};
   if (sym == "tokens" || sym == "token") return {"unknown unit '" + std::string(sym) + "'", "tokens are written tok"};
+  // "8 k": a prefix alone, which a count suffix would have been without the space.
+  for (const auto& p : unit_prefixes())
+    if (p.text == sym && p.factor > 1)
+      return {"unknown unit '" + std::string(sym) + "'", "'" + std::string(sym) + "' alone is a prefix: for a count write it right after the number (8" +
+                                                          std::string(sym) + ", no space), or add a unit (8 " + std::string(sym) + "B)"};
   if (sym == "nan" || sym == "NaN" || sym == "inf" || sym == "Inf" || sym == "infinity" || sym == "Infinity")
     return {"'" + std::string(sym) + "' is not a finite number", "write a finite number such as 1.5e9"};
   // Unit symbols are short (the longest is a handful of characters): a long unknown word is no typo of one.
@@ -418,6 +424,12 @@ Error dimension_error(std::string_view input_name, const Expectation& want, std:
     std::string thousands(got_text);
     thousands.back() = 'k';
     hint = "K is kelvin; for thousands write a lower-case k, e.g. " + thousands;
+  } else if (want.dim[Base::currency] != 0 && got.dim[Base::currency] == 0 && got_text.size() >= 2 &&
+             (got_text[0] == '.' || got_text[0] == '0') && std::isdigit(static_cast<unsigned char>(got_text[1])) != 0) {
+    // "$2.50/h" typed unquoted reaches the program as ".50/h": the shell read $2 as a variable (empty).
+    const std::string ex = dim_example(want.dim);
+    hint = "an unquoted $ followed by a digit is a shell variable, which the shell replaced (\"$2.50/h\" arrives as \".50/h\"): "
+           "put the price in single quotes, e.g. '" + (ex.empty() ? std::string("$2.50/h") : ex) + "'";
   } else if (got.dim.dimensionless()) {
     const std::string ex = dim_example(want.dim);
     hint = ex.empty() ? "add a unit" : "add a unit, e.g. " + ex;
