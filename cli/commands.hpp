@@ -89,6 +89,11 @@ struct CalibrateOptions {
 };
 /// `calibrate --published`: fits the efficiency parameters and reports residuals and leave-one-out errors.
 ExitStatus run_calibrate(const CalibrateOptions& o, const GlobalOptions& g);
+/// `plan init serve|train|site`: a commented starting scenario (every key the kind of plan reads, from the plan
+/// schema, with a working example set); throws UserError for another kind.
+[[nodiscard]] std::string plan_template(std::string_view kind);
+/// Writes plan_template(kind) to `out_file` (never over an existing file without `force`), or to stdout when empty.
+ExitStatus run_plan_init(std::string_view kind, const std::string& out_file, bool force);
 /// `completions bash|zsh|fish`: a script that asks `infracalc __complete` for its candidates.
 ExitStatus run_completions(const std::string& shell);
 /// `__complete WORD...` (what the completion scripts run): the candidates for the last word, one per line, after
@@ -98,6 +103,13 @@ ExitStatus run_completions(const std::string& shell);
 /// The entry kinds `hw list/show/compare` cover (prices, grids and facility data are under `data`).
 [[nodiscard]] std::vector<std::string_view> hardware_kinds();
 
+/// The placeholder for an input's value in help and the man page: VALUE, N, CHOICE, TEXT, TEMP (empty for a flag).
+[[nodiscard]] std::string value_word(const Input& in);
+/// An input's kind, range, default, source and example in brackets, as help and the man page show them.
+[[nodiscard]] std::string details(const Input& in);
+/// The manual page infracalc.1 (roff), generated from the command table and every calculator's descriptor: one
+/// section per plugin. `version` and `date` go in its title line.
+[[nodiscard]] std::string man_page(std::string_view version, std::string_view date);
 /// Help for one calculator, generated from its descriptor.
 [[nodiscard]] std::string calculator_help(const Plugin& p, const Calculator& c);
 /// Help for one plugin: its calculators.

@@ -9,8 +9,6 @@
 
 namespace infracalc::cli {
 
-namespace {
-
 std::string value_word(const Input& in) {
   switch (in.kind) {
     case InputKind::integer: return "N";
@@ -43,8 +41,6 @@ std::string details(const Input& in) {
   for (const auto& p : parts) out += (out.empty() ? "" : "; ") + p;
   return "[" + out + "]";
 }
-
-}  // namespace
 
 std::string output_options_help() {
   return "output options\n"

@@ -417,7 +417,29 @@ ExitStatus cmd_batch(int argc, char** argv) {
   return run_batch(path, fail_fast, files_from, g);
 }
 
+ExitStatus cmd_plan_init(int argc, char** argv) {
+  CLI::App app{"a commented starting scenario", "plan init"};
+  std::string kind, out;
+  bool force = false, help = false;
+  app.set_help_flag();
+  app.add_flag("--help,-h", help);
+  app.add_option("kind", kind, "serve, train or site");
+  app.add_option("--out", out, "write the scenario to this file instead of standard output");
+  app.add_flag("--force", force, "replace an existing --out file");
+  parse(app, argc, argv);
+  if (help) {
+    emit("usage: infracalc plan init serve|train|site [--out FILE] [--force]\n\n"
+         "  Writes a starting scenario: every key that kind of plan reads, each with what it means and its default,\n"
+         "  and a working example set (serve: a chat service on DGX H100; train: a 2-trillion-token run on 2,048\n"
+         "  H100; site: what a 100 MW power budget holds). `infracalc plan init serve | infracalc plan -` runs it.\n");
+    return ExitStatus::ok;
+  }
+  if (kind.empty()) throw UserError{{"plan init: which kind of scenario?", "plan init serve, plan init train or plan init site"}};
+  return run_plan_init(kind, out, force);
+}
+
 ExitStatus cmd_plan(int argc, char** argv) {
+  if (argc >= 2 && std::string_view(argv[1]) == "init") return cmd_plan_init(argc - 1, argv + 1);
   CLI::App app{"plan a deployment from a scenario file", "plan"};
   GlobalOptions g;
   add_global(app, g);
@@ -472,10 +494,23 @@ std::string main_help() {
 
 ExitStatus cmd_help(int argc, char** argv) {
   if (argc >= 2) {
-    if (const Plugin* p = find_plugin(argv[1])) {
+    const std::string_view topic = argv[1];
+    if (const Plugin* p = find_plugin(topic)) {
       emit(argc >= 3 && p->find(argv[2]) != nullptr ? calculator_help(*p, *p->find(argv[2])) : plugin_help(*p));
       return ExitStatus::ok;
     }
+    // `help plan` is `plan --help`, and so for every built-in command.
+    for (const auto& c : kCommands)
+      if (c.name == topic && c.name != "help") {
+        std::string name(c.name), flag("--help");
+        char* args[] = {name.data(), flag.data(), nullptr};
+        return c.run(2, args);
+      }
+    std::vector<std::string_view> names;
+    for (const auto& c : command_table()) names.push_back(c.name);
+    for (const auto& p : plugin_table()) names.push_back(p.name);
+    const std::string hint = did_you_mean(topic, names);
+    throw UserError{{"help: no command or plugin '" + printable(topic) + "'", hint.empty() ? "run `infracalc help` for the list" : hint}};
   }
   emit(main_help());
   return ExitStatus::ok;
@@ -554,6 +589,11 @@ ExitStatus run_plugin(const Plugin& p, int argc, char** argv) {
 ExitStatus dispatch(int argc_in, char** argv_in) {
   // The shells' completion scripts call `infracalc __complete WORD...` (the words typed so far, the last one the
   // one being completed); the words are read as they stand, output options included.
+  // The build writes the manual page with `infracalc __man` (CMakeLists.txt): from the same tables as the help.
+  if (argc_in >= 2 && std::string_view(argv_in[1]) == "__man") {
+    emit(man_page(kVersion, embedded_newest_date()));
+    return ExitStatus::ok;
+  }
   if (argc_in >= 2 && std::string_view(argv_in[1]) == "__complete") {
     emit(completion_text(std::vector<std::string>(argv_in + 2, argv_in + argc_in)));
     return ExitStatus::ok;

@@ -329,6 +329,8 @@ PlanSpec parse_plan_text(std::string_view text, const std::string& source, Probl
 }
 
 PlanSpec load_plan_file(const std::string& path, Problems& problems) {
+  // "-" is the scenario on standard input (plan init serve | infracalc plan -), read like any pipe.
+  if (path == "-") return parse_plan_text(read_input_file("/dev/stdin", "plan -", input_limits::document).value_or_throw(), "(stdin)", problems);
   return parse_plan_text(read_input_file(path, "plan", input_limits::document).value_or_throw(), path, problems);
 }
 
