@@ -2,6 +2,7 @@
 
 #include "cli/commands.hpp"
 #include "cli/machine_units.hpp"
+#include "cli/wrap.hpp"
 #include "plugins/core/context.hpp"
 #include "plugins/core/input_aliases.hpp"
 #include "units/dim.hpp"
@@ -43,40 +44,58 @@ std::string details(const Input& in) {
 }
 
 std::string output_options_help() {
-  return "output options\n"
-         "  --format table|json|csv|md   output format (--json and --csv are shorthands)\n"
-         "  --digits N                   significant digits in human output (default 4)\n"
-         "  --binary                     binary prefixes (KiB, GiB) for data sizes\n"
-         "  --color auto|always|never    colour; auto honours NO_COLOR and a non-terminal stdout\n"
-         "  --as-of DATE                 use the newest dated price or tariff not after DATE\n"
-         "  --data-dir DIR               overlay data files from DIR (also $INFRACALC_DATA)\n"
-         "  --table NAME                 with --csv: write the named result table\n"
-         "  --fields A,B                 calculators and batch: only the named results (no result tables)\n"
-         "  output options go anywhere on the line, before the command too; given twice, the last one wins\n";
+  const std::size_t width = help_width();
+  const std::pair<std::string_view, std::string_view> rows[] = {
+      {"--format table|json|csv|md", "output format (--json and --csv are shorthands)"},
+      {"--digits N", "significant digits in human output (default 4)"},
+      {"--binary", "binary prefixes (KiB, GiB) for data sizes"},
+      {"--color auto|always|never", "colour; auto honours NO_COLOR and a non-terminal stdout"},
+      {"--as-of DATE", "use the newest dated price or tariff not after DATE"},
+      {"--data-dir DIR", "overlay data files from DIR (also $INFRACALC_DATA)"},
+      {"--table NAME", "with --csv: write the named result table"},
+      {"--fields A,B", "calculators and batch: only the named results (no result tables)"},
+  };
+  std::string out = "output options\n";
+  for (const auto& [flag, help] : rows) out += fmt::format("  {:<28} {}\n", flag, wrap(help, width, 31, 31));
+  out += "  " + wrap("output options go anywhere on the line, before the command too; given twice, the last one wins", width, 2, 2) + "\n";
+  return out;
 }
 
 std::string calculator_help(const Plugin& p, const Calculator& c) {
-  std::string out = fmt::format("infracalc {} {}: {}\n", p.name, c.name, c.summary);
-  if (!c.description.empty()) out += "\n  " + std::string(c.description) + "\n";
-  out += fmt::format("\nusage: infracalc {} {}", p.name, c.name);
-  for (const auto& r : c.refs) out += " [--" + std::string(r.name) + " ID]";
-  out += " [inputs] [output options]\n";
+  // Paragraphs and the help columns wrap to the terminal (help_width); a flag or key longer than its column puts
+  // its text on the next line rather than pushing the column out.
+  const std::size_t width = help_width();
+  auto column = [&](std::string_view name, std::size_t at, std::string_view text) {
+    std::string line = "  " + std::string(name);
+    if (line.size() + 1 > at) line += "\n" + std::string(at, ' ');
+    else line += std::string(at - line.size(), ' ');
+    return line + wrap(text, width, at, at) + "\n";
+  };
+  std::string out = wrap(fmt::format("infracalc {} {}: {}", p.name, c.name, c.summary), width, 2, 0) + "\n";
+  if (!c.description.empty()) out += "\n  " + wrap(c.description, width, 2, 2) + "\n";
+  std::string usage = fmt::format("usage: infracalc {} {}", p.name, c.name);
+  for (const auto& r : c.refs) usage += " [--" + std::string(r.name) + " ID]";
+  out += "\n" + wrap(usage + " [inputs] [output options]", width, 7, 0) + "\n";
   if (!c.refs.empty()) {
     out += "\ncatalog references\n";
-    for (const auto& r : c.refs) out += fmt::format("  --{:<22} {}\n", std::string(r.name) + " ID", r.help);
+    for (const auto& r : c.refs) out += column("--" + std::string(r.name) + " ID", 27, r.help);
   }
   out += "\ninputs\n";
   for (const auto& in : c.inputs) {
     const std::string flag = Context::flag_name(in.name) + (value_word(in).empty() ? "" : " " + value_word(in));
     std::string also;
     for (auto a : input_aliases(c, in)) also += (also.empty() ? "" : ", ") + Context::flag_name(a);
-    out += fmt::format("  {:<24} {}\n  {:<24} {}\n", flag, in.help, "", details(in));
-    if (!also.empty()) out += fmt::format("  {:<24} also {}\n", "", also);
+    out += column(flag, 27, in.help);
+    out += column("", 27, details(in));
+    if (!also.empty()) out += column("", 27, "also " + also);
   }
   out += "\noutputs (JSON key, unit in JSON, meaning)\n";
-  for (const auto& o : c.outputs)
-    out += fmt::format("  {:<26} {:<10} {}\n", o.name, machine_quantity(o.name, Quantity{1, o.dim, o.point}).unit, o.help);
-  if (!p.doc.empty()) out += "\nformulas and sources: " + std::string(p.doc) + "\n";
+  for (const auto& o : c.outputs) {
+    const std::string unit = machine_quantity(o.name, Quantity{1, o.dim, o.point}).unit;
+    std::string head = fmt::format("{:<26} {}", o.name, unit);
+    out += column(head, 40, o.help);
+  }
+  if (!p.doc.empty()) out += "\n" + wrap("formulas and sources: " + std::string(p.doc), width, 2, 0) + "\n";
   out += "\n" + output_options_help();
   return out;
 }

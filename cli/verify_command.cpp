@@ -41,6 +41,22 @@ double rel_diff(const KernelCheck& c) {
   const double d = std::fabs(c.kernel.value - c.formula.value);
   return c.formula.value != 0.0 ? d / std::fabs(c.formula.value) : d;
 }
+// What the check compared, in the terms it passed or failed by: a relative difference against a relative tolerance,
+// or (where the check allows an absolute tolerance, for figures that should be zero) the difference in the figure's
+// unit against it; "within" or "outside" says which.
+std::string difference_text(const KernelCheck& c, const FormatOptions& f) {
+  const double d = std::fabs(c.kernel.value - c.formula.value);
+  const bool within = c.pass();
+  const std::string verdict = within ? "within" : "outside";
+  if (c.abs_tol > 0 && (c.formula.value == 0.0 || d <= c.abs_tol)) {
+    const Quantity diff{d, c.formula.dim, false}, tol{c.abs_tol, c.formula.dim, false};
+    return fmt::format("difference {} ({} the absolute tolerance {})", format_human(diff, f), verdict, format_human(tol, f));
+  }
+  if (c.rel_tol == 0.0) return fmt::format("relative difference {:.3g} (exact agreement required: {})", rel_diff(c), within ? "met" : "not met");
+  return fmt::format("relative difference {:.3g} ({} the tolerance {:.3g}{})", rel_diff(c), verdict, c.rel_tol,
+                     c.timing ? ", a timing check: outside it is a warning" : "");
+}
+
 }  // namespace
 
 ExitStatus run_verify(const std::vector<std::string>& plugins, const KernelOptions& k, const GlobalOptions& g) {
@@ -122,9 +138,9 @@ ExitStatus run_verify(const std::vector<std::string>& plugins, const KernelOptio
         out += fmt::format("{}  {:<6} {:<18} error: {}\n", status, r.plugin, r.kernel, r.error);
         continue;
       }
-      out += fmt::format("{}  {:<6} {:<18} {}\n      formula {}  kernel {}  diff {:.3g} (tol {:.3g})\n", status, r.plugin,
-                         r.kernel, r.check.figure, format_human(r.check.formula, g.out.number),
-                         format_human(r.check.kernel, g.out.number), rel_diff(r.check), r.check.rel_tol);
+      out += fmt::format("{}  {:<6} {:<18} {}\n      formula {}  kernel {}  {}\n", status, r.plugin, r.kernel, r.check.figure,
+                         format_human(r.check.formula, g.out.number), format_human(r.check.kernel, g.out.number),
+                         difference_text(r.check, g.out.number));
     }
     out += fmt::format("\n{} checks: {} passed, {} failed\n", rows.size(), rows.size() - failed, failed);
     if (warned > 0)

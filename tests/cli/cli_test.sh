@@ -78,6 +78,22 @@ json_ok; out_has '"derived": [{"id": "h100-sxm", "bf16_dense_per_power": {"value
 # A part without a purchase price has no per-price rows; "-" marks it in a comparison.
 expect_status 0 -- "$bin" hw compare h100-sxm h200-sxm
 out_has "derived.purchase_price"; out_has '$25k'
+# Help wraps to the terminal width ($COLUMNS when stdout is not a terminal), long choice lists at their bars; help
+# COMMAND is COMMAND --help (issue 20, item 10).
+expect_status 0 -- env COLUMNS=60 "$bin" network energy --help
+if awk 'length($0) > 60 { bad = 1 } END { exit bad }' "$tmp/out"; then ok; else bad "help wider than COLUMNS=60: $(awk 'length($0) > 60' "$tmp/out" | head -2)"; fi
+out_has "energy per bit = power / rate"
+expect_status 0 -- env COLUMNS=60 "$bin" kv size --help
+if awk 'length($0) > 60 { bad = 1 } END { exit bad }' "$tmp/out"; then ok; else bad "kv size help wider than 60: $(awk 'length($0) > 60' "$tmp/out" | head -2)"; fi
+out_has "fp8-e4m3|"
+expect_status 0 -- "$bin" help plan
+out_has "usage: infracalc plan FILE.toml"
+expect_status 2 -- "$bin" help plna
+err_has "did you mean 'plan'?"
+# verify says what each check compared and by which tolerance it passed.
+expect_status 0 -- "$bin" verify kv formats --quick
+out_has "(exact agreement required: met)"; out_has "(within the tolerance"
+if grep -q "(tol " "$tmp/out"; then bad "verify still prints '(tol ...)'"; else ok; fi
 # A key that names a unit carries its value in it: energy per bit in J/bit, a format's bits in bit.
 expect_status 0 -- "$bin" network energy --power 15W --rate 800Gb/s --json
 out_has '"energy_per_bit": {"value": 1.875e-11, "unit": "J/bit"}'
