@@ -35,6 +35,23 @@ std::string wrap(std::string_view text, std::size_t width, std::size_t indent, s
   std::string out;
   std::size_t at = column;
   bool line_has_word = false;
+  // Puts `piece` on the line, after a space when `spaced`, or on a new line when it would pass the width.
+  auto place = [&](std::string_view piece, bool spaced) {
+    const std::size_t w = columns_of(piece);
+    if (line_has_word && at + (spaced ? 1 : 0) + w > width) {
+      out += '\n';
+      out.append(indent, ' ');
+      at = indent;
+      line_has_word = false;
+    }
+    if (line_has_word && spaced) {
+      out += ' ';
+      ++at;
+    }
+    out += piece;
+    at += w;
+    line_has_word = true;
+  };
   for (std::size_t i = 0; i < text.size();) {
     if (text[i] == ' ') {
       ++i;
@@ -43,47 +60,17 @@ std::string wrap(std::string_view text, std::size_t width, std::size_t indent, s
     std::size_t j = text.find(' ', i);
     if (j == std::string_view::npos) j = text.size();
     const std::string_view word = text.substr(i, j - i);
-    const std::size_t w = columns_of(word);
     // A choice list longer than a line (fp32|tf32|...|nvfp4) breaks after a '|'.
-    if (w > width - std::min(width, indent) && word.find('|') != std::string_view::npos) {
-      bool first = true;
+    if (columns_of(word) > width - std::min(width, indent) && word.find('|') != std::string_view::npos) {
       for (std::size_t k = 0; k < word.size();) {
         std::size_t bar = word.find('|', k);
         bar = bar == std::string_view::npos ? word.size() : bar + 1;
-        const std::string_view piece = word.substr(k, bar - k);
-        const std::size_t pw = columns_of(piece);
-        if (line_has_word && at + (first ? 1 : 0) + pw > width) {
-          out += '\n';
-          out.append(indent, ' ');
-          at = indent;
-          line_has_word = false;
-        }
-        if (line_has_word && first) {
-          out += ' ';
-          ++at;
-        }
-        out += piece;
-        at += pw;
-        line_has_word = true;
-        first = false;
+        place(word.substr(k, bar - k), k == 0);
         k = bar;
       }
-      i = j;
-      continue;
+    } else {
+      place(word, true);
     }
-    if (line_has_word && at + 1 + w > width) {
-      out += '\n';
-      out.append(indent, ' ');
-      at = indent;
-      line_has_word = false;
-    }
-    if (line_has_word) {
-      out += ' ';
-      ++at;
-    }
-    out += word;
-    at += w;
-    line_has_word = true;
     i = j;
   }
   return out;
