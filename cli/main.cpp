@@ -211,7 +211,8 @@ ExitStatus cmd_verify(int argc, char** argv) {
     if (std::find(plugins.begin(), plugins.end(), "decode") == plugins.end())
       throw UserError{{"verify --calibrate: the calibration comes from the decode kernels", "run `infracalc verify decode --calibrate`"}};
   }
-  k.progress = !k.quick;
+  // The measurement steps of the long kernels print their lines with --trace; a terminal gets a progress bar.
+  k.progress = k.trace;
   const ExitStatus status = run_verify(plugins, k, g);
   if (calibrate) write_calibration(k);
   return status;

@@ -1,4 +1,5 @@
 #include "cli/plan_command.hpp"
+#include "cli/progress.hpp"
 
 #include <cstdio>
 #include <filesystem>
@@ -159,7 +160,10 @@ ExitStatus run_plan(const PlanOptions& o, const GlobalOptions& g) {
   plan::ParetoFront front(sweep);
   plan::SweepStreamer streamer(program, sweep, g.out, [](std::string_view piece) { emit(printable(piece, Keep::lines)); });
   std::vector<plan::SweepRow> kept;
+  // Rows streamed to the same terminal would tear the bar: then there is none.
+  Progress bar("plan sweep", points, Progress::stderr_is_terminal() && !(stream && Progress::stdout_is_terminal()));
   plan::run_sweep(ev, spec, in, sweep, stats, [&](plan::SweepRow&& r) {
+    bar.advance();
     tally.add(r);
     if (!sweep.pareto.empty()) {
       front.add(std::move(r));
@@ -168,6 +172,7 @@ ExitStatus run_plan(const PlanOptions& o, const GlobalOptions& g) {
     if (stream) streamer.add(r);
     if (!stream || workbook) kept.push_back(std::move(r));
   });
+  bar.finish();
   const std::vector<plan::SweepRow> shown = sweep.pareto.empty() ? std::move(kept) : front.take_rows();
   if (stream) streamer.finish();
   // Labels and text cells come from the plan.

@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include "cli/commands.hpp"
+#include "cli/progress.hpp"
 #include "plugins/core/atomic_file.hpp"
 #include "plugins/core/json.hpp"
 #include "plugins/decode/decode_host.hpp"
@@ -80,9 +81,12 @@ ExitStatus run_verify(const std::vector<std::string>& plugins, const KernelOptio
   mallopt(M_TRIM_THRESHOLD, 1 << 30);
 #endif
   std::vector<Row> rows;
+  std::size_t kernels = 0;
+  for (const Plugin* p : chosen) kernels += p->kernels.size();
+  Progress bar("verify", static_cast<double>(kernels));
   for (const Plugin* p : chosen) {
     for (const auto& kern : p->kernels) {
-      if (k.progress) fmt::print(stderr, "verify: {} {} ...\n", p->name, kern.name);
+      bar.advance(0, fmt::format("{} {}", p->name, kern.name));
       try {
         for (auto& c : kern.run(k)) {
           const bool ok = c.pass();
@@ -93,8 +97,10 @@ ExitStatus run_verify(const std::vector<std::string>& plugins, const KernelOptio
       } catch (const UserError& e) {
         rows.push_back(failed_row(p->name, kern.name, e.error.text()));
       }
+      bar.advance();
     }
   }
+  bar.finish();
   std::size_t failed = 0, warned = 0;
   for (const auto& r : rows) {
     failed += r.pass ? 0 : 1;

@@ -94,6 +94,14 @@ err_has "did you mean 'plan'?"
 expect_status 0 -- "$bin" verify kv formats --quick
 out_has "(exact agreement required: met)"; out_has "(within the tolerance"
 if grep -q "(tol " "$tmp/out"; then bad "verify still prints '(tol ...)'"; else ok; fi
+# Progress (issue 20, item 11): a bar on stderr when it is a terminal (script(1) gives the command one), nothing in a
+# pipe; INFRACALC_PROGRESS_DELAY=0 draws it at once instead of after a second.
+if command -v script >/dev/null; then
+  INFRACALC_PROGRESS_DELAY=0 script -qfec "'$bin' verify kv formats --quick >/dev/null" /dev/null >"$tmp/tty" 2>&1
+  if grep -aq "verify \[" "$tmp/tty" && grep -aq "kv " "$tmp/tty"; then ok; else bad "no progress bar on a terminal: $(head -c 200 "$tmp/tty")"; fi
+fi
+INFRACALC_PROGRESS_DELAY=0 "$bin" verify kv formats --quick >/dev/null 2>"$tmp/err"
+if [ -s "$tmp/err" ]; then bad "progress written to a stderr that is not a terminal: $(head -c 200 "$tmp/err")"; else ok; fi
 # A key that names a unit carries its value in it: energy per bit in J/bit, a format's bits in bit.
 expect_status 0 -- "$bin" network energy --power 15W --rate 800Gb/s --json
 out_has '"energy_per_bit": {"value": 1.875e-11, "unit": "J/bit"}'
