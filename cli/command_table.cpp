@@ -42,6 +42,7 @@ constexpr CommandSpec kCommands[] = {
     {"hw", "hardware catalog: hw list [--vendor V --kind K --min-memory M] | hw show ID | hw compare ID ID...", V::none, {}, kHw},
     {"model", "model catalog: model list | model show ID | model import config.json [--out F] [--force]", V::none, {}, kModel},
     {"data", "data files: data check | data list [--kind K] | data show ID [--as-of DATE]", V::none, {}, kData},
+    {"schema", "JSON Schema (draft 2020-12) of the JSON output: schema [PLUGIN CALC] (docs/schema/)", V::plugin, {}, {}, false},
     {"completions", "shell completions: completions bash|zsh|fish", V::shell, {}, {}, false},
     {"help", "this help, or help PLUGIN", V::plugin, {}, {}, false},
 };

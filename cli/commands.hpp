@@ -94,6 +94,12 @@ ExitStatus run_calibrate(const CalibrateOptions& o, const GlobalOptions& g);
 [[nodiscard]] std::string plan_template(std::string_view kind);
 /// Writes plan_template(kind) to `out_file` (never over an existing file without `force`), or to stdout when empty.
 ExitStatus run_plan_init(std::string_view kind, const std::string& out_file, bool force);
+/// The JSON Schema (draft 2020-12) of infracalc's JSON output: with a calculator, its result document (every
+/// declared input and output by name, each in the unit its JSON carries); without, the general result document or
+/// a failed batch record. Pretty-printed, as docs/schema/ holds them.
+[[nodiscard]] std::string result_schema(const Plugin* p, const Calculator* c);
+/// `schema [PLUGIN CALC]`: prints result_schema.
+ExitStatus run_schema(const std::vector<std::string>& words);
 /// `completions bash|zsh|fish`: a script that asks `infracalc __complete` for its candidates.
 ExitStatus run_completions(const std::string& shell);
 /// `__complete WORD...` (what the completion scripts run): the candidates for the last word, one per line, after

@@ -378,6 +378,24 @@ ExitStatus cmd_data(int argc, char** argv) {
   throw UserError{{"data: unknown subcommand '" + sub + "'", did_you_mean(sub, {"check", "list", "show"})}};
 }
 
+ExitStatus cmd_schema(int argc, char** argv) {
+  CLI::App app{"JSON Schema of the JSON output", "schema"};
+  std::vector<std::string> words;
+  bool help = false;
+  app.set_help_flag();
+  app.add_flag("--help,-h", help);
+  app.add_option("words", words, "PLUGIN CALC");
+  parse(app, argc, argv);
+  if (help) {
+    emit("usage: infracalc schema [PLUGIN CALC]\n\n"
+         "  The JSON Schema (draft 2020-12) of the JSON output. Without arguments: any result document (calculators,\n"
+         "  calc, batch) or a failed batch record. With a calculator: its document, every input and output by name in\n"
+         "  the unit its JSON carries. docs/schema/ holds them all (docs/schema/generate.sh writes them).\n");
+    return ExitStatus::ok;
+  }
+  return run_schema(words);
+}
+
 ExitStatus cmd_completions(int argc, char** argv) {
   CLI::App app{"shell completions", "completions"};
   std::string shell;
@@ -476,7 +494,7 @@ ExitStatus cmd_help(int argc, char** argv);
 constexpr Command kCommands[] = {
     {"calc", cmd_calc},   {"verify", cmd_verify}, {"validate", cmd_validate}, {"calibrate", cmd_calibrate},
     {"plan", cmd_plan},   {"batch", cmd_batch},   {"list", cmd_list},         {"hw", cmd_hw},
-    {"model", cmd_model}, {"data", cmd_data},     {"completions", cmd_completions}, {"help", cmd_help},
+    {"model", cmd_model}, {"data", cmd_data},     {"schema", cmd_schema}, {"completions", cmd_completions}, {"help", cmd_help},
 };
 
 std::string main_help() {

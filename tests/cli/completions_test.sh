@@ -33,7 +33,7 @@ out=$(infracalc __complete validate --kind ""); has training "$out" "validate --
 out=$(infracalc __complete ""); has calibrate "$out" "commands"; has cooling "$out" "plugins"; lacks __complete "$out" "hidden"
 
 # Every option of the table is accepted by its command's parser (a value where it takes one).
-for cmd in calc verify validate calibrate plan batch list hw model data completions help; do
+for cmd in calc verify validate calibrate plan batch list hw model data schema completions help; do
   subs=$(infracalc __complete "$cmd" "")
   case "$cmd" in hw | model | data) ;; *) subs="" ;; esac
   for sub in "" $subs; do

@@ -1,6 +1,8 @@
 // Runs every golden case in tests/golden/*.toml against the built binary: each case is a command line,
 // a key into its JSON output, an expected value (with units) and a relative tolerance.
 #include <algorithm>
+#include <map>
+#include <optional>
 #include <array>
 #include <cmath>
 #include <cstdio>
@@ -15,6 +17,7 @@
 #include <vector>
 
 #include "plugins/core/json.hpp"
+#include "tests/golden/json_schema.hpp"
 #include "plugins/core/toml_reader.hpp"
 #include "units/parse.hpp"
 
@@ -131,6 +134,43 @@ struct Case {
 };
 
 // Checks one case; returns "" on success, else the reason.
+// The schema a JSON line must follow: `infracalc schema PLUGIN CALC` for a calculator's output, else the general
+// one (`infracalc schema`) for any other result document or failed batch record; each fetched once.
+const Node* schema_for(const std::string& exe, const std::vector<std::string>& args) {
+  static std::map<std::string, std::optional<Node>> cache;
+  std::vector<std::string> words = {"schema"};
+  if (args.size() >= 2 && args[0] != "calc" && args[0] != "batch") words = {"schema", args[0], args[1]};
+  const std::string key = words.size() > 1 ? words[1] + " " + words[2] : "";
+  auto it = cache.find(key);
+  if (it == cache.end()) {
+    const Outcome o = run(exe, words, "");
+    std::optional<Node> schema;
+    if (o.status == 0)
+      if (auto doc = infracalc::read_json(o.out, "schema"); doc.ok()) schema = std::move(doc).value();
+    it = cache.emplace(key, std::move(schema)).first;
+  }
+  if (it->second) return &*it->second;
+  return key.empty() ? nullptr : schema_for(exe, {});
+}
+
+// Every JSON line a successful command printed that is a result document (or a failed batch record) follows its
+// schema.
+std::string check_schema(const std::string& exe, const Case& c, const std::string& out) {
+  for (std::size_t start = 0; start < out.size();) {
+    std::size_t end = out.find('\n', start);
+    if (end == std::string::npos) end = out.size();
+    const std::string line = out.substr(start, end - start);
+    start = end + 1;
+    if (line.empty()) continue;
+    auto doc = infracalc::read_json(line, "stdout");
+    if (!doc || (doc->find("results") == nullptr && doc->find("error") == nullptr)) continue;
+    const Node* schema = schema_for(exe, c.args);
+    if (schema == nullptr) return "no schema to check the output against";
+    if (std::string why = golden::schema_violation(doc.value(), *schema); !why.empty()) return "output breaks its JSON Schema: " + why;
+  }
+  return "";
+}
+
 std::string check(const std::string& exe, const Case& c) {
   std::vector<std::string> args = c.args;
   if (c.json) args.emplace_back("--json");
@@ -143,6 +183,8 @@ std::string check(const std::string& exe, const Case& c) {
   if (c.exit_code == 2 && !o.out.empty()) return "exit 2 but stdout is not empty: " + o.out.substr(0, 200);
   for (const char* bad : {"nan", "inf", "NaN", "Inf"})
     if (o.out.find(std::string("\"value\": ") + bad) != std::string::npos) return "output contains a non-finite value";
+  if (c.json && o.status == 0)
+    if (std::string why = check_schema(exe, c, o.out); !why.empty()) return why;
   if (c.expect == nullptr) return "";
   auto doc = infracalc::read_json(o.out, "stdout");
   if (!doc) return "output is not JSON: " + doc.error().text() + "\n" + o.out.substr(0, 400);
