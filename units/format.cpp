@@ -144,6 +144,9 @@ std::string with_prefix(double v, int digits, PrefixClass cls, bool binary, std:
   if (cls == none || a == 0.0) {
     // A unit without a numerator symbol ("/s") follows the number directly: "0.3/s", as rates are typed.
     const std::string sep = num.empty() ? "" : " ";
+    // A large amount in a unit that takes no prefix keeps its thousands separators (416,831,798 gal); a bare rate
+    // ("12207031/s") stays as the parser reads it back.
+    if (!num.empty() && a >= 1e4 && a < 1e12) return format_count(std::round(v), digits) + sep + std::string(num) + std::string(den);
     if (a != 0.0 && (a >= 1e6 || a < 1e-3)) return format_number(v, digits) + sep + std::string(num) + std::string(den);
     return round_sig(v, digits).first + sep + std::string(num) + std::string(den);
   }
@@ -174,7 +177,10 @@ std::string format_money(double usd, int digits, std::string_view den) {
   if (a >= 1000.0) {
     std::string s = with_prefix(a, digits, large, false, "", "");  // "40 k"
     const auto sp = s.find(' ');
-    return sign + "$" + s.substr(0, sp) + s.substr(sp + 1) + std::string(den);
+    // Money reads k, M, B, T (a billion dollars is $30B; $30G reads as a typo).
+    std::string prefix = s.substr(sp + 1);
+    if (prefix == "G") prefix = "B";
+    return sign + "$" + s.substr(0, sp) + prefix + std::string(den);
   }
   if (a >= 1.0 && digits <= 4) return sign + "$" + round_fixed(a, 2) + std::string(den);
   // Fixed notation down to a millionth of a dollar: $0.0006772 per request, not $6.772e-4.

@@ -192,7 +192,7 @@ TEST_CASE("money keeps its cents below a dollar", "[tco]") {
   CHECK(h("$0.2444/Mtok") == "$0.2444/Mtok");
   CHECK(h("$10M/MW") == "$10M/MW");
   CHECK(h("$4.50/(Mtok*h)") == "$4.50/(Mtok*h)");
-  CHECK(h("$7.1e9/yr", "$/yr") == "$7.1G/yr");
+  CHECK(h("$7.1e9/yr", "$/yr") == "$7.1B/yr");
 }
 
 TEST_CASE("tco reads purchase prices per accelerator, per rack through the system, and refuses other units", "[tco]") {

@@ -123,3 +123,13 @@ TEST_CASE("conversions with ->", "[units][format]") {
   REQUIRE(w.ok());
   CHECK_THROWS_AS(format_in_unit(*q, *w, 4), UserError);
 }
+
+TEST_CASE("money reads k, M, B, T and large amounts in unprefixed units keep separators (issue 20, item 9)", "[units][format]") {
+  CHECK(format_human(Quantity{30e9, dims::currency, false}) == "$30B");
+  CHECK(format_human(Quantity{2.5e12, dims::currency, false}) == "$2.5T");
+  CHECK(format_human(Quantity{4.2e6, dims::currency, false}) == "$4.2M");
+  // 416,831,798 US gallons (a 100 MW site's yearly water at 1.8 L/kWh), shown in gal as cooling results ask.
+  const Quantity water{416831798 * 3.785411784e-3, dims::volume, false};
+  CHECK(format_human(water, FormatOptions{}, "gal") == "416,831,798 gal");
+  CHECK(format_human(Quantity{9999 * 3.785411784e-3, dims::volume, false}, FormatOptions{}, "gal") == "9999 gal");
+}
