@@ -17,8 +17,10 @@ const KeyUnitWord* converting_word(std::string_view key) {
   for (std::size_t start = 0; start < key.size();) {
     const std::size_t end = std::min(key.find('_', start), key.size());
     const std::string_view part = key.substr(start, end - start);
-    for (const auto& w : kKeyUnitWords)
-      if (w.word == part && w.symbol != w.base_symbol) return &w;
+    // Every converting word starts with one of these letters: most parts ("kv", "per", "total") stop here.
+    if (!part.empty() && kConvertingInitials.find(part.front()) != std::string_view::npos)
+      for (const auto& w : kKeyUnitWords)
+        if (w.word == part && w.symbol != w.base_symbol) return &w;
     start = end + 1;
   }
   return nullptr;

@@ -32,6 +32,10 @@ inline constexpr std::array kKeyUnitWords = {
     KeyUnitWord{"flops", "FLOP", "FLOP"}, KeyUnitWord{"gpm", "", "gal/min"}, KeyUnitWord{"gallons", "", "gal"},
 };
 
+/// The first letters of the words in kKeyUnitWords that change a value's unit (a fast test before comparing words;
+/// a unit test keeps it complete).
+inline constexpr std::string_view kConvertingInitials = "bmhdyg";
+
 /// Words that name a unit but are not in kKeyUnitWords: no key may contain them (a test checks every
 /// descriptor), since a reader would take the value to be in that unit.
 inline constexpr std::array<std::string_view, 26> kForbiddenKeyUnitWords = {

@@ -1,5 +1,7 @@
 #include "units/dim.hpp"
 
+#include <cstring>
+
 #include <array>
 #include <string_view>
 
@@ -135,13 +137,25 @@ std::string compute_base_unit_string(const Dim& d);
 }  // namespace
 
 std::string base_unit_string(const Dim& d) {
-  // A handful of dimensions recur in every result; remember their strings (machine output is a hot path).
-  thread_local std::array<std::pair<Dim, std::string>, 32> cache{};
+  // A handful of dimensions recur in every result; remember their strings (machine output is a hot path). The
+  // nine exponents are compared as two integers: the defaulted == of the array is a call to memcmp per entry.
+  static_assert(kBaseCount == 9);
+  auto key = [](const Dim& x) {
+    std::uint64_t lo = 0;
+    std::memcpy(&lo, x.e.data(), 8);
+    return std::pair<std::uint64_t, std::int8_t>{lo, x.e[8]};
+  };
+  thread_local std::array<std::pair<std::uint64_t, std::int8_t>, 32> keys{};
+  thread_local std::array<std::string, 32> strings{};
   thread_local std::size_t used = 0;
+  const auto k = key(d);
   for (std::size_t i = 0; i < used; ++i)
-    if (cache[i].first == d) return cache[i].second;
+    if (keys[i] == k) return strings[i];
   std::string s = compute_base_unit_string(d);
-  if (used < cache.size()) cache[used++] = {d, s};
+  if (used < keys.size()) {
+    keys[used] = k;
+    strings[used++] = s;
+  }
   return s;
 }
 

@@ -123,6 +123,11 @@ TEST_CASE("every plan worksheet line is in the unit its key names", "[output][un
   }
 }
 
+TEST_CASE("the fast test for converting words knows every one of them", "[output][units]") {
+  for (const auto& w : kKeyUnitWords)
+    if (w.symbol != w.base_symbol) CHECK(cli::kConvertingInitials.find(w.word.front()) != std::string_view::npos);
+}
+
 TEST_CASE("the named units, value by value", "[output][units]") {
   // 1.5e-10 J/B is 18.75 pJ/bit.
   auto e = machine_quantity("energy_per_bit", Quantity{1.5e-10, dims::energy_per_bit});
