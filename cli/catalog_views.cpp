@@ -64,6 +64,11 @@ std::string show_value(const Node& v, const FormatOptions& f) {
 
 ViewCell view_cell(const Node& v, std::string_view kind, const std::string& path, const FormatOptions& f) {
   std::string human = show_value(v, f);
+  // A year is a label, not a count: `launch = 2020` shows as 2020, never 2,020.
+  const std::string_view leaf = path_leaf(path);
+  if (v.kind == Node::Kind::integer && v.integer >= 1000 && v.integer <= 9999 &&
+      (leaf.find("year") != std::string_view::npos || leaf == "launch" || leaf == "release"))
+    human = std::to_string(v.integer);
   if (v.kind == Node::Kind::string) {
     auto q = parse_quantity(v.str);
     if (q && quantity_text(v.str)) return quantity_cell(path_leaf(path), *q, std::move(human));

@@ -102,6 +102,11 @@ if command -v script >/dev/null; then
 fi
 INFRACALC_PROGRESS_DELAY=0 "$bin" verify kv formats --quick >/dev/null 2>"$tmp/err"
 if [ -s "$tmp/err" ]; then bad "progress written to a stderr that is not a terminal: $(head -c 200 "$tmp/err")"; else ok; fi
+# A year in a data file is a label: an overlay's `launch = 2020` shows as 2020, not 2,020 (issue 20, item 9).
+mkdir -p "$tmp/year/accelerators"
+sed 's/^launch = .*/launch = 2020/' "$(dirname "$0")/../../data/accelerators/h100-sxm.toml" >"$tmp/year/accelerators/h100-sxm.toml"
+expect_status 0 -- "$bin" hw show h100-sxm --data-dir "$tmp/year"
+if grep -qE "^  launch +2020 " "$tmp/out"; then ok; else bad "launch year: $(grep launch "$tmp/out")"; fi
 # A key that names a unit carries its value in it: energy per bit in J/bit, a format's bits in bit.
 expect_status 0 -- "$bin" network energy --power 15W --rate 800Gb/s --json
 out_has '"energy_per_bit": {"value": 1.875e-11, "unit": "J/bit"}'
