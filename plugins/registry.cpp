@@ -21,7 +21,7 @@ namespace {
 constexpr std::array kPlugins = {
     PluginEntry{"formats", "number formats: FP8/FP6/FP4, MX and NVFP4 codes, range, bits per value, quantization error", &formats_plugin},
     PluginEntry{"kv", "KV cache: every layout per device, capacity, paging, prefix sharing, compression, offload", &kv_plugin},
-    PluginEntry{"fit", "memory fit: weights, KV, activations and overhead per device; training and RLHF state", &fit_plugin},
+    PluginEntry{"fit", "memory fit: weights, KV, activations and overhead per device; training, fine-tuning and RLHF state", &fit_plugin},
     PluginEntry{"decode", "decode speed: roofline, ceilings, prefill/TTFT, tensor parallelism, attention, speculative decoding, MoE", &decode_plugin},
     PluginEntry{"serve", "serving capacity: batching simulator, pod and rack capacity, latency budgets, multimodal prompts, disaggregation", &serve_plugin},
     PluginEntry{"cluster", "training runs, parallel layouts, collectives, pipeline bubbles, experts, failures, checkpoints", &cluster_plugin},

@@ -13,14 +13,6 @@ namespace {
 
 Bytes b(double v) { return from_base<Bytes>(v); }
 
-fit::Optimizer optimizer_of(const std::string& s) {
-  if (s == "adam") return fit::Optimizer::adam;
-  if (s == "sgd") return fit::Optimizer::sgd;
-  if (s == "adafactor") return fit::Optimizer::adafactor;
-  if (s == "adam8bit") return fit::Optimizer::adam8bit;
-  return fit::Optimizer::adamw;
-}
-
 void run_checkpoint(Context& ctx) {
   Bytes size = b(0);
   const bool sized = ctx.ref("model") != nullptr || ctx.has("params") || ctx.has("layers");
@@ -34,7 +26,7 @@ void run_checkpoint(Context& ctx) {
     const double hidden = m.arch ? m.arch->hidden_size : 0.0;
     // What a resumable checkpoint keeps: working weights, FP32 master weights and optimizer moments;
     // gradients are recomputed after a restart (ZeRO's 16 B/param less the 2 B of gradients).
-    const fit::StatePerParam st = fit::state_per_param(optimizer_of(ctx.text("optimizer")), w, b(0), ctx.text("weights_dtype") != "fp32", hidden);
+    const fit::StatePerParam st = fit::state_per_param(fit::optimizer_of(ctx.text("optimizer")), w, b(0), ctx.text("weights_dtype") != "fp32", hidden);
     const Bytes per = full ? st.weights + st.master + st.moments : st.weights;
     size = m.params * per;
     ctx.set_number("params", m.params);

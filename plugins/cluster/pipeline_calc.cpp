@@ -19,12 +19,6 @@ Schedule schedule_of(const std::string& s) {
   return Schedule::one_f_one_b;
 }
 
-fit::Recompute recompute_of(const std::string& s) {
-  if (s == "none") return fit::Recompute::none;
-  if (s == "full") return fit::Recompute::full;
-  return fit::Recompute::selective;
-}
-
 
 // One row per device: a slot per chunk-forward time, "F3" for a forward of micro-batch 3, "B3" for a
 // backward (twice as long by default), "--" idle.
@@ -108,7 +102,7 @@ void run_pipeline(Context& ctx) {
     a.tp = ctx.count("tp");
     a.pp = p;
     a.sequence_parallel = a.tp > 1;
-    const Bytes per_layer = fit::activation_per_layer(a, recompute_of(ctx.text("recompute")));
+    const Bytes per_layer = fit::activation_per_layer(a, fit::recompute_of(ctx.text("recompute")));
     per_stage = std::ceil(static_cast<double>(layers) / p) * per_layer;
     ctx.set("activation_per_layer", per_layer);
     ctx.note(fmt::format("activations per layer from the fit plugin (Korthikanti et al. 2022, '{}' recomputation, seq {:g}, "

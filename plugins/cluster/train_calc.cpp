@@ -20,12 +20,6 @@ namespace {
 // 16,384 H100s, 38-43% MFU) already lose MFU and goodput to scale.
 constexpr double kMfuScaleWarning = 10'000;
 
-fit::Recompute recompute_of(const std::string& s) {
-  if (s == "none") return fit::Recompute::none;
-  if (s == "full") return fit::Recompute::full;
-  return fit::Recompute::selective;
-}
-
 void run_train(Context& ctx) {
   const bool sized = ctx.ref("model") != nullptr || ctx.has("params") || ctx.has("layers");
   if (!sized && !ctx.has("training_flops"))
@@ -129,7 +123,7 @@ void run_train(Context& ctx) {
   ctx.set("sustained_rate", gpus * peak * mfu);
   if (ctx.has("tokens")) ctx.set("token_rate", ctx.get<Tokens>("tokens") / duration);
 
-  const fit::Recompute r = recompute_of(ctx.text("recompute"));
+  const fit::Recompute r = fit::recompute_of(ctx.text("recompute"));
   const double hw_ratio = hardware_per_model_flop(r, ctx.has("training_flops") ? work : dense + attention, attention);
   ctx.set_number("mfu", mfu);
   ctx.set_number("hfu", mfu * hw_ratio);

@@ -13,5 +13,7 @@ namespace infracalc::fit {
 [[nodiscard]] Calculator train_calculator();
 /// `fit rlhf`: the resident networks of PPO, DPO and GRPO and their memory.
 [[nodiscard]] Calculator rlhf_calculator();
+/// `fit finetune`: full, LoRA and QLoRA memory, trainable parameters, accelerator-hours and cost.
+[[nodiscard]] Calculator finetune_calculator();
 
 }  // namespace infracalc::fit

@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "plugins/fit/fit_lora.hpp"
 #include "plugins/fit/fit_math.hpp"
 #include "plugins/fit/fit_plugin.hpp"
 #include "plugins/fit/fit_serving.hpp"
@@ -295,6 +296,66 @@ std::vector<KernelCheck> run_activations(const KernelOptions&) {
   return out;
 }
 
+
+// LoRA adapters built on the real weight tensors of scaled-down models: for every adapted matrix W an A
+// (r x d_in) and a B (d_out x r) buffer, a forward pass through the unmerged layer W x + B(A x) compared with
+// the merged W + BA (which only works when the shapes line up), and the trainable elements counted.
+std::vector<KernelCheck> run_lora(const KernelOptions&) {
+  std::vector<KernelCheck> out;
+  const auto adapted = [](const std::string& name, LoraTargets t) {
+    const bool attn = name == "q" || name == "k" || name == "v" || name == "o";
+    const bool mlp = name == "gate" || name == "up" || name == "down";
+    if (t == LoraTargets::qv) return name == "q" || name == "v";
+    return t == LoraTargets::all ? attn || mlp : (t == LoraTargets::attn ? attn : mlp);
+  };
+  for (const ModelArch& m : {small_dense(), small_moe()}) {
+    for (LoraTargets t : {LoraTargets::qv, LoraTargets::attn, LoraTargets::mlp, LoraTargets::all}) {
+      for (int r : {4, 16}) {
+        double elements = 0, worst = 0;
+        std::uint64_t seed = 7;
+        for (const auto& w : rank_tensors(m, 1, 1, 0)) {
+          if (!adapted(w.name, t)) continue;
+          const std::size_t din = w.rows, dout = w.cols, rr = static_cast<std::size_t>(r);
+          formats::TensorRecipe rw;
+          rw.outliers = 0;
+          rw.count = din * dout;
+          rw.seed = seed++;
+          const auto W = formats::make_tensor(rw).values;
+          rw.count = rr * din;
+          rw.seed = seed++;
+          const auto A = formats::make_tensor(rw).values;
+          rw.count = dout * rr;
+          rw.seed = seed++;
+          const auto B = formats::make_tensor(rw).values;
+          rw.count = din;
+          rw.seed = seed++;
+          const auto x = formats::make_tensor(rw).values;
+          std::vector<double> ax(rr, 0.0), y(dout, 0.0), merged(dout, 0.0);
+          for (std::size_t k = 0; k < rr; ++k)
+            for (std::size_t i = 0; i < din; ++i) ax[k] += static_cast<double>(A[k * din + i]) * x[i];
+          for (std::size_t o = 0; o < dout; ++o) {
+            for (std::size_t i = 0; i < din; ++i) {
+              double ba = 0;
+              for (std::size_t k = 0; k < rr; ++k) ba += static_cast<double>(B[o * rr + k]) * A[k * din + i];
+              y[o] += static_cast<double>(W[i * dout + o]) * x[i];
+              merged[o] += (static_cast<double>(W[i * dout + o]) + ba) * x[i];
+            }
+            for (std::size_t k = 0; k < rr; ++k) y[o] += static_cast<double>(B[o * rr + k]) * ax[k];
+            worst = std::max(worst, std::fabs(y[o] - merged[o]) / std::max(1.0, std::fabs(merged[o])));
+          }
+          elements += static_cast<double>(A.size() + B.size());
+        }
+        const char* tn = t == LoraTargets::qv ? "qv" : t == LoraTargets::attn ? "attn" : (t == LoraTargets::mlp ? "mlp" : "all");
+        out.push_back({fmt::format("LoRA adapter parameters, {}, targets {}, rank {}", m.id, tn, r),
+                       num(lora_params(lora_matrices(m, t), r)), num(elements), 0.0});
+        out.push_back({fmt::format("LoRA unmerged vs merged forward, {}, targets {}, rank {}: largest relative difference", m.id, tn, r),
+                       num(0.0), num(worst), 0.0, 1e-9});
+      }
+    }
+  }
+  return out;
+}
+
 }  // namespace
 
 std::vector<Kernel> fit_kernels() {
@@ -304,6 +365,8 @@ std::vector<Kernel> fit_kernels() {
       {"device-arena", "fills a device arena with weights, reserve and sequences' KV until it is full", run_arena},
       {"zero-shards", "allocates each rank's ZeRO shard of weights, gradients, master and moments", run_zero},
       {"layer-activations", "allocates the tensors a transformer layer saves for backward, op by op", run_activations},
+      {"lora-adapters", "builds LoRA A and B beside every adapted weight of scaled-down models, runs merged and unmerged forwards",
+       run_lora},
   };
 }
 

@@ -63,6 +63,20 @@ BytesPerToken activation_bytes_per_token(const ModelArch& m, int tp, Bytes act_b
   return (2.0 * h + std::max(attn, mlp)) * act_bytes / from_base<Tokens>(1.0);
 }
 
+Optimizer optimizer_of(std::string_view name) {
+  if (name == "adam") return Optimizer::adam;
+  if (name == "sgd") return Optimizer::sgd;
+  if (name == "adafactor") return Optimizer::adafactor;
+  if (name == "adam8bit") return Optimizer::adam8bit;
+  return Optimizer::adamw;
+}
+
+Recompute recompute_of(std::string_view name) {
+  if (name == "none") return Recompute::none;
+  if (name == "full") return Recompute::full;
+  return Recompute::selective;
+}
+
 Bytes waterfall_total(const Waterfall& w) { return w.weights + w.kv + w.activations + w.framework + w.comm; }
 
 StatePerParam state_per_param(Optimizer opt, Bytes weight_bytes, Bytes grad_bytes, bool master, double hidden_size) {

@@ -70,6 +70,9 @@ struct Waterfall {
 /// Optimizers whose state the training calculator knows.
 enum class Optimizer : std::uint8_t { adam, adamw, sgd, adafactor, adam8bit };
 
+/// The optimizer a choice input names ("adam", "adamw", "sgd", "adafactor", "adam8bit").
+[[nodiscard]] Optimizer optimizer_of(std::string_view name);
+
 /// Bytes per parameter of mixed-precision training state.
 struct StatePerParam {
   /// Working weights (BF16/FP16: 2).
@@ -108,6 +111,9 @@ struct ShardedState {
 
 /// Activation recomputation strategies.
 enum class Recompute : std::uint8_t { none, selective, full };
+
+/// The strategy a choice input names ("none", "selective", "full").
+[[nodiscard]] Recompute recompute_of(std::string_view name);
 
 /// What the activation formula needs.
 struct ActivationShape {

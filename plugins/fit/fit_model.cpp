@@ -32,7 +32,34 @@ std::vector<Input> model_inputs() {
        .most = kMaxExperts, .most_why = kModelLimitWhy},
       {.name = "experts_per_token", .kind = InputKind::integer, .help = "experts each token activates (top-k)", .example = "2",
        .optional = true, .most = kMaxExperts, .most_why = kModelLimitWhy},
+      {.name = "mlp", .kind = InputKind::choice,
+       .help = "MLP form: gated (SwiGLU, GeGLU: gate, up and down matrices) or plain (GELU, ReLU: up and down; GPT-2, GPT-3, OPT) "
+               "(default: the model's activation, else gated)",
+       .example = "plain", .choices = {"gated", "plain"}, .optional = true},
       {.name = "tied_embeddings", .kind = InputKind::flag, .help = "input embedding and output head share one matrix"},
+  };
+}
+
+std::vector<Input> optimizer_inputs() {
+  return {
+      {.name = "optimizer", .kind = InputKind::choice,
+       .help = "optimizer: adam, adamw (m and v in FP32), sgd (momentum), adafactor (factored), adam8bit (8-bit moments)",
+       .default_value = "adamw", .choices = {"adam", "adamw", "sgd", "adafactor", "adam8bit"}},
+      {.name = "weights_dtype", .kind = InputKind::choice, .help = "working format of the trained weights", .default_value = "bf16",
+       .choices = {"bf16", "fp16", "fp32"}},
+      {.name = "master", .kind = InputKind::choice, .help = "keep an FP32 master copy of the trained weights",
+       .default_value = "yes", .choices = {"yes", "no"}},
+  };
+}
+
+std::vector<Input> training_device_inputs() {
+  return {
+      {.name = "memory", .kind = InputKind::quantity, .dim = dims::information, .help = "memory per device", .example = "80GB",
+       .catalog = kGpuMemoryCatalog, .optional = true},
+      {.name = "framework_reserve", .kind = InputKind::quantity, .dim = dims::information,
+       .help = "CUDA context, communication buffers and allocator slack per device", .default_value = "2GB", .example = "4GB",
+       .bound = Bound::non_negative},
+      {.name = "require_fit", .kind = InputKind::flag, .help = "exit 1 when it does not fit"},
   };
 }
 
@@ -55,6 +82,9 @@ std::optional<ModelArch> arch_from_flags(Context& ctx) {
   m.ffn_size = ctx.has("ffn_size") ? ctx.count("ffn_size") : 0;
   m.vocab_size = ctx.has("vocab_size") ? ctx.count("vocab_size") : 0;
   m.tied_embeddings = ctx.flag("tied_embeddings");
+  m.gated_mlp = !ctx.has("mlp") || ctx.text("mlp") == "gated";
+  if (!ctx.has("mlp") && m.ffn_size > 0)
+    ctx.note("MLP taken as gated (three matrices, as SwiGLU models have); give --mlp plain for a GELU MLP of two (GPT-3, OPT)");
   m.layout = m.kv_heads == m.attention_heads ? AttentionLayout::mha : (m.kv_heads == 1 ? AttentionLayout::mqa : AttentionLayout::gqa);
   m.layer_types.assign(static_cast<std::size_t>(m.layers), LayerAttention::full);
   if (ctx.has("experts")) {
@@ -80,6 +110,7 @@ void apply_overrides(Context& ctx, ModelArch& m) {
   over("ffn_size", m.ffn_size);
   over("vocab_size", m.vocab_size);
   if (ctx.flag("tied_embeddings")) m.tied_embeddings = true;
+  if (ctx.has("mlp")) m.gated_mlp = ctx.text("mlp") == "gated";
   if (m.moe) {
     over("experts", m.moe->experts);
     over("experts_per_token", m.moe->experts_per_token);

@@ -13,6 +13,12 @@ namespace infracalc::fit {
 /// The architecture inputs every fit calculator accepts (all optional; --model fills them).
 [[nodiscard]] std::vector<Input> model_inputs();
 
+/// The optimizer-state inputs of the training calculators: --optimizer, --weights-dtype, --master.
+[[nodiscard]] std::vector<Input> optimizer_inputs();
+
+/// The device inputs of the training calculators: --memory, --framework-reserve, --require-fit.
+[[nodiscard]] std::vector<Input> training_device_inputs();
+
 /// The model as the calculator will size it.
 struct ResolvedModel {
   /// The architecture, when --model or enough flags describe one.

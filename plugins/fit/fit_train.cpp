@@ -14,25 +14,11 @@ namespace {
 
 Bytes b(double v) { return from_base<Bytes>(v); }
 
-Optimizer parse_optimizer(const std::string& s) {
-  if (s == "adam") return Optimizer::adam;
-  if (s == "sgd") return Optimizer::sgd;
-  if (s == "adafactor") return Optimizer::adafactor;
-  if (s == "adam8bit") return Optimizer::adam8bit;
-  return Optimizer::adamw;
-}
-
-Recompute parse_recompute(const std::string& s) {
-  if (s == "none") return Recompute::none;
-  if (s == "full") return Recompute::full;
-  return Recompute::selective;
-}
-
 Bytes dtype_bytes(const std::string& s) { return b(s == "fp32" ? 4.0 : 2.0); }
 
 void run_train(Context& ctx) {
   const ResolvedModel m = resolve_model(ctx, false);
-  const Optimizer opt = parse_optimizer(ctx.text("optimizer"));
+  const Optimizer opt = optimizer_of(ctx.text("optimizer"));
   const std::string& wd = ctx.text("weights_dtype");
   bool master = ctx.text("master") == "yes";
   if (wd == "fp32" && master) {
@@ -83,7 +69,7 @@ void run_train(Context& ctx) {
     a.tp = tp;
     a.pp = pp;
     a.sequence_parallel = ctx.text("sequence_parallel") == "yes" && tp > 1;
-    const Recompute r = parse_recompute(ctx.text("recompute"));
+    const Recompute r = recompute_of(ctx.text("recompute"));
     act = activation_per_device(a, r);
     ctx.set("activations_per_layer", activation_per_layer(a, r));
     ctx.note(fmt::format("activations: Korthikanti et al. 2022 table 2 for '{}' recomputation{}, s = {:g}, b = {:g}, h = {:g}, a = {:g}, "
@@ -158,15 +144,9 @@ Calculator train_calculator() {
   c.refs = {{"model", {"model"}, "model id: architecture and parameter count"},
             {"gpu", {"accelerator"}, "accelerator id: device memory"}};
   c.inputs = model_inputs();
-  c.inputs.push_back({.name = "optimizer", .kind = InputKind::choice, .help = "optimizer: adam, adamw (m and v in FP32), sgd "
-                      "(momentum), adafactor (factored), adam8bit (8-bit moments)", .default_value = "adamw",
-                      .choices = {"adam", "adamw", "sgd", "adafactor", "adam8bit"}});
-  c.inputs.push_back({.name = "weights_dtype", .kind = InputKind::choice, .help = "working weight format", .default_value = "bf16",
-                      .choices = {"bf16", "fp16", "fp32"}});
+  for (auto& in : optimizer_inputs()) c.inputs.push_back(in);
   c.inputs.push_back({.name = "grads_dtype", .kind = InputKind::choice, .help = "gradient format", .default_value = "bf16",
                       .choices = {"bf16", "fp16", "fp32"}});
-  c.inputs.push_back({.name = "master", .kind = InputKind::choice, .help = "keep an FP32 master copy of the weights",
-                      .default_value = "yes", .choices = {"yes", "no"}});
   c.inputs.push_back({.name = "zero", .kind = InputKind::integer, .help = "ZeRO stage: 0 none, 1 optimizer, 2 + gradients, 3 + weights",
                       .default_value = "0", .example = "3", .bound = Bound::non_negative, .most = 3, .most_why = "ZeRO stages are 0, 1, 2 and 3"});
   c.inputs.push_back({.name = "dp", .kind = InputKind::integer, .help = "data-parallel ranks (ZeRO shards over them)",
@@ -183,12 +163,7 @@ Calculator train_calculator() {
                       .default_value = "4096", .example = "8k"});
   c.inputs.push_back({.name = "micro_batch", .kind = InputKind::integer, .help = "micro-batch size (sequences per step per device)",
                       .default_value = "1", .example = "2", .most = kMaxBatch, .most_why = kBatchWhy});
-  c.inputs.push_back({.name = "memory", .kind = InputKind::quantity, .dim = dims::information, .help = "memory per device",
-                      .example = "80GB", .catalog = kGpuMemoryCatalog, .optional = true});
-  c.inputs.push_back({.name = "framework_reserve", .kind = InputKind::quantity, .dim = dims::information,
-                      .help = "CUDA context, communication buffers and allocator slack per device", .default_value = "2GB",
-                      .example = "4GB", .bound = Bound::non_negative});
-  c.inputs.push_back({.name = "require_fit", .kind = InputKind::flag, .help = "exit 1 when it does not fit"});
+  for (auto& in : training_device_inputs()) c.inputs.push_back(in);
   c.outputs = {
       {"params", dims::none, "parameters"},
       {"state_bytes_per_param", dims::information, "training state per parameter"},
