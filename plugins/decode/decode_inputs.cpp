@@ -219,6 +219,7 @@ Roof resolve_roof(Context& ctx, bool need_peak, bool need_bandwidth) {
       if (!ctx.has("compute_dtype"))
         add_resolved(ctx, "compute_dtype", Origin::derived, precision, precision, "--dtype " + ctx.text("dtype"));
       add_resolved(ctx, "peak", Origin::catalog, to_quantity(*p), g->id() + "." + key, g->id());
+      r.vector_peak = ctx.catalog<FlopsPerSecond>(*g, "peak.fp32_dense");
     } else if (need_peak) {
       std::string have;
       if (const Node* peaks = g->root().find("peak"))
@@ -230,6 +231,7 @@ Roof resolve_roof(Context& ctx, bool need_peak, bool need_bandwidth) {
   if (!r.peak && need_peak) throw UserError{{"missing --peak (peak arithmetic rate of one device)", "give --peak 989TFLOP/s or --gpu ID"}};
   if (ctx.has("mbu")) r.bandwidth = ctx.number("mbu") * r.bandwidth;
   if (ctx.has("mfu") && r.peak) r.peak = ctx.number("mfu") * *r.peak;
+  if (ctx.has("mfu") && r.vector_peak) r.vector_peak = ctx.number("mfu") * *r.vector_peak;
   return r;
 }
 

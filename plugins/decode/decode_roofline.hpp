@@ -14,6 +14,9 @@ struct Roof {
   BytesPerSecond bandwidth;
   /// Arithmetic rate; absent when only the memory side is known (compute time is then not modelled).
   std::optional<FlopsPerSecond> peak;
+  /// FP32 rate of the vector units (CUDA cores, not tensor cores), where the catalog gives it: the expected
+  /// figures run a matrix multiply of a few rows there, as a GEMV kernel, when that beats a tensor-core tile.
+  std::optional<FlopsPerSecond> vector_peak = std::nullopt;
 };
 
 /// Ridge point: the arithmetic intensity at which memory and compute take equally long (peak ÷ bandwidth).

@@ -163,7 +163,14 @@ StepTime calibrated_step_time(const Efficiency& e, Engine engine, const StepCost
   if (roof.peak) {
     const Flops matmul = cost.flops - shape.attention;
     const double attn_share = e.ideal ? 1.0 : std::min(1.0, e.attention_fraction * e.engine(engine).compute_scale);
-    t.compute = matmul / (*roof.peak * matmul_share(e, engine, shape.tokens, shape.bits)) + shape.attention / (*roof.peak * attn_share);
+    Seconds gemm = matmul / (*roof.peak * matmul_share(e, engine, shape.tokens, shape.bits));
+    // A tensor-core GEMM pads a few rows to a whole tile (the tokens / (tokens + half) share); engines run such a
+    // step as a GEMV on the vector units instead (llama.cpp's mmvq, TensorRT-LLM's and vLLM's small-batch GEMV
+    // kernels), whose arithmetic is that of the rows it has. Which one is faster decides, weak-tensor parts
+    // (GeForce, T4, L4) included.
+    if (!e.ideal && roof.vector_peak)
+      gemm = std::min(gemm, matmul / (*roof.vector_peak * std::min(1.0, e.matmul_fraction_16 * e.engine(engine).compute_scale)));
+    t.compute = gemm + shape.attention / (*roof.peak * attn_share);
   }
   t.communication = communication;
   t.overhead = step_overhead(e, engine, shape.sequences);

@@ -61,7 +61,7 @@ err_has "did you mean 'workload.rate'?"
 
 # Sweeps: one row per point, CSV and JSON Lines; the Pareto front keeps a subset. Systems are priced as
 # themselves: from the catalog's purchase entries here (the accelerator alone), without the rental comparison
-# (the catalog has no B200 rental price).
+# (left out here).
 priced=(--set money.capex_per_gpu= --set money.purchase=h100-sxm-purchase --set money.rental=)
 expect_status 0 -- "$bin" plan "$ex/llama3-70b-h100.toml" "${priced[@]}" --sweep hardware.system=dgx-h100,dgx-b200 --sweep batch=1,8,64 --csv
 out_lines 7
@@ -90,21 +90,21 @@ if same_prices "$swept_b200" "$single_b200"; then ok; else bad "swept B200 row '
 if same_prices "$swept_h100" "$single_h100"; then ok; else bad "swept H100 row '$swept_h100' is not the H100 plan '$single_h100'"; fi
 if [ "$swept_b200" != "$swept_h100" ]; then ok; else bad "the B200 rows are priced as the H100's"; fi
 # A swept system the catalog has no price for stops the plan: exit 2, nothing on stdout, the missing price named.
-expect_status 2 -- "$bin" plan "$ex/llama3-70b-h100.toml" --sweep hardware.system=dgx-h100,dgx-h200 --csv
-err_has "--sweep hardware.system=dgx-h200: no purchase price for dgx-h200 (h200-sxm)"
+expect_status 2 -- "$bin" plan "$ex/llama3-70b-h100.toml" --sweep hardware.system=dgx-h100,hgx-b300 --csv
+err_has "--sweep hardware.system=hgx-b300: no purchase price for hgx-b300 (b300)"
 err_has "[[variant]] per system"
 err_has "--data-dir"
 if [ ! -s "$tmp/out" ]; then ok; else bad "stdout not empty on an unpriced sweep"; fi
-expect_status 2 -- "$bin" plan "$ex/llama3-70b-h100.toml" --sweep hardware.system=dgx-h100,dgx-b200 --csv
-err_has "--sweep hardware.system=dgx-b200: no on-demand rental price for dgx-b200 (b200)"
+expect_status 2 -- "$bin" plan "$ex/llama3-70b-h100.toml" --sweep hardware.system=dgx-h100,gb200-nvl72 --csv
+err_has "--sweep hardware.system=gb200-nvl72: no on-demand rental price for gb200-nvl72 (gb200)"
 err_has "--set money.rental="
-# The price the hint asks for, given in a --data-dir overlay, prices the H200 rows.
+# The price the hint asks for, given in a --data-dir overlay, prices the B300 rows.
 mkdir -p "$tmp/overlay/prices"
-cat >"$tmp/overlay/prices/h200-sxm-purchase-mine.toml" <<'TOML'
-id = "h200-sxm-purchase-mine"
-name = "H200 SXM purchase price per accelerator (our quote)"
+cat >"$tmp/overlay/prices/b300-purchase-mine.toml" <<'TOML'
+id = "b300-purchase-mine"
+name = "B300 purchase price per accelerator (our quote)"
 kind = "price"
-item = "h200-sxm"
+item = "b300"
 unit_of_sale = "accelerator"
 [[purchase]]
 as_of = 2025-01-01
@@ -116,9 +116,9 @@ as_of = 2025-01-01
 sources = ["our quote"]
 basis = "estimate"
 TOML
-expect_status 0 -- "$bin" plan "$ex/llama3-70b-h100.toml" --data-dir "$tmp/overlay" --set money.rental= --sweep hardware.system=dgx-h100,dgx-h200 --columns capex_per_gpu --csv
-out_has "dgx-h200,31000,"
-err_has "priced at the catalog's h200-sxm-purchase-mine"
+expect_status 0 -- "$bin" plan "$ex/llama3-70b-h100.toml" --data-dir "$tmp/overlay" --set money.rental= --sweep hardware.system=dgx-h100,hgx-b300 --columns capex_per_gpu --csv
+out_has "hgx-b300,31000,"
+err_has "priced at the catalog's b300-purchase-mine"
 
 # A sweep whose points fail checks exits 1, as the single plan does, and says on stderr how many failed.
 expect_status 1 -- "$bin" plan "$ex/llama3-70b-h100.toml" --set workload.ttft=50ms --set workload.batch=8

@@ -7,6 +7,7 @@
 #include "plugins/decode/decode_roofline.hpp"
 #include "plugins/decode/decode_speculative.hpp"
 #include "plugins/decode/decode_workload.hpp"
+#include "plugins/decode/efficiency.hpp"
 #include "plugins/formats/storage.hpp"
 #include "plugins/kv/kv_layout.hpp"
 
@@ -204,4 +205,33 @@ TEST_CASE("MLA decodes in the absorbed form", "[decode][attention]") {
   const Workload w = workload_from_arch(m, fmt("fp16"), fmt("fp16"));
   CHECK(attention_flops_per_token(w, from_base<Tokens>(99)).value() == Approx(2.0 * 128 * (2 * 512 + 64) * 100 * 2));
   CHECK(attention_flops_prefill(w, from_base<Tokens>(100), false).value() == Approx(2.0 * 128 * (128 + 64 + 128) * 100 * 100 * 2));
+}
+
+TEST_CASE("expected step: a few rows run as a GEMV on the vector units when a tensor-core tile would waste more", "[decode]") {
+  Efficiency e = prior_efficiency();
+  e.ideal = false;
+  e.matmul_half_tokens = 64;
+  e.matmul_fraction_16 = 0.5;
+  // An 8e9-parameter layer stack at batch 1 on a part with weak tensor cores (RTX 4090-like: 165 TFLOP/s, 83 TFLOP/s FP32).
+  const StepCost cost{from_base<Flops>(16e9), from_base<Bytes>(16e9)};
+  Roof roof{from_base<BytesPerSecond>(1e12), from_base<FlopsPerSecond>(165e12)};
+  StepShape one;
+  one.tokens = 1;
+  const double scale = std::min(1.0, 0.5 * e.engine(Engine::generic).compute_scale);
+  const StepTime tile = calibrated_step_time(e, Engine::generic, cost, one, roof, Seconds{});
+  // Without the vector rate the tile pads 1 row to 65: 65 x the work at the share.
+  CHECK(tile.compute.value() == Approx(16e9 / (165e12 * scale / 65.0)).epsilon(1e-9));
+  roof.vector_peak = from_base<FlopsPerSecond>(83e12);
+  const StepTime gemv = calibrated_step_time(e, Engine::generic, cost, one, roof, Seconds{});
+  CHECK(gemv.compute.value() == Approx(16e9 / (83e12 * scale)).epsilon(1e-9));
+  CHECK(gemv.memory_bound);
+  // At 512 rows the tensor cores win again: the vector units would take longer.
+  StepShape wide;
+  wide.tokens = 512;
+  const StepCost big{from_base<Flops>(16e9 * 512), from_base<Bytes>(16e9)};
+  const StepTime tensor = calibrated_step_time(e, Engine::generic, big, wide, roof, Seconds{});
+  CHECK(tensor.compute.value() == Approx(16e9 * 512 / (165e12 * scale * 512.0 / 576.0)).epsilon(1e-9));
+  // The ceiling (ideal parameters) never uses it.
+  const StepTime ceiling = calibrated_step_time(ideal_efficiency(), Engine::generic, cost, one, roof, Seconds{});
+  CHECK(ceiling.compute.value() == Approx(16e9 / 165e12).epsilon(1e-12));
 }

@@ -256,16 +256,16 @@ TEST_CASE("a swept system is priced as itself, never as the plan's own system", 
     CHECK(column(r, 1, "rent_cost_per_mtok") == Approx(h200->q("rent_cost_per_mtok")).epsilon(1e-12));
   }
   SECTION("a price the catalog lacks stops the sweep, naming it and how to give it") {
-    auto r = sweep_example({}, {"hardware.system=dgx-h100,dgx-h200,dgx-b200"}, cols);
+    auto r = sweep_example({}, {"hardware.system=dgx-h100,hgx-b300,gb200-nvl72"}, cols);
     const std::string t = r.problems.text();
     INFO(t);
     CHECK(r.rows.empty());
-    CHECK(t.find("--sweep hardware.system=dgx-h200: no purchase price for dgx-h200 (h200-sxm)") != std::string::npos);
+    CHECK(t.find("--sweep hardware.system=hgx-b300: no purchase price for hgx-b300 (b300)") != std::string::npos);
     CHECK(t.find("money.capex_per_gpu") != std::string::npos);
     CHECK(t.find("--data-dir") != std::string::npos);
-    CHECK(t.find("--sweep hardware.system=dgx-b200: no on-demand rental price for dgx-b200 (b200)") != std::string::npos);
+    CHECK(t.find("--sweep hardware.system=gb200-nvl72: no on-demand rental price for gb200-nvl72 (gb200)") != std::string::npos);
     CHECK(t.find("--set money.rental=") != std::string::npos);
-    CHECK(t.find("dgx-b200: no purchase price") == std::string::npos);  // the catalog prices the B200
+    CHECK(t.find("gb200-nvl72: no purchase price") == std::string::npos);  // the catalog prices the GB200 NVL72
   }
   SECTION("prices the sweep sets itself stay as given") {
     auto r = sweep_example({"money.rental="}, {"hardware.system=dgx-h100,dgx-h200", "money.capex_per_gpu=$30000,$45000"}, cols);
