@@ -19,5 +19,7 @@ namespace infracalc::decode {
 [[nodiscard]] Calculator speculative_calculator();
 /// `decode moe`: active vs total parameters, experts touched by a batch, expert-parallel all-to-all.
 [[nodiscard]] Calculator moe_calculator();
+/// `decode breakdown`: one step or prefill by operator.
+[[nodiscard]] Calculator breakdown_calculator();
 
 }  // namespace infracalc::decode

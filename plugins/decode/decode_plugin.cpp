@@ -18,6 +18,7 @@ Plugin make_decode_plugin() {
   p.calculators.push_back(decode::attention_calculator());
   p.calculators.push_back(decode::speculative_calculator());
   p.calculators.push_back(decode::moe_calculator());
+  p.calculators.push_back(decode::breakdown_calculator());
   p.kernels = decode_kernels();
   return p;
 }
