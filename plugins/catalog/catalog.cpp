@@ -24,7 +24,7 @@ constexpr std::pair<std::string_view, std::string_view> kFolders[] = {
     {"accelerators", "accelerator"}, {"systems", "system"},   {"models", "model"},     {"interconnects", "interconnect"},
     {"network", "network"},          {"prices", "price"},     {"grids", "grid"},       {"facility", "facility"},
     {"storage", "storage"},          {"memory", "memory"},    {"reliability", "reliability"}, {"measured", "measured"},
-    {"calibration", "calibration"}};
+    {"calibration", "calibration"}, {"climate", "climate"}};
 
 // Files of published measurements (data/measured/) hold [[measurement]] tables, not one catalog entry
 // looked up by id: the index leaves them out and plugins/catalog/measured.cpp reads them.

@@ -1,5 +1,7 @@
 #include "plugins/catalog/check.hpp"
 
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <cctype>
 #include <cmath>
@@ -103,6 +105,14 @@ std::optional<Quantity> check_value(Catalog& catalog, const Entry& e, const std:
     bool ok = v.kind == Node::Kind::array && !v.items.empty();
     for (const auto& i : v.items) ok = ok && i.kind == Node::Kind::string;
     if (!ok) out.push_back({ref.location, path + ": expected a non-empty array of strings", true});
+    return std::nullopt;
+  }
+  if (spec->numbers) {
+    bool ok = v.kind == Node::Kind::array && !v.items.empty();
+    for (const auto& i : v.items)
+      ok = ok && (i.kind == Node::Kind::integer || i.kind == Node::Kind::floating) && i.number >= spec->min && i.number <= spec->max;
+    if (!ok)
+      out.push_back({ref.location, fmt::format("{}: expected a non-empty array of numbers from {:g} to {:g}", path, spec->min, spec->max), true});
     return std::nullopt;
   }
   if (spec->text) {

@@ -50,6 +50,12 @@ constexpr FieldSpec list(std::string_view kind, std::string_view path, std::stri
   s.meaning = meaning;
   return s;
 }
+constexpr FieldSpec numbers(std::string_view kind, std::string_view path, double min, double max, std::string_view meaning) {
+  FieldSpec s{kind, path, none, min, max};
+  s.numbers = true;
+  s.meaning = meaning;
+  return s;
+}
 constexpr FieldSpec point(std::string_view kind, std::string_view path, std::string_view meaning) {
   FieldSpec s = q(kind, path, temperature, 200, 420, meaning);
   s.point = true;
@@ -224,6 +230,25 @@ constexpr std::array kSpecs = {
     count("price", "cache_write_1h", 1, 5,
           "cache-write price for the optional 1-hour cache lifetime, as a multiple of the base input price"),
     q("price", "cache_ttl", time, 1, 604800, "default lifetime of a prompt-cache entry (min)"),
+    // ---- climate: a site's typical meteorological year, binned ----
+    t("climate", "country", "ISO country code", true),
+    t("climate", "station", "weather station (WMO id)", true),
+    count("climate", "latitude", -90, 90, "degrees north"),
+    count("climate", "longitude", -180, 180, "degrees east"),
+    q("climate", "elevation", length, -500, 9000, "station elevation (m)"),
+    t("climate", "dataset", "typical-year dataset and its period (TMY3, TMYx, IWEC)", true),
+    point("climate", "annual_dry_bulb_mean", "mean dry-bulb temperature over the year (degC)"),
+    point("climate", "annual_wet_bulb_mean", "mean wet-bulb temperature over the year (degC)"),
+    point("climate", "bins.start", "lower edge of the first temperature bin (degC)"),
+    q("climate", "bins.width", temperature, 0.1, 10, "width of one temperature bin (K)"),
+    count("climate", "bins.count", 1, 1000, "temperature bins per histogram"),
+    count("climate", "month.month", 1, 12, "month of the year"),
+    count("climate", "month.hours", 672, 744, "hours in the month"),
+    point("climate", "month.dry_bulb_mean", "mean dry-bulb temperature of the month (degC)"),
+    point("climate", "month.wet_bulb_mean", "mean wet-bulb temperature of the month (degC)"),
+    point("climate", "month.dew_point_mean", "mean dew point of the month (degC)"),
+    numbers("climate", "month.dry_bulb_hours", 0, 744, "hours of the month in each dry-bulb bin"),
+    numbers("climate", "month.wet_bulb_hours", 0, 744, "hours of the month in each wet-bulb bin"),
     // ---- grid: a region's electricity ----
     t("grid", "region", "region or market name", true),
     t("grid", "country", "ISO country code"),

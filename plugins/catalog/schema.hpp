@@ -33,6 +33,8 @@ struct FieldSpec {
   bool boolean = false;
   /// True for arrays of strings.
   bool list = false;
+  /// True for arrays of plain numbers (counts such as hours per bin), each within [min, max].
+  bool numbers = false;
   /// For text fields naming another catalog entry: the kind that entry must have ("" for none).
   std::string_view ref_kind = {};
   /// What the field means and its unit, for docs and `--help` (one short phrase).

@@ -18,6 +18,7 @@ Plugin make_cooling_plugin() {
   p.calculators.push_back(cooling_facility_calculator());
   p.calculators.push_back(cooling_fleet_calculator());
   p.calculators.push_back(cooling_carbon_calculator());
+  p.calculators.push_back(cooling_climate_calculator());
   p.kernels = cooling_kernels();
   return p;
 }

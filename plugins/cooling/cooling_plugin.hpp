@@ -28,6 +28,8 @@ namespace infracalc {
 [[nodiscard]] Calculator cooling_fleet_calculator();
 /// `cooling carbon` (cooling_carbon.cpp).
 [[nodiscard]] Calculator cooling_carbon_calculator();
+/// `cooling climate`: a site's typical year through a plant: economiser and chiller hours, PUE and WUE.
+[[nodiscard]] Calculator cooling_climate_calculator();
 /// `cooling loop` (cooling_loop.cpp).
 [[nodiscard]] Calculator cooling_loop_calculator();
 
