@@ -94,7 +94,8 @@ Flops attention_flops_per_token(const Workload& w, Tokens context) {
   double ops = 0;
   const double per_pair = flops_per_pair(m, true);
   for (int l = 0; l < m.layers; ++l)
-    ops += per_pair * (sliding(m, l) ? std::min(attended, static_cast<double>(m.sliding_window)) : attended);
+    if (!kv::layer_state_space(m, l))
+      ops += per_pair * (sliding(m, l) ? std::min(attended, static_cast<double>(m.sliding_window)) : attended);
   return from_base<Flops>(ops);
 }
 
@@ -105,6 +106,7 @@ Flops attention_flops_prefill(const Workload& w, Tokens prompt, bool causal) {
   const double per_pair = flops_per_pair(m, false);
   double ops = 0;
   for (int l = 0; l < m.layers; ++l) {
+    if (kv::layer_state_space(m, l)) continue;  // a Mamba layer scans its state, it attends to nothing
     double pairs = 0;
     if (sliding(m, l)) {
       const double win = static_cast<double>(m.sliding_window);
@@ -129,6 +131,8 @@ StepDetail decode_step(const Workload& w, double batch, Tokens context, int tp, 
     const kv::CacheSize cache = kv::cache_size(*w.arch, w.kv_format, context, Number::from_value(batch), par);
     d.kv_read = cache.per_device;
     d.kv_write = static_cast<double>(cache.cached_layers) * tokens * kv::bytes_per_position(*w.arch, w.kv_format, std::max(1, tp));
+    // Every step reads each sequence's Mamba state (in kv_read above) and writes all of it back.
+    d.kv_write += static_cast<double>(cache.ssm_layers) * batch * kv::ssm_state_bytes(*w.arch, std::max(1, tp));
     Flops attn{};
     for (int j = 0; j < new_tokens; ++j) attn += attention_flops_per_token(w, context + from_base<Tokens>(j));
     d.attention_flops = batch * attn / ranks;
