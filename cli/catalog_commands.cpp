@@ -151,6 +151,7 @@ std::vector<std::pair<std::string, double>> derived_params(const Entry& e, std::
       {"params_total", c.total},         {"params_embeddings", c.embeddings}, {"params_attention", c.attention},
       {"params_mlp", c.mlp},             {"params_router", c.router},         {"params_norms", c.norms}};
   if (arch.value().moe) rows.insert(rows.begin() + 1, {"params_active", active_as_published(arch.value(), c)});
+  if (arch.value().ssm) rows.insert(rows.end() - 3, {"params_ssm", c.ssm});  // a hybrid's Mamba mixers, after attention
   note = "computed from the architecture (count_params); compare with the published params_total";
   if (arch.value().active_excludes_embedding) note += "; params_active leaves out the input embedding, as the publisher does";
   return rows;
