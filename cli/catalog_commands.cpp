@@ -151,6 +151,7 @@ std::vector<std::pair<std::string, double>> derived_params(const Entry& e, std::
       {"params_total", c.total},         {"params_embeddings", c.embeddings}, {"params_attention", c.attention},
       {"params_mlp", c.mlp},             {"params_router", c.router},         {"params_norms", c.norms}};
   if (arch.value().moe) rows.insert(rows.begin() + 1, {"params_active", active_as_published(arch.value(), c)});
+  if (arch.value().ssm) rows.insert(rows.end() - 3, {"params_ssm", c.ssm});  // a hybrid's Mamba mixers, after attention
   note = "computed from the architecture (count_params); compare with the published params_total";
   if (arch.value().active_excludes_embedding) note += "; params_active leaves out the input embedding, as the publisher does";
   return rows;
@@ -512,11 +513,12 @@ ExitStatus run_model_import(const ImportOptions& o, const GlobalOptions& g) {
   if (!json) throw UserError{json.error()};
   // The id names the file, so --id, --out and the config must agree on it.
   const fs::path src(o.file);
-  const std::string folder = src.filename() == "config.json" && src.has_parent_path()
-                                 ? fs::absolute(src).parent_path().filename().string()
-                                 : src.stem().string();
+  // A config.json is named after its folder (the repository it came from), also when given without a path.
+  const std::string folder =
+      src.filename() == "config.json" ? fs::absolute(src).parent_path().filename().string() : src.stem().string();
   std::string id = o.id;
   if (id.empty() && !o.out.empty()) id = fs::path(o.out).stem().string();
+  const bool id_from_file = id.empty() && hf_name_of(json.value()).empty();
   if (id.empty()) id = hf_suggest_id(json.value(), folder);
   if (!valid_id(id))
     throw UserError{{"model import: " + std::string(!o.id.empty() ? "--id" : "the --out file name") + " \"" + id + "\" is not a valid id",
@@ -532,6 +534,10 @@ ExitStatus run_model_import(const ImportOptions& o, const GlobalOptions& g) {
   opt.source = o.file;
   auto result = import_hf_config(json.value(), opt);
   if (!result) throw UserError{result.error()};
+  std::vector<std::string> notes = result->notes;
+  if (id_from_file)
+    notes.insert(notes.begin(), "the config has no _name_or_path or name_or_path: the id \"" + id +
+                                                    "\" comes from the file's name; pass --id to choose another");
   const std::string out_path = o.out.empty() ? id + ".toml" : o.out;
   // The config itself is never overwritten, even with --force.
   write_file_atomically(out_path, result->toml, o.force, {o.file});
@@ -544,9 +550,9 @@ ExitStatus run_model_import(const ImportOptions& o, const GlobalOptions& g) {
     j += ", \"params_total\": " + format_machine(pc.total);
     if (result->arch.moe) j += ", \"params_active\": " + format_machine(pc.active);
     j += ", \"notes\": [";
-    for (std::size_t i = 0; i < result->notes.size(); ++i) {
+    for (std::size_t i = 0; i < notes.size(); ++i) {
       j += i ? ", " : "";
-      append_json_string(j, result->notes[i]);
+      append_json_string(j, notes[i]);
     }
     emit(j + "]}\n");
     return ExitStatus::ok;
@@ -554,7 +560,7 @@ ExitStatus run_model_import(const ImportOptions& o, const GlobalOptions& g) {
   std::string out = "wrote " + out_path + " (model " + id + ")\n  parameters (derived): " + format_count(pc.total, g.out.number.digits);
   if (result->arch.moe) out += " total, " + format_count(pc.active, g.out.number.digits) + " active";
   out += "\n";
-  for (const auto& n : result->notes) out += "  note: " + n + "\n";
+  for (const auto& n : notes) out += "  note: " + n + "\n";
   out += "  use it with --data-dir " + (fs::path(out_path).has_parent_path() ? fs::path(out_path).parent_path().string() : std::string(".")) +
          " (or copy it into a data overlay directory)\n";
   emit(printable(out, Keep::lines));  // text from data files, escaped for the terminal

@@ -40,7 +40,11 @@ struct HfImport {
 /// The architectures (config `model_type`) the importer understands.
 [[nodiscard]] const std::vector<std::string>& hf_supported_model_types();
 
-/// A catalog id suggested by a config: its `_name_or_path`, else `fallback` (e.g. the folder name),
+/// The model name a config gives itself: the last path part of `_name_or_path`, else of `name_or_path`
+/// ("meta-llama/Meta-Llama-3-8B" gives "Meta-Llama-3-8B"); "" when neither names anything usable (absent, "./").
+[[nodiscard]] std::string hf_name_of(const Node& config);
+
+/// A catalog id suggested by a config: hf_name_of(config), else `fallback` (e.g. the folder name),
 /// lower-cased with anything but letters, digits, '.' and '-' turned into '-'.
 [[nodiscard]] std::string hf_suggest_id(const Node& config, std::string_view fallback);
 

@@ -120,6 +120,13 @@ Expected<ModelArch> read_model_arch(const Entry& e, std::vector<Provenance>* cit
   if (auto t = r.boolean("tied_embeddings")) m.tied_embeddings = *t;
   if (auto b = r.boolean("attention_bias")) m.attention_bias = *b;
   if (auto b = r.boolean("active_excludes_embedding")) m.active_excludes_embedding = *b;
+  if (auto b = r.boolean("linear_bias")) m.linear_bias = *b;
+  if (auto n = r.text("norm")) {
+    if (*n != "layernorm" && *n != "rmsnorm")
+      return Error{e.file() + ": norm must be layernorm or rmsnorm, got \"" + *n + "\"", "layernorm has a weight and a bias, rmsnorm a weight"};
+    m.norm_bias = *n == "layernorm";
+  }
+  m.learned_positions = r.count("position_embeddings", err, false, 1, kMaxWidth);
   if (auto a = r.text("activation")) m.gated_mlp = *a == "swiglu" || *a == "geglu" || *a == "gated-gelu" || *a == "gated-silu";
   if (auto c = r.token_count("max_context", err)) m.max_context = *c;
   if (auto p = r.number("params_total", err)) m.params_total_published = *p;
@@ -178,13 +185,48 @@ Expected<ModelArch> read_model_arch(const Entry& e, std::vector<Provenance>* cit
     for (const auto& item : p.items) {
       if (item.kind == Node::Kind::string && item.str == "full") pattern.push_back(LayerAttention::full);
       else if (item.kind == Node::Kind::string && item.str == "sliding") pattern.push_back(LayerAttention::sliding);
-      else return Error{e.where(item) + ": layer_pattern items are \"full\" or \"sliding\"", ""};
+      else if (item.kind == Node::Kind::string && item.str == "ssm") pattern.push_back(LayerAttention::state_space);
+      else return Error{e.where(item) + ": layer_pattern items are \"full\", \"sliding\" or \"ssm\"", ""};
     }
     if (cited != nullptr) cited->push_back(ref->provenance);
     for (std::size_t i = 0; i < m.layer_types.size(); ++i) m.layer_types[i] = pattern[i % pattern.size()];
     const bool any_sliding = std::find(pattern.begin(), pattern.end(), LayerAttention::sliding) != pattern.end();
     if (any_sliding && m.sliding_window <= 0)
       return Error{ref->location + ": layer_pattern has sliding layers but attention.sliding_window is missing", ""};
+  }
+
+  if (e.field_ref("ssm") != nullptr) {
+    SsmDims d;
+    if (auto k = r.text("ssm.kind")) {
+      if (*k == "mamba") d.kind = SsmKind::mamba;
+      else if (*k == "mamba2") d.kind = SsmKind::mamba2;
+      else return Error{e.file() + ": ssm.kind must be mamba or mamba2, got \"" + *k + "\"", ""};
+    }
+    d.d_state = r.count("ssm.d_state", err, true, 1, kMaxWidth);
+    d.d_conv = r.count("ssm.d_conv", err, true, 1, kMaxWidth);
+    d.d_inner = r.count("ssm.d_inner", err, true, 1, kMaxWidth);
+    d.dt_rank = r.count("ssm.dt_rank", err, false, 1, kMaxWidth);
+    d.heads = r.count("ssm.heads", err, d.kind == SsmKind::mamba2, 1, kMaxHeads);
+    d.groups = r.count("ssm.groups", err, false, 1, kMaxHeads);
+    if (auto b = r.boolean("ssm.conv_bias")) d.conv_bias = *b;
+    if (auto b = r.boolean("ssm.proj_bias")) d.proj_bias = *b;
+    if (auto b = r.boolean("ssm.inner_norms")) d.inner_norms = *b;
+    if (auto t = r.text("ssm.state_dtype")) d.state_dtype = *t;
+    if (err) return *err;
+    // mamba_ssm's Mamba defaults dt_rank to ceil(d_model / 16) and Mamba-2 to one group.
+    if (d.kind == SsmKind::mamba && d.dt_rank == 0) d.dt_rank = (m.hidden_size + 15) / 16;
+    if (d.kind == SsmKind::mamba2 && d.groups == 0) d.groups = 1;
+    if (d.kind == SsmKind::mamba2 && (d.d_inner % d.heads != 0 || d.heads % d.groups != 0))
+      return Error{fmt::format("{}: ssm.heads ({}) must divide ssm.d_inner ({}) and be a multiple of ssm.groups ({})", e.file(), d.heads,
+                               d.d_inner, d.groups),
+                   "Mamba-2 splits d_inner into heads of equal width and heads into B/C groups"};
+    m.ssm = d;
+    // Without a pattern naming "ssm" layers every layer is a state-space layer (a pure Mamba model).
+    if (std::none_of(m.layer_types.begin(), m.layer_types.end(), [](LayerAttention t) { return t == LayerAttention::state_space; }))
+      m.layer_types.assign(m.layer_types.size(), LayerAttention::state_space);
+  } else if (std::any_of(m.layer_types.begin(), m.layer_types.end(), [](LayerAttention t) { return t == LayerAttention::state_space; })) {
+    return Error{e.file() + ": attention.layer_pattern has \"ssm\" layers but the file has no [ssm] table",
+                 "add [ssm] with d_state, d_conv and d_inner (docs/data.md)"};
   }
 
   if (e.field_ref("moe") != nullptr) {
@@ -217,11 +259,51 @@ const ModelArchRead& Entry::model_arch() const {
 
 // Counts follow the standard decoder layout (Llama/Mistral/Qwen/DeepSeek Hugging Face implementations):
 // q/k/v/o projections, a gated or plain MLP, RMSNorm weights before attention and MLP plus a final norm.
+int count_layers(const ModelArch& m, LayerAttention kind) {
+  return static_cast<int>(std::count(m.layer_types.begin(), m.layer_types.end(), kind));
+}
+
+// Mamba-1 follows mamba_ssm's Mamba (mamba_simple.py) and Hugging Face's MambaMixer/JambaMambaMixer: in_proj to
+// 2 d_inner (x and the gate z), a depthwise conv1d, x_proj to dt_rank + 2 d_state (dt, B, C), dt_proj back to
+// d_inner with a bias, A_log (d_inner x d_state), D (d_inner), out_proj. Mamba-2 follows mamba_ssm's Mamba2
+// (mamba2.py) and Hugging Face's Mamba2Mixer/NemotronHMamba2Mixer: one in_proj to z, x, B, C (n_groups each) and
+// dt (one per head), a conv1d over x, B and C, per-head dt_bias, A_log and D, a gated RMSNorm of d_inner, out_proj.
+double ssm_mixer_params(const SsmDims& d, int hidden) {
+  const double h = hidden, di = d.d_inner, ds = d.d_state, dc = d.d_conv;
+  const double out = di * h + (d.proj_bias ? h : 0.0);
+  if (d.kind == SsmKind::mamba2) {
+    const double heads = d.heads, conv_dim = di + 2.0 * d.groups * ds;
+    const double in = h * (2.0 * di + 2.0 * d.groups * ds + heads) + (d.proj_bias ? 2.0 * di + 2.0 * d.groups * ds + heads : 0.0);
+    return in + conv_dim * dc + (d.conv_bias ? conv_dim : 0.0) + 3.0 * heads + di + out;
+  }
+  const double r = d.dt_rank;
+  const double in = h * 2.0 * di + (d.proj_bias ? 2.0 * di : 0.0);
+  const double conv = di * dc + (d.conv_bias ? di : 0.0);
+  const double x_dt = di * (r + 2.0 * ds) + r * di + di;
+  return in + conv + x_dt + di * ds + di + out + (d.inner_norms ? r + 2.0 * ds : 0.0);
+}
+
+// vLLM's MambaStateShapeCalculator (vllm/model_executor/layers/mamba/mamba_utils.py): Mamba-1 keeps a conv state of
+// (d_conv - 1) x d_inner/tp and a temporal state of d_inner/tp x d_state; Mamba-2 a conv state of (d_conv - 1) x
+// (d_inner + 2 n_groups d_state)/tp and a temporal state of heads/tp x head_dim x d_state. The conv state is one
+// column shorter than the kernel: the newest input completes the window.
+std::pair<double, double> ssm_state_elements(const SsmDims& d, int tp) {
+  const double ranks = std::max(1, tp);
+  const double taps = std::max(0, d.d_conv - 1);
+  if (d.kind == SsmKind::mamba2) {
+    const double conv_dim = d.d_inner + 2.0 * d.groups * d.d_state;
+    const double head_dim = d.heads > 0 ? static_cast<double>(d.d_inner) / d.heads : 0.0;
+    return {taps * std::ceil(conv_dim / ranks), std::ceil(d.heads / ranks) * head_dim * d.d_state};
+  }
+  const double channels = std::ceil(d.d_inner / ranks);
+  return {taps * channels, channels * d.d_state};
+}
+
 ParamCount count_params(const ModelArch& m) {
   ParamCount c;
   const double h = m.hidden_size;
   const double v = m.vocab_size;
-  c.embeddings = v * h * (m.tied_embeddings ? 1.0 : 2.0);
+  c.embeddings = v * h * (m.tied_embeddings ? 1.0 : 2.0) + static_cast<double>(m.learned_positions) * h;
   double attn = 0;
   if (m.mla) {
     const MlaDims& d = *m.mla;
@@ -236,17 +318,23 @@ ParamCount count_params(const ModelArch& m) {
     const double q = h * m.attention_heads * m.head_dim;
     const double kv = 2.0 * h * m.kv_heads * m.head_dim;
     const double o = static_cast<double>(m.attention_heads) * m.head_dim * h;
-    const double bias = m.attention_bias ? (static_cast<double>(m.attention_heads) + 2.0 * m.kv_heads) * m.head_dim : 0.0;
+    const double qkv_bias = (static_cast<double>(m.attention_heads) + 2.0 * m.kv_heads) * m.head_dim;
+    const double bias = m.linear_bias ? qkv_bias + h : m.attention_bias ? qkv_bias : 0.0;
     attn = q + kv + o + bias;
   }
-  c.attention = attn * m.layers;
+  // A hybrid's state-space layers have a Mamba mixer instead of attention; every layer keeps its MLP (Jamba).
+  const int ssm_layers = m.ssm ? count_layers(m, LayerAttention::state_space) : 0;
+  c.attention = attn * (m.layers - ssm_layers);
+  if (m.ssm) c.ssm = ssm_layers * ssm_mixer_params(*m.ssm, m.hidden_size);
   const double mats = m.gated_mlp ? 3.0 : 2.0;
-  const double dense_mlp = mats * h * m.ffn_size;
+  // GPT-2 and GPT-NeoX MLPs carry biases on the up (c_fc, dense_h_to_4h) and down projections.
+  const auto mlp_bias = [&](double ffn) { return m.linear_bias ? (m.gated_mlp ? 2.0 : 1.0) * ffn + h : 0.0; };
+  const double dense_mlp = mats * h * m.ffn_size + mlp_bias(m.ffn_size);
   double active_mlp = 0;
   if (m.moe) {
     const MoeDims& d = *m.moe;
     // Every product in double: counts within the model limits multiply past 2^31.
-    const double expert = mats * h * d.expert_ffn_size;
+    const double expert = mats * h * d.expert_ffn_size + mlp_bias(d.expert_ffn_size);
     const double dense_layers = d.dense_layers;
     const double moe_layers = static_cast<double>(m.layers) - dense_layers;
     c.mlp = dense_layers * dense_mlp + moe_layers * (static_cast<double>(d.experts) + d.shared_experts) * expert;
@@ -256,9 +344,10 @@ ParamCount count_params(const ModelArch& m) {
     c.mlp = static_cast<double>(m.layers) * dense_mlp;
     active_mlp = c.mlp;
   }
-  c.norms = (2.0 * m.layers + 1.0) * h;
-  c.total = c.embeddings + c.attention + c.mlp + c.router + c.norms;
-  c.active = c.embeddings + c.attention + active_mlp + c.router + c.norms;
+  // Two norms per layer and a final one; a LayerNorm has a weight and a bias.
+  c.norms = (2.0 * m.layers + 1.0) * h * (m.norm_bias ? 2.0 : 1.0);
+  c.total = c.embeddings + c.attention + c.ssm + c.mlp + c.router + c.norms;
+  c.active = c.embeddings + c.attention + c.ssm + active_mlp + c.router + c.norms;
   return c;
 }
 

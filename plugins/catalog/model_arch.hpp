@@ -5,6 +5,7 @@
 #include <optional>
 #include <string_view>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "plugins/catalog/catalog.hpp"
@@ -22,8 +23,41 @@ enum class AttentionLayout : std::uint8_t {
 
 /// What one layer attends to.
 enum class LayerAttention : std::uint8_t {
-  full,     ///< every earlier token
-  sliding,  ///< only the last `sliding_window` tokens
+  full,         ///< every earlier token
+  sliding,      ///< only the last `sliding_window` tokens
+  state_space,  ///< a Mamba (selective state-space) mixer: a fixed recurrent state per sequence, no KV cache
+};
+
+/// Which Mamba mixer a state-space layer uses.
+enum class SsmKind : std::uint8_t {
+  mamba,   ///< Mamba-1 (Gu and Dao 2023): x_proj/dt_proj, a state of d_inner x d_state
+  mamba2,  ///< Mamba-2 (Dao and Gu 2024): one in_proj with B/C groups and per-head dt, a state of heads x head_dim x d_state
+};
+
+/// Dimensions of the Mamba mixer of a hybrid or state-space model (mamba_ssm / Hugging Face config names).
+struct SsmDims {
+  /// Mamba-1 or Mamba-2.
+  SsmKind kind = SsmKind::mamba;
+  /// State width per channel (d_state, mamba_d_state, ssm_state_size).
+  int d_state = 0;
+  /// Causal convolution kernel width (d_conv, mamba_d_conv, conv_kernel).
+  int d_conv = 0;
+  /// Inner (expanded) width: expand x hidden_size, or mamba_num_heads x mamba_head_dim for Mamba-2.
+  int d_inner = 0;
+  /// Mamba-1: rank of the dt projection (dt_rank, mamba_dt_rank; ceil(hidden / 16) by default).
+  int dt_rank = 0;
+  /// Mamba-2: SSM heads (d_inner / head_dim).
+  int heads = 0;
+  /// Mamba-2: groups that share B and C (n_groups).
+  int groups = 0;
+  /// The convolution carries a bias (conv_bias; true in mamba_ssm).
+  bool conv_bias = true;
+  /// in_proj and out_proj carry biases (bias / mamba_proj_bias; false in mamba_ssm).
+  bool proj_bias = false;
+  /// Jamba: RMSNorms on dt, B and C inside the mixer (JambaMambaMixer dt_layernorm, b_layernorm, c_layernorm).
+  bool inner_norms = false;
+  /// Storage format of the recurrent state (conv and SSM state), e.g. "bf16" or "fp32".
+  std::string state_dtype = "bf16";
 };
 
 /// Multi-head latent attention dimensions (DeepSeek-V2/V3 config names).
@@ -78,6 +112,12 @@ struct ModelArch {
   bool tied_embeddings = false;
   /// True when q, k and v projections carry biases (Qwen2).
   bool attention_bias = false;
+  /// True when every linear layer carries a bias: q/k/v and output projections and the MLP (GPT-2, GPT-NeoX).
+  bool linear_bias = false;
+  /// True for LayerNorm with a bias (GPT-2, GPT-NeoX, Falcon); false for RMSNorm (a weight only).
+  bool norm_bias = false;
+  /// Learned absolute position embeddings (GPT-2's wpe: n_positions rows); 0 for RoPE or ALiBi.
+  std::int64_t learned_positions = 0;
   /// Longest context the model supports, in tokens.
   std::int64_t max_context = 0;
   /// KV layout.
@@ -92,6 +132,8 @@ struct ModelArch {
   std::optional<MlaDims> mla;
   /// MoE dimensions when the model has experts.
   std::optional<MoeDims> moe;
+  /// Mamba mixer dimensions when some layers are state-space layers (layer_types holds state_space).
+  std::optional<SsmDims> ssm;
   /// Published total parameter count (params_total).
   double params_total_published = 0;
   /// Published active parameter count (params_active; 0 for dense models).
@@ -112,6 +154,8 @@ struct ParamCount {
   double router = 0;
   /// Normalisation weights.
   double norms = 0;
+  /// Mamba mixers over all state-space layers.
+  double ssm = 0;
   /// Everything.
   double total = 0;
   /// What one token touches: shared weights plus the routed experts it activates.
@@ -155,6 +199,17 @@ struct ModelArchRead {
 /// The active count computed the way the model's publisher counts it (without the input embedding
 /// when `m.active_excludes_embedding`), for comparison with params_active.
 [[nodiscard]] double active_as_published(const ModelArch& m, const ParamCount& c);
+
+/// Layers whose type is `kind`.
+[[nodiscard]] int count_layers(const ModelArch& m, LayerAttention kind);
+
+/// Parameters of one Mamba mixer of model width `hidden` (in_proj, conv1d, x_proj/dt_proj or Mamba-2's fused
+/// projection, A_log, D, dt bias, inner norms, out_proj).
+[[nodiscard]] double ssm_mixer_params(const SsmDims& d, int hidden);
+
+/// The recurrent state elements of one Mamba layer for one sequence: {conv state, SSM state}, split over `tp`
+/// tensor-parallel ranks (vLLM MambaStateShapeCalculator: conv (d_conv - 1) x channels, SSM d_inner x d_state).
+[[nodiscard]] std::pair<double, double> ssm_state_elements(const SsmDims& d, int tp);
 
 /// "mha", "gqa", "mqa" or "mla".
 [[nodiscard]] const char* layout_name(AttentionLayout l);

@@ -29,6 +29,9 @@ void calculate_ceiling(Context& ctx) {
   ctx.set("weights_read", d.weights);
   ctx.set("kv_read", d.kv_read);
   ctx.set("kv_write", d.kv_write);
+  if (w.arch && w.arch->ssm)
+    ctx.note(kv::state_space_note(*w.arch, kv::cache_size(*w.arch, w.kv_format, tokens, Number::from_value(1.0)).ssm_state_per_sequence) +
+             "; each step reads every sequence's state (kv_read) and writes it back (kv_write)");
   ctx.set("bytes_per_step", d.cost().bytes);
   ctx.set("flops_per_step", d.cost().flops);
   ctx.set("intensity", intensity(d.cost()));
@@ -80,7 +83,7 @@ Calculator ceiling_calculator() {
       {"weights_bytes", dims::information, "weights stored (all devices together)"},
       {"weights_read", dims::information, "weight bytes one device reads per step"},
       {"kv_read", dims::information, "KV-cache bytes one device reads per step"},
-      {"kv_write", dims::information, "KV-cache bytes one device writes per step (the new tokens)"},
+      {"kv_write", dims::information, "KV-cache bytes one device writes per step (the new tokens, and a hybrid's whole Mamba state)"},
       {"bytes_per_step", dims::information, "bytes one device moves per step"},
       {"flops_per_step", dims::flop, "operations one device does per step"},
       {"intensity", dims::intensity, "operations per byte of the step"},

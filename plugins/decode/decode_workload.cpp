@@ -41,7 +41,10 @@ Workload workload_from_arch(const ModelArch& m, const StorageFormat& weights, co
   w.weights_format = weights;
   w.kv_format = kv;
   const ParamCount pc = count_params(m);
-  const double input_embedding = m.tied_embeddings ? 0.0 : static_cast<double>(m.vocab_size) * m.hidden_size;
+  // Lookups, not matrix products: the input embedding (when untied) and learned position embeddings (GPT-2):
+  // a step reads one row of each per token.
+  const double positions = static_cast<double>(m.learned_positions) * m.hidden_size;
+  const double input_embedding = (m.tied_embeddings ? 0.0 : static_cast<double>(m.vocab_size) * m.hidden_size) + positions;
   const double expert = expert_params(m);
   double routed = 0;
   if (m.moe) {
@@ -55,7 +58,7 @@ Workload workload_from_arch(const ModelArch& m, const StorageFormat& weights, co
   w.weights_resident = storage_bytes(pc.total, weights);
   w.weights_always_read = storage_bytes(pc.total - input_embedding - routed, weights);
   w.expert_bytes = storage_bytes(expert, weights);
-  w.embedding_row = m.tied_embeddings ? Bytes{} : storage_bytes(m.hidden_size, weights);
+  w.embedding_row = storage_bytes((m.tied_embeddings ? 0.0 : m.hidden_size) + (positions > 0 ? m.hidden_size : 0.0), weights);
   // Norm weights scale elementwise and the input embedding is a lookup: neither is a matrix product.
   w.matmul_flops_per_token = from_base<Flops>(2.0 * (pc.active - pc.norms - input_embedding));
   return w;
@@ -94,7 +97,8 @@ Flops attention_flops_per_token(const Workload& w, Tokens context) {
   double ops = 0;
   const double per_pair = flops_per_pair(m, true);
   for (int l = 0; l < m.layers; ++l)
-    ops += per_pair * (sliding(m, l) ? std::min(attended, static_cast<double>(m.sliding_window)) : attended);
+    if (!kv::layer_state_space(m, l))
+      ops += per_pair * (sliding(m, l) ? std::min(attended, static_cast<double>(m.sliding_window)) : attended);
   return from_base<Flops>(ops);
 }
 
@@ -105,6 +109,7 @@ Flops attention_flops_prefill(const Workload& w, Tokens prompt, bool causal) {
   const double per_pair = flops_per_pair(m, false);
   double ops = 0;
   for (int l = 0; l < m.layers; ++l) {
+    if (kv::layer_state_space(m, l)) continue;  // a Mamba layer scans its state, it attends to nothing
     double pairs = 0;
     if (sliding(m, l)) {
       const double win = static_cast<double>(m.sliding_window);
@@ -129,6 +134,8 @@ StepDetail decode_step(const Workload& w, double batch, Tokens context, int tp, 
     const kv::CacheSize cache = kv::cache_size(*w.arch, w.kv_format, context, Number::from_value(batch), par);
     d.kv_read = cache.per_device;
     d.kv_write = static_cast<double>(cache.cached_layers) * tokens * kv::bytes_per_position(*w.arch, w.kv_format, std::max(1, tp));
+    // Every step reads each sequence's Mamba state (in kv_read above) and writes all of it back.
+    d.kv_write += static_cast<double>(cache.ssm_layers) * batch * kv::ssm_state_bytes(*w.arch, std::max(1, tp));
     Flops attn{};
     for (int j = 0; j < new_tokens; ++j) attn += attention_flops_per_token(w, context + from_base<Tokens>(j));
     d.attention_flops = batch * attn / ranks;

@@ -101,6 +101,7 @@ void run_inference(Context& ctx) {
   if (!s.arch.tied_embeddings && s.arch.vocab_size > 0) ctx.note("untied embeddings: the input embedding and the output head are counted as two matrices");
   ctx.note(fmt::format("KV cache: {} layout in {}, {:g} sequences x {:g} tokens (kv::cache_size: sliding windows, MLA and TP head split applied)",
                        layout_name(s.arch.layout), s.kv_dtype->name, batch, context.value()));
+  if (per_seq.ssm_layers > 0) ctx.note(kv::state_space_note(s.arch, per_seq.ssm_state_per_sequence));
   if (!s.activations)
     ctx.note(fmt::format("activations: estimate of one forward step's live tensors, {:g} tokens per step (decode tokens, or a prefill "
                          "chunk of at most --step-tokens) in BF16, plus FP32 logits; override with --activations",

@@ -156,9 +156,9 @@ ResolvedModel resolve_model(Context& ctx, bool need_arch) {
   } else if (countable) {
     const ParamCount c = count_params(*r.arch);
     r.params = c.total;
-    ctx.note(fmt::format("parameters counted from the architecture: {:.4g} (embeddings {:.4g}{}, attention {:.4g}, MLP/experts {:.4g})",
+    ctx.note(fmt::format("parameters counted from the architecture: {:.4g} (embeddings {:.4g}{}, attention {:.4g}{}, MLP/experts {:.4g})",
                          c.total, c.embeddings, r.arch->tied_embeddings ? ", tied" : ", input and output matrices counted separately",
-                         c.attention, c.mlp));
+                         c.attention, c.ssm > 0 ? fmt::format(", Mamba mixers {:.4g}", c.ssm) : std::string(), c.mlp));
     if (r.arch->params_total_published > 0 && std::fabs(c.total - r.arch->params_total_published) > 0.01 * c.total)
       ctx.note(fmt::format("the published count is {:.4g}; the difference is terms the count leaves out or the publisher rounds",
                            r.arch->params_total_published));

@@ -166,7 +166,7 @@ std::optional<ModelArch> resolve_arch(Context& ctx, bool required, bool cite_all
     if (!arch) throw UserError{arch.error()};
     for (const auto& p : read.cited) {
       const bool cache_field = p.field == "layers" || p.field == "attention_heads" || p.field == "kv_heads" || p.field == "head_dim" ||
-                               p.field.rfind("attention.", 0) == 0;
+                               p.field.rfind("attention.", 0) == 0 || p.field.rfind("ssm.", 0) == 0;
       if (cite_all || cache_field) ctx.cite(p);
     }
     m = *arch;
@@ -305,6 +305,8 @@ std::string describe(const ModelArch& m) {
     if (layer_cached(m, l) && layer_sliding(m, l)) ++sliding;
   if (sliding > 0) s += fmt::format("; {} sliding-window layers (window {} tok)", sliding, m.sliding_window);
   if (m.kv_shared_layers > 0) s += fmt::format("; {} layers share an earlier layer's cache", m.kv_shared_layers);
+  if (const int ssm = m.ssm ? count_layers(m, LayerAttention::state_space) : 0; ssm > 0)
+    s += fmt::format("; {} state-space (Mamba) layers without a KV cache", ssm);
   return s;
 }
 

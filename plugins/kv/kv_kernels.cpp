@@ -21,6 +21,10 @@ std::vector<Kernel> kv_kernels() {
        kv::run_evict_kernel},
       {"kv-work", "decodes with and without a cache, counting K/V projections and cached reads, and compares the outputs",
        kv::run_work_kernel},
+      {"kv-ssm-state",
+       "decodes a scaled-down Mamba hybrid with real per-sequence conv and SSM state buffers (h = A_bar h + B_bar x, y = C h + D x) "
+       "and counts the bytes held as the tokens grow",
+       kv::run_ssm_kernel},
   };
 }
 

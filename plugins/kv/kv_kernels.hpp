@@ -26,4 +26,8 @@ namespace infracalc::kv {
 /// A decode loop with and without a cache, counting projections and reads, against kv::projection_work.
 [[nodiscard]] std::vector<KernelCheck> run_work_kernel(const KernelOptions& opt);
 
+/// A scaled-down hybrid decodes with real per-sequence Mamba conv and SSM state buffers: the state stays the
+/// same size however many tokens pass, and equals cache_size's ssm_state_per_sequence.
+[[nodiscard]] std::vector<KernelCheck> run_ssm_kernel(const KernelOptions& opt);
+
 }  // namespace infracalc::kv

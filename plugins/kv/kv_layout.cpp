@@ -2,6 +2,9 @@
 
 #include <algorithm>
 #include <cmath>
+#include <fmt/format.h>
+
+#include "units/format.hpp"
 
 namespace infracalc::kv {
 
@@ -29,7 +32,23 @@ Bytes bytes_per_position(const ModelArch& m, const StorageFormat& dtype, int tp)
   return bytes_per_position(m, plain_precision(dtype), tp);
 }
 
-bool layer_cached(const ModelArch& m, int layer) { return layer < m.layers - std::max(0, m.kv_shared_layers); }
+bool layer_cached(const ModelArch& m, int layer) {
+  if (layer_state_space(m, layer)) return false;
+  return layer < m.layers - std::max(0, m.kv_shared_layers);
+}
+
+bool layer_state_space(const ModelArch& m, int layer) {
+  return m.ssm && layer >= 0 && static_cast<std::size_t>(layer) < m.layer_types.size() &&
+         m.layer_types[static_cast<std::size_t>(layer)] == LayerAttention::state_space;
+}
+
+// A Mamba layer's recurrent state replaces the growing KV cache: it is the same size after one token as after a
+// million (Gu and Dao 2023, "Mamba", section 3.4; vLLM allocates it once per sequence, MambaStateShapeCalculator).
+Bytes ssm_state_bytes(const ModelArch& m, int tp) {
+  if (!m.ssm) return from_base<Bytes>(0);
+  const auto [conv, state] = ssm_state_elements(*m.ssm, tp);
+  return storage_bytes(conv + state, storage_format_of(m.ssm->state_dtype, "ssm.state_dtype of model " + m.id));
+}
 
 bool layer_sliding(const ModelArch& m, int layer) {
   return layer >= 0 && static_cast<std::size_t>(layer) < m.layer_types.size() &&
@@ -40,6 +59,16 @@ Tokens layer_positions(const ModelArch& m, int layer, Tokens context) {
   if (!layer_cached(m, layer)) return from_base<Tokens>(0);
   if (layer_sliding(m, layer)) return from_base<Tokens>(std::min(context.value(), static_cast<double>(m.sliding_window)));
   return context;
+}
+
+std::string state_space_note(const ModelArch& m, Bytes per_sequence) {
+  if (!m.ssm) return {};
+  const auto [conv, state] = ssm_state_elements(*m.ssm, 1);
+  return fmt::format("{} state-space (Mamba) layers keep a fixed recurrent state, not a KV cache: {} conv + {} SSM state elements per "
+                     "layer in {} = {} B per sequence, the same at any context, included in the cache figures (vLLM "
+                     "MambaStateShapeCalculator)",
+                     count_layers(m, LayerAttention::state_space), format_count(conv, 15), format_count(state, 15), m.ssm->state_dtype,
+                     format_count(per_sequence.value(), 15));
 }
 
 // Pipeline stages take consecutive blocks of ceil(layers / pp) layers (the usual even split); the busiest
@@ -56,8 +85,14 @@ CacheSize cache_size(const ModelArch& m, const KvPrecision& precision, Tokens co
   const int per_stage = std::max(1, (m.layers + pp - 1) / pp);
   std::vector<double> stage_positions(static_cast<std::size_t>(pp), 0.0);
   std::vector<int> stage_layers(static_cast<std::size_t>(pp), 0);
+  std::vector<int> stage_ssm(static_cast<std::size_t>(pp), 0);
   double positions = 0;
   for (int l = 0; l < m.layers; ++l) {
+    if (layer_state_space(m, l)) {
+      ++out.ssm_layers;
+      ++stage_ssm[static_cast<std::size_t>(std::min(pp - 1, l / per_stage))];
+      continue;
+    }
     if (!layer_cached(m, l)) continue;
     ++out.cached_layers;
     if (layer_sliding(m, l)) ++out.sliding_layers;
@@ -68,14 +103,19 @@ CacheSize cache_size(const ModelArch& m, const KvPrecision& precision, Tokens co
     stage_positions[stage] += p;
     stage_layers[stage] += 1;
   }
-  const double busiest = *std::max_element(stage_positions.begin(), stage_positions.end());
+  const Bytes state_full = ssm_state_bytes(m, 1);
+  const Bytes state_rank = ssm_state_bytes(m, tp);
+  Bytes busiest = from_base<Bytes>(0);
+  for (std::size_t s = 0; s < stage_positions.size(); ++s)
+    busiest = std::max(busiest, stage_positions[s] * pos_rank + static_cast<double>(stage_ssm[s]) * state_rank);
   const int busiest_layers = *std::max_element(stage_layers.begin(), stage_layers.end());
   out.per_token = static_cast<double>(out.cached_layers) * pos_full;
   out.scales_per_token = static_cast<double>(out.cached_layers) * scale_part;
   out.per_token_per_device = static_cast<double>(busiest_layers) * pos_rank;
-  out.per_sequence = positions * pos_full;
+  out.ssm_state_per_sequence = static_cast<double>(out.ssm_layers) * state_full;
+  out.per_sequence = positions * pos_full + out.ssm_state_per_sequence;
   out.total = out.per_sequence * batch;
-  out.per_device = busiest * pos_rank * batch;
+  out.per_device = busiest * batch;
   return out;
 }
 

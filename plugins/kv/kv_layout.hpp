@@ -42,6 +42,10 @@ struct CacheSize {
   int sliding_layers = 0;
   /// Cached layers that attend over every earlier token.
   int full_layers = 0;
+  /// State-space (Mamba) layers: no KV cache, a fixed recurrent state per sequence.
+  int ssm_layers = 0;
+  /// Of per_sequence, the recurrent state of the state-space layers (conv and SSM state): constant in the context.
+  Bytes ssm_state_per_sequence;
 };
 
 /// KV heads one tensor-parallel rank holds: ceil(kv_heads / tp), at least one (replicated past the
@@ -61,6 +65,17 @@ struct CacheSize {
 
 /// True when layer `layer` (0-based) stores its own cache (false for cross-layer shared layers).
 [[nodiscard]] bool layer_cached(const ModelArch& m, int layer);
+
+/// True when layer `layer` (0-based) is a state-space (Mamba) layer: it keeps a recurrent state, not a KV cache.
+[[nodiscard]] bool layer_state_space(const ModelArch& m, int layer);
+
+/// Bytes of one state-space layer's recurrent state for one sequence on one of `tp` ranks: the conv state and the
+/// SSM state in the model file's ssm.state_dtype; zero for a model without state-space layers.
+[[nodiscard]] Bytes ssm_state_bytes(const ModelArch& m, int tp);
+
+/// The note every calculator that sizes a hybrid's cache prints: the state-space layers, their conv and SSM state
+/// elements and dtype, and `per_sequence` bytes of fixed state per sequence; "" for a model without them.
+[[nodiscard]] std::string state_space_note(const ModelArch& m, Bytes per_sequence);
 
 /// True when layer `layer` (0-based) attends over a sliding window.
 [[nodiscard]] bool layer_sliding(const ModelArch& m, int layer);

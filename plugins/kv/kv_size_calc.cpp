@@ -3,6 +3,7 @@
 
 #include "plugins/kv/kv_arch.hpp"
 #include "plugins/kv/kv_calculators.hpp"
+#include "units/bridge.hpp"
 
 namespace infracalc::kv {
 
@@ -28,7 +29,12 @@ void run_size(Context& ctx) {
   if (!m.mla) ctx.set_number("kv_heads_used", m.kv_heads);
   const Bytes mha = mha_position_bytes(m, prec);
   if (mha.value() > 0) ctx.set_number("factor_vs_mha", mha / bytes_per_position(m, prec, 1));
-  ctx.set_number("window_saving", 1.0 - c.per_sequence.value() / (c.per_token.value() * tokens.value()));
+  const double growing = c.per_token.value() * tokens.value();
+  ctx.set_number("window_saving", growing > 0 ? 1.0 - (c.per_sequence - c.ssm_state_per_sequence).value() / growing : 0.0);
+  if (c.ssm_layers > 0) {
+    ctx.set("ssm_state_per_sequence", c.ssm_state_per_sequence);
+    ctx.set_number("ssm_layers", c.ssm_layers);
+  }
 
   if (ctx.has("budget")) {
     const Bytes budget = ctx.get<Bytes>("budget");
@@ -61,7 +67,10 @@ void run_size(Context& ctx) {
   };
   row("full attention", c.full_layers, full_pos);
   row("sliding window", c.sliding_layers, slide_pos);
-  row("shared (no cache)", m.layers - c.cached_layers, 0.0);
+  row("shared (no cache)", m.layers - c.cached_layers - c.ssm_layers, 0.0);
+  if (c.ssm_layers > 0)
+    t.rows.push_back({std::string("state space (fixed state)"), Quantity::number(c.ssm_layers), Quantity{0.0, dims::token},
+                      to_quantity(c.ssm_state_per_sequence), Quantity::number(seq > 0 ? c.ssm_state_per_sequence.value() / seq : 0.0)});
   ctx.add_table(std::move(t));
 
   ctx.note("layout: " + describe(m));
@@ -96,6 +105,7 @@ void run_size(Context& ctx) {
       ctx.note(fmt::format("per device: the busiest of {} pipeline stages holds ceil({}/{}) = {} layers", par.pp, m.layers, par.pp,
                            (m.layers + par.pp - 1) / par.pp));
   }
+  if (c.ssm_layers > 0) ctx.note(state_space_note(m, c.ssm_state_per_sequence));
   ctx.note("paging waste, prefix sharing and compression are separate calculators: kv paged, kv prefix, kv compress");
 }
 
@@ -136,6 +146,9 @@ Calculator size_calculator() {
       {"kv_heads_used", dims::none, "KV heads per layer after applying the attention layout (not set for MLA)"},
       {"factor_vs_mha", dims::none, "how many times smaller per layer than full MHA of the same heads"},
       {"window_saving", dims::none, "share of the cache sliding windows save at --tokens (0 without sliding layers)"},
+      {"ssm_state_per_sequence", dims::information,
+       "of kv_per_sequence, the fixed recurrent state of the state-space (Mamba) layers: conv and SSM state, constant in --tokens"},
+      {"ssm_layers", dims::none, "state-space (Mamba) layers, which keep a recurrent state instead of a KV cache"},
       {"budget_headroom", dims::information, "--budget minus the cache (per device under tp/pp; negative when it does not fit)"},
   };
   c.run = run_size;

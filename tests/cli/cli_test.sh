@@ -297,5 +297,16 @@ out_has '"record": 2, "error": '; err_has "--files-from"
 echo '{"plan": "p.toml", "set": {"workload.rat": "50/s"}}' | "$bin" batch - --files-from "$tmp/plans" >"$tmp/out" 2>"$tmp/err"
 out_has '"record": 1, "error": '; err_has "did you mean 'workload.rate'"
 
+# Issue 22, item 2: an imported model is named by its config's _name_or_path; a config.json without one is named
+# after its folder (never "config"), with a note.
+fixtures="$(cd "$(dirname "$0")/../fixtures/hf" && pwd)"
+mkdir -p "$tmp/import/openai-gpt2" && cp "$fixtures/gpt2.json" "$tmp/import/openai-gpt2/config.json"
+(cd "$tmp/import/openai-gpt2" && "$bin" model import config.json) >"$tmp/out" 2>"$tmp/err"
+out_has 'wrote openai-gpt2.toml (model openai-gpt2)'; out_has 'comes from the file'"'"'s name'
+if [ -f "$tmp/import/openai-gpt2/openai-gpt2.toml" ]; then ok; else bad "model import did not write openai-gpt2.toml"; fi
+mkdir -p "$tmp/import/phi" && cp "$fixtures/phi-3-mini-4k-instruct.json" "$tmp/import/phi/config.json"
+(cd "$tmp/import/phi" && "$bin" model import config.json --json) >"$tmp/out" 2>"$tmp/err"
+out_has '"id": "phi-3-mini-4k-instruct"'
+
 echo "cli tests: $pass passed, $fail failed"
 [ "$fail" -eq 0 ]

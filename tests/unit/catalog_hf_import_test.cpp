@@ -202,3 +202,145 @@ TEST_CASE("counts past the model limits are errors naming the field, never a wra
   CHECK(ok.params.total > 0);
   CHECK(ok.params.total > 100000.0 * 3 * 4096 * 14336 * 32);
 }
+
+namespace {
+
+// A fixture imported and counted, with the relative error against a published count.
+double off_by(const HfImport& imp, double published, bool active = false) {
+  const double got = active ? imp.params.active : imp.params.total;
+  return std::abs(got - published) / published;
+}
+
+}  // namespace
+
+TEST_CASE("GPT-2, GPT-NeoX, Falcon and Phi-3 import with their own MLP, bias and norm conventions", "[catalog][import]") {
+  const HfImport gpt2 = convert(fixture("gpt2"), "gpt2");
+  CHECK(gpt2.arch.layers == 12);
+  CHECK(gpt2.arch.hidden_size == 768);
+  CHECK(gpt2.arch.attention_heads == 12);
+  CHECK(gpt2.arch.ffn_size == 4 * 768);  // n_inner is absent: 4 x n_embd
+  CHECK_FALSE(gpt2.arch.gated_mlp);
+  CHECK(gpt2.arch.tied_embeddings);
+  CHECK(gpt2.arch.linear_bias);
+  CHECK(gpt2.arch.norm_bias);
+  CHECK(gpt2.arch.learned_positions == 1024);
+  CHECK(gpt2.arch.max_context == 1024);
+  // Token and position embeddings, 12 blocks of biased Conv1D projections and two LayerNorms, the final LayerNorm.
+  const double h = 768, v = 50257, f = 4 * h;
+  const double block = 2 * 2 * h + (h * 3 * h + 3 * h) + (h * h + h) + (h * f + f) + (f * h + h);
+  CHECK(gpt2.params.total == Approx(v * h + 1024 * h + 12 * block + 2 * h).epsilon(1e-12));
+  CHECK(off_by(gpt2, 124e6) <= 0.01);
+
+  const HfImport neox = convert(fixture("pythia-410m"), "pythia-410m");
+  CHECK_FALSE(neox.arch.gated_mlp);
+  CHECK_FALSE(neox.arch.tied_embeddings);
+  CHECK(neox.arch.linear_bias);
+  CHECK(neox.arch.learned_positions == 0);  // rotary
+  CHECK(neox.toml.find("activation = \"gelu\"") != std::string::npos);
+  CHECK(neox.params.total == Approx(405'334'016.0).epsilon(1e-12));  // the Pythia README's own count
+
+  const HfImport falcon = convert(fixture("falcon-7b"), "falcon-7b");
+  CHECK(falcon.arch.kv_heads == 1);  // multi_query without new_decoder_architecture
+  CHECK(falcon.arch.layout == AttentionLayout::mqa);
+  CHECK(falcon.arch.ffn_size == 4 * 4544);
+  CHECK_FALSE(falcon.arch.gated_mlp);
+  CHECK_FALSE(falcon.arch.linear_bias);  // "bias": false
+  CHECK(falcon.arch.tied_embeddings);
+  // The model card rounds 6.92e9 to 7B; the MoE tolerance of the catalog tests (2%) covers the rounding.
+  CHECK(off_by(falcon, 7e9) <= 0.02);
+
+  const HfImport phi3 = convert(fixture("phi-3-mini-4k-instruct"), "phi3");
+  CHECK(phi3.arch.gated_mlp);  // fused gate_up_proj is still a gate
+  CHECK(phi3.arch.kv_heads == 32);
+  CHECK_FALSE(phi3.arch.linear_bias);
+  CHECK_FALSE(phi3.arch.norm_bias);
+  CHECK(phi3.arch.sliding_window == 2047);
+  CHECK(off_by(phi3, 3.8e9) <= 0.01);
+}
+
+TEST_CASE("Falcon's new decoder architecture groups queries over num_kv_heads", "[catalog][import]") {
+  const HfImport f40 = convert(json(R"({"model_type": "falcon", "hidden_size": 8192, "num_hidden_layers": 60, "num_attention_heads": 128,
+    "num_kv_heads": 8, "new_decoder_architecture": true, "multi_query": true, "bias": false, "vocab_size": 65024})"),
+                               "falcon-40b");
+  CHECK(f40.arch.kv_heads == 8);
+  CHECK(f40.arch.layout == AttentionLayout::gqa);
+  CHECK(f40.arch.tied_embeddings);  // FalconConfig's default
+}
+
+TEST_CASE("Llama 4 imports its experts, dense width and chunked attention as a window", "[catalog][import]") {
+  Catalog::instance().reset();
+  const HfImport scout = convert(fixture("llama-4-scout"), "scout");
+  CHECK(scout.arch.layers == 48);
+  REQUIRE(scout.arch.moe);
+  CHECK(scout.arch.moe->experts == 16);
+  CHECK(scout.arch.moe->shared_experts == 1);
+  CHECK(scout.arch.moe->expert_ffn_size == 8192);
+  CHECK(scout.arch.moe->dense_layers == 0);
+  CHECK(scout.arch.ffn_size == 16384);
+  CHECK(scout.arch.sliding_window == 8192);
+  CHECK(scout.toml.find("layer_pattern = [\"sliding\", \"sliding\", \"sliding\", \"full\"]") != std::string::npos);
+  CHECK(count_layers(scout.arch, LayerAttention::full) == 12);
+  bool noted = false;
+  for (const auto& n : scout.notes) noted = noted || n.find("attention_chunk_size 8192") != std::string::npos;
+  CHECK(noted);
+  const ModelArch want = read_model_arch(*Catalog::instance().find("llama-4-scout")).value_or_throw();
+  CHECK(scout.params.total == Approx(count_params(want).total).epsilon(1e-9));
+  CHECK(off_by(scout, 109e9) <= 0.02);
+  CHECK(off_by(scout, 17e9, true) <= 0.02);
+  // Maverick alternates dense and MoE layers (interleave_moe_layer_step 2): 24 dense layers, as the catalog keeps them.
+  std::string maverick = R"({"model_type": "llama4", "text_config": {"model_type": "llama4_text", "hidden_size": 5120, "num_hidden_layers": 48,
+    "num_attention_heads": 40, "num_key_value_heads": 8, "head_dim": 128, "intermediate_size": 8192, "intermediate_size_mlp": 16384,
+    "num_local_experts": 128, "num_experts_per_tok": 1, "interleave_moe_layer_step": 2, "vocab_size": 202048, "attention_chunk_size": 8192,
+    "hidden_act": "silu"}, "tie_word_embeddings": false})";
+  const HfImport mav = convert(json(maverick), "maverick");
+  CHECK(mav.arch.moe->dense_layers == 24);
+  const ModelArch want_mav = read_model_arch(*Catalog::instance().find("llama-4-maverick")).value_or_throw();
+  CHECK(mav.params.total == Approx(count_params(want_mav).total).epsilon(1e-9));
+  CHECK(mav.params.active == Approx(count_params(want_mav).active).epsilon(1e-9));
+}
+
+TEST_CASE("Jamba imports as a hybrid: Mamba layers, attention every eighth layer, experts every other layer", "[catalog][import]") {
+  const HfImport jamba = convert(fixture("jamba-v0.1"), "jamba");
+  REQUIRE(jamba.arch.ssm);
+  CHECK(jamba.arch.ssm->d_state == 16);
+  CHECK(jamba.arch.ssm->d_conv == 4);
+  CHECK(jamba.arch.ssm->d_inner == 8192);
+  CHECK(jamba.arch.ssm->dt_rank == 256);
+  CHECK(jamba.arch.ssm->state_dtype == "bf16");
+  CHECK(count_layers(jamba.arch, LayerAttention::state_space) == 28);
+  CHECK(count_layers(jamba.arch, LayerAttention::full) == 4);
+  CHECK(jamba.arch.layer_types[4] == LayerAttention::full);
+  CHECK(jamba.arch.layer_types[12] == LayerAttention::full);
+  CHECK(jamba.arch.layer_types[0] == LayerAttention::state_space);
+  REQUIRE(jamba.arch.moe);
+  CHECK(jamba.arch.moe->experts == 16);
+  CHECK(jamba.arch.moe->dense_layers == 16);
+  // 28 Mamba mixers (mamba_ssm's Mamba plus Jamba's dt/B/C norms) counted independently of ssm_mixer_params.
+  const double h = 4096, di = 8192, ds = 16, r = 256;
+  const double mixer = h * 2 * di + (di * 4 + di) + di * (r + 2 * ds) + (r * di + di) + di * ds + di + di * h + (r + 2 * ds);
+  CHECK(jamba.params.ssm == Approx(28 * mixer).epsilon(1e-12));
+  CHECK(off_by(jamba, 52e9) <= 0.02);
+  CHECK(off_by(jamba, 12e9, true) <= 0.02);
+}
+
+TEST_CASE("the id comes from _name_or_path or name_or_path, never from config.json itself", "[catalog][import]") {
+  CHECK(hf_name_of(fixture("phi-3-mini-4k-instruct")) == "Phi-3-mini-4k-instruct");
+  CHECK(hf_suggest_id(fixture("phi-3-mini-4k-instruct"), "config") == "phi-3-mini-4k-instruct");
+  CHECK(hf_suggest_id(json(R"({"name_or_path": "tiiuae/falcon-7b"})"), "config") == "falcon-7b");
+  CHECK(hf_name_of(json(R"({"_name_or_path": "./"})")).empty());
+  CHECK(hf_name_of(fixture("gpt2")).empty());  // the fallback (the file or folder name) applies
+}
+
+TEST_CASE("bad hybrid and Llama 4 configs are errors that name the field", "[catalog][import]") {
+  CHECK_THAT(error_of(R"({"model_type": "jamba", "hidden_size": 4096, "num_hidden_layers": 32, "num_attention_heads": 32,
+    "num_key_value_heads": 8, "intermediate_size": 14336, "vocab_size": 65536, "num_experts_per_tok": 2, "attn_layer_period": 8,
+    "attn_layer_offset": 8})"),
+             Catch::Contains("attn_layer_offset (8) must be below attn_layer_period (8)"));
+  CHECK_THAT(error_of(R"({"model_type": "llama4_text", "hidden_size": 5120, "num_hidden_layers": 4, "num_attention_heads": 40,
+    "num_key_value_heads": 8, "head_dim": 128, "intermediate_size": 8192, "intermediate_size_mlp": 16384, "num_local_experts": 16,
+    "num_experts_per_tok": 1, "vocab_size": 202048, "attention_chunk_size": 8192, "no_rope_layers": [1, 1, 0]})"),
+             Catch::Contains("no_rope_layers: has 3 entries but num_hidden_layers is 4"));
+  CHECK_THAT(error_of(R"({"model_type": "falcon", "hidden_size": 8192, "num_hidden_layers": 60, "num_attention_heads": 128,
+    "new_decoder_architecture": true, "vocab_size": 65024})"),
+             Catch::Contains("num_kv_heads: missing"));
+}

@@ -40,7 +40,7 @@ TEST_CASE("every catalog model's computed parameter count matches its published 
       CHECK(std::abs(active_as_published(m, c) - m.params_active_published) / m.params_active_published <= tol);
     }
     // The parts add up and the active count never exceeds the total.
-    CHECK(c.total == Approx(c.embeddings + c.attention + c.mlp + c.router + c.norms));
+    CHECK(c.total == Approx(c.embeddings + c.attention + c.ssm + c.mlp + c.router + c.norms));
     CHECK(c.active <= c.total * (1 + 1e-12));
   }
 }

@@ -30,8 +30,9 @@ StepCost sum(const std::vector<OperatorCost>& ops) {
 
 TEST_CASE("decode breakdown: operators sum to the whole step for dense, tied, MoE and MLA models", "[decode]") {
   // llama: dense GQA, untied; gemma-3-27b: tied embeddings and sliding layers; mixtral: routed experts;
-  // deepseek-v3: MLA, dense leading layers, a shared expert; qwen3-30b-a3b: 128 experts, top-8.
-  for (const char* id : {"llama-3-70b", "gemma-3-27b", "mixtral-8x7b", "deepseek-v3", "qwen3-30b-a3b"}) {
+  // deepseek-v3: MLA, dense leading layers, a shared expert; qwen3-30b-a3b: 128 experts, top-8; gpt2: learned
+  // positions, biases, a plain MLP; jamba-v0.1: Mamba layers with a fixed state.
+  for (const char* id : {"llama-3-70b", "gemma-3-27b", "mixtral-8x7b", "deepseek-v3", "qwen3-30b-a3b", "gpt2", "jamba-v0.1"}) {
     for (const char* format : {"bf16", "nvfp4"}) {
       const Workload w = workload(id, format);
       for (int tp : {1, 2}) {

@@ -178,3 +178,72 @@ TEST_CASE("layer positions cap sliding layers and skip shared ones", "[kv][layou
   CHECK(kv::layer_positions(m, 3, from_base<Tokens>(25)).value() == 0);
   CHECK_FALSE(kv::layer_cached(m, 3));
 }
+
+namespace {
+// Mamba-2 2.7B (state-spaces/mamba2-2.7b config: d_model 2560, n_layer 64, d_state 128, headdim 64, expand 2,
+// ngroups 1, d_conv 4, vocab 50,288 padded, tied): every layer a Mamba-2 mixer, no attention and no MLP.
+ModelArch mamba2_2_7b() {
+  ModelArch m;
+  m.layers = 64;
+  m.hidden_size = 2560;
+  m.attention_heads = 1;
+  m.kv_heads = 1;
+  m.head_dim = 64;
+  m.vocab_size = 50288;
+  m.tied_embeddings = true;
+  m.layer_types.assign(64, LayerAttention::state_space);
+  SsmDims d;
+  d.kind = SsmKind::mamba2;
+  d.d_state = 128;
+  d.d_conv = 4;
+  d.d_inner = 5120;
+  d.heads = 80;
+  d.groups = 1;
+  m.ssm = d;
+  return m;
+}
+}  // namespace
+
+TEST_CASE("a hybrid's Mamba state is the same at every context; only the attention layers grow", "[kv][layout][ssm]") {
+  ModelArch m = llama70b();
+  m.layers = 8;
+  m.layer_types = {LayerAttention::state_space, LayerAttention::state_space, LayerAttention::state_space, LayerAttention::full,
+                   LayerAttention::state_space, LayerAttention::state_space, LayerAttention::state_space, LayerAttention::full};
+  SsmDims d;
+  d.d_state = 16;
+  d.d_conv = 4;
+  d.d_inner = 2 * 8192;
+  d.dt_rank = 512;
+  d.state_dtype = "fp32";
+  m.ssm = d;
+  const auto short_ctx = kv::cache_size(m, fp16(), from_base<Tokens>(1000), Number::from_value(1));
+  const auto long_ctx = kv::cache_size(m, fp16(), from_base<Tokens>(100000), Number::from_value(1));
+  const double state = 6.0 * (3.0 * d.d_inner + 1.0 * d.d_inner * d.d_state) * 4.0;  // six layers, fp32
+  CHECK(short_ctx.ssm_layers == 6);
+  CHECK(short_ctx.cached_layers == 2);
+  CHECK(short_ctx.ssm_state_per_sequence.value() == state);
+  CHECK(long_ctx.ssm_state_per_sequence.value() == state);
+  CHECK(short_ctx.per_token.value() == 2.0 * 2 * 8 * 128 * 2);
+  CHECK(long_ctx.per_sequence.value() - short_ctx.per_sequence.value() == Approx(99000.0 * short_ctx.per_token.value()));
+  // Two pipeline stages of four layers each hold three Mamba states and one attention layer.
+  const auto pp2 = kv::cache_size(m, fp16(), from_base<Tokens>(1000), Number::from_value(1), {1, 2});
+  CHECK(pp2.per_device.value() == Approx(short_ctx.per_sequence.value() / 2));
+}
+
+TEST_CASE("Mamba-2 2.7B: mixer parameters and state from mamba_ssm's Mamba2 and vLLM's state shapes", "[kv][layout][ssm]") {
+  const ModelArch m = mamba2_2_7b();
+  // in_proj to z, x, B, C, dt; conv over x, B, C with a bias; dt_bias, A_log, D per head; gated norm; out_proj.
+  const double h = 2560, di = 5120, conv_dim = di + 2 * 128, heads = 80;
+  const double mixer = h * (2 * di + 2 * 128 + heads) + conv_dim * 4 + conv_dim + 3 * heads + di + di * h;
+  CHECK(ssm_mixer_params(*m.ssm, m.hidden_size) == mixer);
+  const ParamCount c = count_params(m);
+  CHECK(c.attention == 0);
+  CHECK(c.ssm == 64 * mixer);
+  CHECK(c.total == Approx(2.7e9).epsilon(0.01));  // published as 2.7B
+  const auto [conv, state] = ssm_state_elements(*m.ssm, 1);
+  CHECK(conv == 3 * conv_dim);
+  CHECK(state == heads * 64 * 128);
+  const auto tp2 = ssm_state_elements(*m.ssm, 2);
+  CHECK(tp2.first == 3 * conv_dim / 2);
+  CHECK(tp2.second == state / 2);
+}
