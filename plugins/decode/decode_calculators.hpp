@@ -21,5 +21,7 @@ namespace infracalc::decode {
 [[nodiscard]] Calculator moe_calculator();
 /// `decode breakdown`: one step or prefill by operator.
 [[nodiscard]] Calculator breakdown_calculator();
+/// `decode timeline`: the same GPUs cut several ways, simulated over one round.
+[[nodiscard]] Calculator timeline_calculator();
 
 }  // namespace infracalc::decode
