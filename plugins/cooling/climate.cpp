@@ -87,6 +87,51 @@ Expected<Climate> read_climate(const Entry& e) {
   return c;
 }
 
+namespace {
+
+// Chillers rated at AHRI 550/590 conditions with ASHRAE 90.1-2019 table 6.8.1-3 (path A, full load) minimums:
+// water-cooled centrifugal 300-600 tons 0.560 kW/ton (COP 6.28) between 29.4 degC condenser water and 6.7 degC
+// chilled water; air-cooled 10.1 EER (COP 2.96) between 35 degC air and 6.7 degC chilled water.
+struct ChillerRating {
+  double cop;
+  double lift;
+  double condenser_approach;
+};
+constexpr ChillerRating kWaterCooled{6.28, 29.4 - 6.7, 4.0};
+constexpr ChillerRating kAirCooled{2.96, 35.0 - 6.7, 0.0};
+
+Kelvin k(double v) { return from_base<Kelvin>(v); }
+Number n(double v) { return Number::from_value(v); }
+
+}  // namespace
+
+Plant default_plant(std::string_view cooling, bool water, TemperaturePoint supply) {
+  const bool air = cooling == "air";
+  Plant p;
+  p.supply = supply;
+  p.dry_approach = k(air ? 2.0 : 8.0);
+  p.wet_approach = k(air ? 3.0 : 7.0);
+  p.evaporative = water;
+  const ChillerRating& rating = water ? kWaterCooled : kAirCooled;
+  p.chiller_cop = n(rating.cop);
+  p.rated_lift = k(rating.lift);
+  p.condenser_approach = k(rating.condenser_approach);
+  // Chilled water about 6 K below the supply air across an air handler's coil; 3 K across a CDU.
+  p.coil_approach = k(air ? 6.0 : 3.0);
+  p.fans_pumps = n(air ? 0.05 : 0.02);
+  p.electrical = n(0.05);
+  p.latent_share = n(0.85);
+  p.cycles = n(4.0);
+  return p;
+}
+
+TemperaturePoint default_supply(Context& ctx, std::string_view cooling) {
+  if (cooling == "air") return from_celsius(24.0);
+  const Entry* dlc = Catalog::instance().find("cooling-direct-liquid");
+  const auto t = dlc != nullptr ? ctx.catalog<TemperaturePoint>(*dlc, "supply_temperature") : std::nullopt;
+  return t ? *t : from_celsius(30.0);
+}
+
 PlantMonth plant_month(const Climate& c, const ClimateMonth& m, const Plant& p) {
   // Integrated economiser: free below supply − approach, a linear hand-over to the chiller across the next
   // approach (the economiser pre-cools and the chiller trims), all chiller above supply.

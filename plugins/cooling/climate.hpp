@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "plugins/catalog/catalog.hpp"
+#include "plugins/core/context.hpp"
 #include "units/expected.hpp"
 #include "units/system.hpp"
 
@@ -77,6 +78,15 @@ struct Plant {
   /// Cycles of concentration of the tower water (make-up = evaporation × C / (C − 1)).
   Number cycles;
 };
+
+/// A plant at the defaults `cooling climate` documents: "air" (24 degC supply air, 2 K dry and 3 K wet approach,
+/// 6 K coil, fans 5%) or "direct-liquid" (8 K dry, 7 K wet, 3 K CDU, pumps 2%), chillers at ASHRAE 90.1-2019
+/// minimums (water-cooled with `water`, air-cooled without), 5% electrical losses, 85% latent heat, 4 cycles.
+[[nodiscard]] Plant default_plant(std::string_view cooling, bool water, TemperaturePoint supply);
+
+/// The default supply temperature of a cooling choice: 24 degC air (inside ASHRAE's recommended 18-27 degC), or
+/// the catalog's cooling-direct-liquid supply_temperature (cited), 30 degC without it.
+[[nodiscard]] TemperaturePoint default_supply(Context& ctx, std::string_view cooling);
 
 /// What one month (or the year) does to a plant.
 struct PlantMonth {

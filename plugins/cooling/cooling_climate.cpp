@@ -12,45 +12,14 @@ namespace infracalc::cooling {
 
 namespace {
 
-Kelvin k(double v) { return from_base<Kelvin>(v); }
-Number n(double v) { return Number::from_value(v); }
-
-// Chillers rated at AHRI 550/590 conditions with ASHRAE 90.1-2019 table 6.8.1-3 (path A, full load) minimums:
-// water-cooled centrifugal 300-600 tons 0.560 kW/ton (COP 6.28) between 29.4 degC condenser water and 6.7 degC
-// chilled water; air-cooled 10.1 EER (COP 2.96) between 35 degC air and 6.7 degC chilled water.
-struct ChillerRating {
-  double cop;
-  double lift;
-  double condenser_approach;
-};
-constexpr ChillerRating kWaterCooled{6.28, 29.4 - 6.7, 4.0};
-constexpr ChillerRating kAirCooled{2.96, 35.0 - 6.7, 0.0};
-
 Plant plant_for(Context& ctx, const std::string& cooling, bool water) {
-  const bool air = cooling == "air";
-  Plant p;
-  if (ctx.has("supply")) {
-    p.supply = ctx.get<TemperaturePoint>("supply");
-  } else if (air) {
-    p.supply = from_celsius(24.0);
-  } else {
-    const Entry* dlc = Catalog::instance().find("cooling-direct-liquid");
-    const auto t = dlc != nullptr ? ctx.catalog<TemperaturePoint>(*dlc, "supply_temperature") : std::nullopt;
-    p.supply = t ? *t : from_celsius(30.0);
-  }
-  p.dry_approach = ctx.has("dry_approach") ? ctx.get<Kelvin>("dry_approach") : k(air ? 2.0 : 8.0);
-  p.wet_approach = ctx.has("wet_approach") ? ctx.get<Kelvin>("wet_approach") : k(air ? 3.0 : 7.0);
-  p.evaporative = water;
-  const ChillerRating& rating = water ? kWaterCooled : kAirCooled;
-  p.chiller_cop = ctx.has("chiller_cop") ? Number::from_value(ctx.number("chiller_cop")) : n(rating.cop);
-  p.rated_lift = k(rating.lift);
-  p.condenser_approach = k(rating.condenser_approach);
-  // Chilled water about 6 K below the supply air across an air handler's coil; 3 K across a CDU.
-  p.coil_approach = k(air ? 6.0 : 3.0);
-  p.fans_pumps = ctx.has("fans_pumps") ? n(ctx.number("fans_pumps")) : n(air ? 0.05 : 0.02);
-  p.electrical = n(ctx.number("electrical"));
-  p.latent_share = n(0.85);
-  p.cycles = n(ctx.number("cycles"));
+  Plant p = default_plant(cooling, water, ctx.has("supply") ? ctx.get<TemperaturePoint>("supply") : default_supply(ctx, cooling));
+  if (ctx.has("dry_approach")) p.dry_approach = ctx.get<Kelvin>("dry_approach");
+  if (ctx.has("wet_approach")) p.wet_approach = ctx.get<Kelvin>("wet_approach");
+  if (ctx.has("chiller_cop")) p.chiller_cop = Number::from_value(ctx.number("chiller_cop"));
+  if (ctx.has("fans_pumps")) p.fans_pumps = Number::from_value(ctx.number("fans_pumps"));
+  p.electrical = Number::from_value(ctx.number("electrical"));
+  p.cycles = Number::from_value(ctx.number("cycles"));
   return p;
 }
 

@@ -1,7 +1,9 @@
 // `tco energy` (a bill over a tariff range) and `tco siting` (when power price leads the choice of site).
 #include <fmt/format.h>
 
+#include "plugins/core/catalog_input.hpp"
 #include "plugins/core/context.hpp"
+#include "plugins/cooling/climate.hpp"
 #include "plugins/tco/tco_calcs.hpp"
 #include "plugins/tco/tco_inputs.hpp"
 #include "plugins/tco/tco_math.hpp"
@@ -84,7 +86,31 @@ void run_energy(Context& ctx) {
            "; the tariff is the delivered price (energy, network and fees per MWh); demand charges per kW are not included");
 }
 
+// The PUE of a site's climate through its cooling plant (cooling climate's model at its defaults), unless --pue
+// was given.
+void fill_climate_pue(Context& ctx) {
+  const Entry* site = ctx.ref("climate");
+  if (site == nullptr) return;
+  const std::string cooling = ctx.text("cooling");
+  const bool water = ctx.text("water") == "yes";
+  if (ctx.origin("pue") == Origin::flag) {
+    ctx.note("--pue given: --climate " + site->id() + " is not used for it");
+    return;
+  }
+  auto climate = cooling::read_climate(*site);
+  if (!climate) throw UserError{climate.error()};
+  if (auto f = site->field("month")) ctx.cite(f->provenance);
+  const cooling::PlantMonth year = cooling::plant_year(*climate, cooling::default_plant(cooling, water, cooling::default_supply(ctx, cooling)));
+  record_input(ctx, "pue", Quantity::number(year.pue.value()), Origin::derived, fmt::format("{:.4g}", year.pue.value()), site->id());
+  ctx.set("pue_from_climate", year.pue);
+  ctx.note(fmt::format("PUE {:.3f} from {}'s typical year through {} cooling{} ({:.0f} economiser hours; `infracalc cooling climate "
+                       "--site {} --cooling {} --water {}` shows the months)",
+                       year.pue.value(), site->id(), cooling, water ? " with evaporative cooling" : " without water",
+                       (year.dry + year.evaporative).value() / 3600.0, site->id(), cooling, water ? "yes" : "no"));
+}
+
 void run_siting(Context& ctx) {
+  fill_climate_pue(ctx);
   const UsdPerJoule threshold = ctx.get<UsdPerJoule>("threshold");
   ctx.set("threshold_used", threshold);
   fill_tariff(ctx, "tariff");
@@ -186,10 +212,14 @@ Calculator siting_calculator() {
       "power leads siting when the firm delivered tariff exceeds --threshold (a rule of thumb, about $80/MWh). For a site: "
       "energy cost per year = energy x tariff, energy share = energy / (energy + other costs), where other costs are "
       "--other-costs or --capex / --life + --overheads; tariff_for_half is the tariff at which energy is half the total.";
-  c.refs = {grid_ref()};
+  c.refs = {grid_ref(), {"climate", {"climate"}, "site climate (data/climate/): sets --pue through cooling climate's model of --cooling"}};
   c.inputs = {
       {.name = "tariff", .kind = InputKind::quantity, .dim = dims::money_per_energy,
        .help = "the site's firm delivered electricity price", .example = "$95/MWh", .optional = true},
+      {.name = "cooling", .kind = InputKind::choice, .help = "cooling plant for --climate's PUE (see cooling climate)",
+       .default_value = "air", .choices = {"air", "direct-liquid"}},
+      {.name = "water", .kind = InputKind::choice, .help = "allow evaporative cooling for --climate's PUE",
+       .default_value = "yes", .choices = {"yes", "no"}},
       {.name = "threshold", .kind = InputKind::quantity, .dim = dims::money_per_energy,
        .help = "delivered price above which power cost is the primary siting driver", .default_value = "$80/MWh"},
   };
@@ -211,6 +241,7 @@ Calculator siting_calculator() {
                       .most_why = "a sensitivity table reads well at 4 to 50 points; 1,000 already prints 100 kB"});
   c.outputs = {
       {"threshold_used", dims::money_per_energy, "the threshold applied", "$/MWh"},
+      {"pue_from_climate", dims::none, "annual PUE of --climate through --cooling (when --pue is not given)"},
       {"tariff_over_threshold", dims::none, "--tariff / threshold"},
       {"annual_energy", dims::energy, "energy drawn per year"},
       {"bill_at_threshold", dims::money_rate, "the yearly bill if the site paid exactly the threshold", "$/yr"},
