@@ -1,5 +1,7 @@
 #include <algorithm>
 #include <cctype>
+#include <cmath>
+#include <cstdlib>
 #include <fmt/format.h>
 #include <map>
 
@@ -441,6 +443,17 @@ ExitStatus run_hw_compare(const std::vector<std::string>& ids, const GlobalOptio
     view.push_back(std::move(row));
   }
   const std::vector<ViewRow> derived = compare_derived_rows(entries, as_of, g.out.number);
+  // Two parts: first / second where both give a quantity in the same unit ("Trainium3 roughly doubles
+  // Trainium2" reads off it).
+  const auto ratio_of = [](const ViewRow& v) -> std::optional<double> {
+    if (v.cells.size() != 2) return std::nullopt;
+    const auto& a = v.cells[0];
+    const auto& b = v.cells[1];
+    if (!a || !b || a->unit.empty() || a->unit != b->unit) return std::nullopt;
+    const double x = std::strtod(a->machine.c_str(), nullptr), y = std::strtod(b->machine.c_str(), nullptr);
+    if (y == 0.0 || !std::isfinite(x / y)) return std::nullopt;
+    return x / y;
+  };
   std::vector<std::string> entry_ids;
   for (const Entry* e : entries) entry_ids.push_back(e->id());
   if (g.out.format == OutputFormat::json) {
@@ -466,10 +479,31 @@ ExitStatus run_hw_compare(const std::vector<std::string>& ids, const GlobalOptio
       }
       out += "}";
     }
-    emit(out + "]}\n");
+    out += "]";
+    if (entries.size() == 2) {
+      out += ", \"ratio\": {";
+      bool first = true;
+      for (const std::vector<ViewRow>* rows : {static_cast<const std::vector<ViewRow>*>(&view), &derived})
+        for (const auto& v : *rows)
+          if (const auto r = ratio_of(v)) {
+            out += first ? "" : ", ";
+            first = false;
+            append_json_string(out, v.field);
+            out += ": " + format_machine(*r);
+          }
+      out += "}";
+    }
+    emit(out + "}\n");
     return ExitStatus::ok;
   }
   view.insert(view.end(), derived.begin(), derived.end());
+  if (entries.size() == 2) {
+    entry_ids.push_back(entry_ids[0] + " / " + entry_ids[1]);
+    for (auto& v : view) {
+      const auto r = ratio_of(v);
+      v.cells.push_back(r ? std::optional<ViewCell>(ViewCell{format_number(*r, g.out.number.digits) + "x", format_machine(*r), ""}) : std::nullopt);
+    }
+  }
   if (g.out.format == OutputFormat::csv) {
     emit(printable(view_csv(entry_ids, view, {}), Keep::lines));
     return ExitStatus::ok;

@@ -23,5 +23,7 @@ namespace infracalc::decode {
 [[nodiscard]] Calculator breakdown_calculator();
 /// `decode timeline`: the same GPUs cut several ways, simulated over one round.
 [[nodiscard]] Calculator timeline_calculator();
+/// `decode sample`: next-token probabilities at a temperature.
+[[nodiscard]] Calculator sample_calculator();
 
 }  // namespace infracalc::decode

@@ -4,6 +4,7 @@
 #include <cstdlib>
 #include <fmt/format.h>
 
+#include "plugins/core/number_list.hpp"
 #include "plugins/formats/block.hpp"
 #include "plugins/formats/codec.hpp"
 #include "plugins/formats/formats_run.hpp"
@@ -63,27 +64,6 @@ double spacing_at(const ElementSpec& s, double x) {
   if (s.special == Special::exponent) return a > 0 ? std::ldexp(1.0, std::ilogb(a)) : 0.0;
   if (a < min_normal(s)) return min_subnormal(s);
   return std::ldexp(1.0, std::min(std::ilogb(a), emax(s)) - s.man_bits);
-}
-
-std::vector<double> parse_list(const std::string& text) {
-  std::vector<double> out;
-  std::size_t i = 0;
-  while (i < text.size()) {
-    while (i < text.size() && (text[i] == ',' || text[i] == ' ' || text[i] == ';')) ++i;
-    if (i >= text.size()) break;
-    std::size_t j = i;
-    while (j < text.size() && text[j] != ',' && text[j] != ' ' && text[j] != ';') ++j;
-    const std::string tok = text.substr(i, j - i);
-    char* end = nullptr;
-    const double v = std::strtod(tok.c_str(), &end);
-    if (end == tok.c_str() || *end != '\0' || !std::isfinite(v))
-      throw UserError{{"--values: \"" + tok + "\" is not a finite number", "give numbers separated by commas, e.g. 0.1,-2.5,3"}};
-    out.push_back(v);
-    i = j;
-  }
-  if (out.empty()) throw UserError{{"--values: no numbers given", "e.g. --values 0.1,-2.5,3"}};
-  if (out.size() > 65536) throw UserError{{"--values: more than 65,536 values", "use formats error for whole tensors"}};
-  return out;
 }
 
 void add_info_tables(Context& ctx, const ElementSpec& s) {
@@ -266,7 +246,7 @@ void run_encode(Context& ctx) {
   if (block || has_values) {
     // Whole blocks go through the tensor quantizer: scale selection as the format specifies.
     if (ctx.has("scale")) throw UserError{{"--scale applies to single element codes", "block formats choose their own scales"}};
-    const std::vector<double> in = has_values ? parse_list(ctx.text("values")) : std::vector<double>{ctx.number("value")};
+    const std::vector<double> in = has_values ? parse_number_list(ctx.text("values"), "--values", 65536) : std::vector<double>{ctx.number("value")};
     std::vector<float> x(in.begin(), in.end());
     const TensorLayout L = f.storage != nullptr ? layout_of(*f.storage) : TensorLayout{std::string(s.name), s.id};
     if (!block && L.scaling == Scaling::tensor) ctx.note("per-tensor scale: the list's largest magnitude maps to the largest element value");

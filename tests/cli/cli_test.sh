@@ -75,6 +75,13 @@ expect_status 0 -- "$bin" hw compare h100-sxm mi300x --format md
 out_has "| field | h100-sxm | mi300x |"; out_has "| derived.memory_per_price | 3.2 MB/USD | 12.8 MB/USD |"
 expect_status 0 -- "$bin" hw compare h100-sxm h200-sxm --json
 json_ok; out_has '"derived": [{"id": "h100-sxm", "bf16_dense_per_power": {"value": 1413428571428.5715, "unit": "FLOP/J"}'
+# Two parts: first / second for every quantity both give ("Trainium3 roughly doubles Trainium2": FP8 2.517 over
+# 1.299 PFLOP/s, 1.938x; scale-up 2.56 over 1.28 TB/s).
+expect_status 0 -- "$bin" hw compare trainium3 trainium2 --csv
+out_has "field,unit,trainium3,trainium2,trainium3 / trainium2"; out_has "peak.fp8_dense,FLOP/s,2.517e+15,1.299e+15,1.9376443418013858"
+out_has "scaleup_bandwidth,B/s,2.56e+12,1.28e+12,2"
+expect_status 0 -- "$bin" hw compare trainium3 trainium2 --json
+json_ok; out_has '"ratio": {"memory_capacity": 1.5, '
 # A part without a purchase price has no per-price rows; "-" marks it in a comparison.
 expect_status 0 -- "$bin" hw compare h100-sxm h200-sxm
 out_has "derived.purchase_price"; out_has '$25k'
