@@ -57,8 +57,21 @@ void run_train(Context& ctx) {
   else if (gpu) peak_opt = catalog_peak(ctx, *gpu, ctx.text("precision"));
   if (!peak_opt) throw UserError{{"missing the accelerator's peak", "give --gpu ID (dense peak at --precision) or --peak 989TFLOP/s"}};
   const FlopsPerSecond peak = *peak_opt;
-  const double mfu = ctx.number("mfu");
+  double mfu = ctx.number("mfu");
   ctx.set("peak", peak);
+  if (ctx.has("achieved_token_rate")) {
+    // MFU = achieved model FLOP/s / peak FLOP/s (Chowdhery et al. 2022, PaLM, appendix B).
+    if (!ctx.has("gpus")) throw UserError{{"--achieved-token-rate needs --gpus (the accelerators that reached it)", "e.g. --gpus 4096"}};
+    if (!ctx.has("tokens")) throw UserError{{"--achieved-token-rate needs --tokens (for the FLOPs per token)", "e.g. --tokens 15T"}};
+    if (ctx.origin("mfu") == Origin::flag) throw UserError{{"give --mfu or --achieved-token-rate, not both", "the rate implies the MFU"}};
+    const FlopsPerToken per_token = work / ctx.get<Tokens>("tokens");
+    mfu = (per_token * ctx.get<TokensPerSecond>("achieved_token_rate") / (static_cast<double>(ctx.integer("gpus")) * peak)).value();
+    ctx.note(fmt::format("MFU from the achieved rate: {:.4g} FLOP/token x {} / ({} x {}) = {:.3g}%", per_token.value(),
+                         format_human(ctx.quantity("achieved_token_rate")), ctx.integer("gpus"), format_human(to_quantity(peak)), 100 * mfu));
+    if (mfu > 1.0)
+      throw UserError{{fmt::format("--achieved-token-rate implies {:.3g}% of the peak", 100 * mfu),
+                       "above 100%: check the rate, --gpus, --precision and the model"}};
+  }
 
   const bool has_count = ctx.has("gpus");
   std::optional<Seconds> deadline;
@@ -186,6 +199,10 @@ Calculator train_calculator() {
   c.inputs.push_back({.name = "mfu", .kind = InputKind::quantity, .dim = dims::none,
                       .help = "model FLOPs utilisation averaged over the run (frontier runs: 38-46%)", .default_value = "0.4",
                       .example = "40%", .bound = Bound::fraction});
+  c.inputs.push_back({.name = "achieved_token_rate", .kind = InputKind::quantity, .dim = dims::token_rate,
+                      .help = "measured training tokens per second of the whole run: gives the MFU it implies (with --gpus and "
+                              "--tokens) instead of --mfu",
+                      .example = "2.5Mtok/s", .optional = true});
   c.inputs.push_back({.name = "recompute", .kind = InputKind::choice,
                       .help = "activation recomputation, for HFU: none, selective (attention scores), full (every layer)",
                       .default_value = "selective", .choices = {"none", "selective", "full"}});
