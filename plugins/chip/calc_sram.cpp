@@ -10,6 +10,7 @@
 #include "plugins/core/counts.hpp"
 #include "plugins/fit/fit_math.hpp"
 #include "plugins/fit/fit_model.hpp"
+#include "plugins/kv/kv_layout.hpp"
 #include "units/format.hpp"
 
 namespace infracalc {
@@ -17,6 +18,19 @@ namespace infracalc {
 namespace {
 
 std::string gb(Bytes b) { return format_human(to_quantity(b), "GB"); }
+
+// KV tokens the SRAM left over holds, when the model's architecture is known: headroom / KV bytes per token.
+void kv_headroom(Context& ctx, const ModelArch& arch, Bytes headroom) {
+  const StorageFormat& kv_dtype = storage_format_of(ctx.text("kv_dtype"), "--kv-dtype");
+  const kv::CacheSize one = kv::cache_size(arch, kv_dtype, from_base<Tokens>(1.0), Number::from_value(1.0));
+  if (one.per_token.value() <= 0) return;
+  const double tokens = headroom.value() > 0 ? std::floor(headroom / one.per_token) : 0.0;
+  ctx.set("kv_per_token", one.per_token / from_base<Tokens>(1.0));
+  ctx.set("kv_tokens", from_base<Tokens>(tokens));
+  ctx.note(fmt::format("kv_tokens = floor({} headroom / {} of {} KV per token), across all sequences; sliding windows and "
+                       "activations ignored",
+                       format_human(to_quantity(headroom), "MB"), format_human(to_quantity(one.per_token)), kv_dtype.name));
+}
 
 void run_sram(Context& ctx) {
   const fit::ResolvedModel m = fit::resolve_model(ctx, false);
@@ -40,6 +54,7 @@ void run_sram(Context& ctx) {
   ctx.set("headroom", total - weights);
   ctx.note(fmt::format("min_chips = ceil({} / {} per chip): weights only, evenly sharded; racks round up to whole racks of {}",
                        gb(weights), format_human(to_quantity(sram), "MB"), per_rack));
+  if (m.arch) kv_headroom(ctx, *m.arch, total - weights);
   if (ctx.has("chips")) {
     const bool fits = weights <= total;
     ctx.verdict("fits", fits,
@@ -89,6 +104,8 @@ Calculator chip_sram_calculator() {
   c.inputs.push_back({.name = "dtype", .kind = InputKind::choice,
                       .help = "weight storage format (default: the model's native checkpoint format, else bf16)", .example = "fp16",
                       .choices = storage_format_names(), .optional = true});
+  c.inputs.push_back({.name = "kv_dtype", .kind = InputKind::choice, .help = "KV cache format, for the tokens the headroom holds",
+                      .default_value = "bf16", .choices = storage_format_names()});
   c.inputs.push_back({.name = "sram", .kind = InputKind::quantity, .dim = dims::information, .help = "SRAM per chip",
                       .example = "230MB", .catalog = "gpu.sram"});
   c.inputs.push_back({.name = "chips", .kind = InputKind::integer, .help = "chips deployed (default: the minimum that holds the weights)",
@@ -111,6 +128,8 @@ Calculator chip_sram_calculator() {
       {"racks", dims::none, "racks for the chips, rounded up"},
       {"total_sram", dims::information, "SRAM of the chips deployed", "GB"},
       {"headroom", dims::information, "SRAM left for KV cache and activations (negative: does not fit)", "GB"},
+      {"kv_per_token", dims::bytes_per_token, "KV cache bytes per token (with --model or the architecture flags)"},
+      {"kv_tokens", dims::token, "KV cache tokens the headroom holds, across all sequences"},
       {"hbm_decode_ceiling", dims::token_rate, "single-stream decode ceiling on the HBM GPU: HBM bandwidth / weight bytes"},
       {"aggregate_sram_bandwidth", dims::data_rate, "SRAM bandwidth of all chips deployed", "PB/s"},
       {"decode_ceiling", dims::token_rate, "decode ceiling with every chip reading its share at once: aggregate / weight bytes"},
