@@ -2,6 +2,7 @@
 
 #include <array>
 
+#include "plugins/chip/chip_plugin.hpp"
 #include "plugins/cluster/cluster_plugin.hpp"
 #include "plugins/cooling/cooling_plugin.hpp"
 #include "plugins/cost/cost_plugin.hpp"
@@ -30,6 +31,7 @@ constexpr std::array kPlugins = {
     PluginEntry{"cooling", "heat flux, cooling choice, coolant flow and pressure, CDUs, PUE/WUE/CUE/ERE, carbon", &cooling_plugin},
     PluginEntry{"tco", "cost of ownership: owner cost per sold accelerator-hour, facility TCO, energy bills, siting", &tco_plugin},
     PluginEntry{"cost", "cost per token, per answer, per agent task, prompt caching and training rent", &cost_plugin},
+    PluginEntry{"chip", "chip anatomy: peak rate from matrix units and clock, models held in on-chip SRAM, wafer-scale cores and yield", &chip_plugin},
 };
 }  // namespace
 

@@ -10,7 +10,7 @@ namespace infracalc::cluster {
 
 namespace {
 
-Quantity n(double v) { return Quantity::number(v); }
+Quantity count_q(double v) { return Quantity::number(v); }
 
 void trace(const PipeSimResult& r, Schedule s, int p, int m, int v) {
   std::fprintf(stderr, "  %s P=%d M=%d v=%d: makespan %.3g, bubble %.4f\n", schedule_name(s), p, m, v, r.makespan, r.bubble);
@@ -42,15 +42,15 @@ std::vector<KernelCheck> run_pipeline_kernel(const KernelOptions& opt) {
   for (const auto& c : cases) {
     const PipeSimResult r = simulate_pipeline(c.s, c.p, c.m, c.v, 1.0, 2.0);
     const std::string label = fmt::format("{} P={} M={}{}", schedule_name(c.s), c.p, c.m, c.v > 1 ? fmt::format(" v={}", c.v) : std::string());
-    out.push_back({label + ": bubble", n(bubble_fraction(c.p, c.m, c.v)), n(r.bubble), 1e-12, 1e-12});
-    out.push_back({label + ": first stage's micro-batches in flight", n(stage_activations_in_flight(c.s, c.p, c.m, c.v)),
-                   n(static_cast<double>(r.peak_in_flight[0]) / c.v), 1e-12});
+    out.push_back({label + ": bubble", count_q(bubble_fraction(c.p, c.m, c.v)), count_q(r.bubble), 1e-12, 1e-12});
+    out.push_back({label + ": first stage's micro-batches in flight", count_q(stage_activations_in_flight(c.s, c.p, c.m, c.v)),
+                   count_q(static_cast<double>(r.peak_in_flight[0]) / c.v), 1e-12});
     if (c.s == Schedule::one_f_one_b && c.p > 1) {
       // Every stage d of 1F1B holds min(P - d, M).
       double worst = 0;
       for (int d = 0; d < c.p; ++d)
         worst = std::max(worst, std::abs(static_cast<double>(r.peak_in_flight[static_cast<std::size_t>(d)]) - std::min(c.p - d, c.m)));
-      out.push_back({label + ": largest per-stage difference from min(P - d, M)", n(0), n(worst), 0.0, 0.0});
+      out.push_back({label + ": largest per-stage difference from min(P - d, M)", count_q(0), count_q(worst), 0.0, 0.0});
     }
     if (opt.trace && c.p <= 4) trace(r, c.s, c.p, c.m, c.v);
   }

@@ -4,7 +4,7 @@
 # Usage: check_includes.sh SOURCE_DIR
 set -euo pipefail
 cd "$1"
-order=(formats kv fit decode serve cluster network power cooling tco cost)
+order=(formats kv fit decode serve cluster network power cooling tco cost chip)
 rank() { local i; for i in "${!order[@]}"; do [ "${order[$i]}" = "$1" ] && { echo "$i"; return; }; done; echo -1; }
 bad=0
 violation() { echo "$1: includes $2 ($3)"; bad=1; }

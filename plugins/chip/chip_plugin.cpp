@@ -1,0 +1,26 @@
+#include "plugins/chip/chip_plugin.hpp"
+
+namespace infracalc {
+
+namespace {
+
+Plugin make_chip_plugin() {
+  Plugin p;
+  p.name = "chip";
+  p.summary = "chip anatomy: peak rate from matrix units and clock, models held in on-chip SRAM, wafer-scale cores and yield";
+  p.doc = "docs/chip.md";
+  p.calculators.push_back(chip_peak_calculator());
+  p.calculators.push_back(chip_sram_calculator());
+  p.calculators.push_back(chip_wafer_calculator());
+  p.kernels = chip_kernels();
+  return p;
+}
+
+}  // namespace
+
+const Plugin& chip_plugin() {
+  static const Plugin p = make_chip_plugin();
+  return p;
+}
+
+}  // namespace infracalc

@@ -1,0 +1,22 @@
+// The chip plugin descriptor: chip anatomy, the arithmetic from matrix units, SRAM and wafers to the
+// figures on a datasheet.
+#pragma once
+
+#include "plugins/plugin.hpp"
+
+namespace infracalc {
+
+/// The chip plugin.
+[[nodiscard]] const Plugin& chip_plugin();
+
+/// The chip reference kernels (defined in chip_kernels.cpp).
+[[nodiscard]] std::vector<Kernel> chip_kernels();
+
+/// `chip peak` (calc_peak.cpp).
+[[nodiscard]] Calculator chip_peak_calculator();
+/// `chip sram` (calc_sram.cpp).
+[[nodiscard]] Calculator chip_sram_calculator();
+/// `chip wafer` (calc_wafer.cpp).
+[[nodiscard]] Calculator chip_wafer_calculator();
+
+}  // namespace infracalc
