@@ -44,15 +44,57 @@ struct ChartAxis {
   std::string label;  // with the unit, e.g. "arithmetic intensity (FLOP/B)"
   bool log = false;
   double lo = 0, hi = 1;
+  std::optional<Dim> dim = std::nullopt;  // ticks as quantities with SI prefixes ("1 PFLOP/s", not "1e15")
 };
 
-std::string svg_open(const std::string& title) {
+// A labelled point on a series (a batch size along the decode curve).
+struct PointLabel {
+  double x, y;
+  std::string text;
+};
+
+// A vertical marker line (the ridge point) with its label.
+struct Marker {
+  double x;
+  std::string text;
+};
+
+std::string svg_open(const std::string& title, double height = kH) {
   return fmt::format(
       "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
       "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"{0}\" height=\"{1}\" viewBox=\"0 0 {0} {1}\" font-family=\"sans-serif\" "
       "font-size=\"12\">\n<title>{2}</title>\n<rect x=\"0\" y=\"0\" width=\"{0}\" height=\"{1}\" fill=\"white\"/>\n"
       "<text x=\"{3}\" y=\"28\" font-size=\"16\" text-anchor=\"middle\">{2}</text>\n",
-      kW, kH, esc(title), kW / 2);
+      kW, height, esc(title), kW / 2);
+}
+
+// A footnote broken at spaces into lines that fit the chart's width at 10 px type (about 5.5 px a character).
+std::vector<std::string> footnote_lines(const std::string& text) {
+  const std::size_t width = static_cast<std::size_t>((kW - kL - 10) / 5.5);
+  std::vector<std::string> lines;
+  std::string line;
+  std::size_t at = 0;
+  while (at < text.size()) {
+    std::size_t end = text.find(' ', at);
+    if (end == std::string::npos) end = text.size();
+    const std::string word = text.substr(at, end - at);
+    if (!line.empty() && line.size() + 1 + word.size() > width) {
+      lines.push_back(line);
+      line.clear();
+    }
+    line += (line.empty() ? "" : " ") + word;
+    at = end + 1;
+  }
+  if (!line.empty()) lines.push_back(line);
+  return lines;
+}
+
+std::string footnote_svg(const std::vector<std::string>& lines) {
+  std::string out;
+  for (std::size_t i = 0; i < lines.size(); ++i)
+    out += fmt::format("<text x=\"{}\" y=\"{}\" font-size=\"10\" fill=\"#555\">{}</text>\n", num(kL), num(kH - 8 + 12 * static_cast<double>(i)),
+                       esc(lines[i]));
+  return out;
 }
 
 double map(const ChartAxis& a, double v, double from, double to) {
@@ -77,7 +119,8 @@ std::vector<double> ticks(const ChartAxis& a) {
   return t;
 }
 
-std::string tick_label(double v) {
+std::string tick_label(double v, const ChartAxis& axis) {
+  if (axis.dim && v != 0) return format_human(Quantity{v, *axis.dim}, FormatOptions{3});
   if (v == 0) return "0";
   const double a = std::fabs(v);
   if (a >= 1e4 || a < 1e-2) {
@@ -117,12 +160,12 @@ std::string axes_svg(const ChartAxis& x, const ChartAxis& y) {
   for (double t : ticks(x)) {
     const double px = map(x, t, x0, x1);
     s += fmt::format("<line x1=\"{0}\" y1=\"{1}\" x2=\"{0}\" y2=\"{2}\" stroke=\"#ddd\"/>\n", num(px), num(y0), num(y1));
-    s += fmt::format("<text x=\"{}\" y=\"{}\" text-anchor=\"middle\">{}</text>\n", num(px), num(y0 + 16), esc(tick_label(t)));
+    s += fmt::format("<text x=\"{}\" y=\"{}\" text-anchor=\"middle\">{}</text>\n", num(px), num(y0 + 16), esc(tick_label(t, x)));
   }
   for (double t : ticks(y)) {
     const double py = map(y, t, y0, y1);
     s += fmt::format("<line x1=\"{0}\" y1=\"{1}\" x2=\"{2}\" y2=\"{1}\" stroke=\"#ddd\"/>\n", num(x0), num(py), num(x1));
-    s += fmt::format("<text x=\"{}\" y=\"{}\" text-anchor=\"end\">{}</text>\n", num(x0 - 6), num(py + 4), esc(tick_label(t)));
+    s += fmt::format("<text x=\"{}\" y=\"{}\" text-anchor=\"end\">{}</text>\n", num(x0 - 6), num(py + 4), esc(tick_label(t, y)));
   }
   s += fmt::format("<text x=\"{}\" y=\"{}\" text-anchor=\"middle\">{}</text>\n", num((x0 + x1) / 2), num(kH - 30), esc(x.label));
   s += fmt::format("<text x=\"{0}\" y=\"{1}\" text-anchor=\"middle\" transform=\"rotate(-90 {0} {1})\">{2}</text>\n", num(22),
@@ -130,7 +173,8 @@ std::string axes_svg(const ChartAxis& x, const ChartAxis& y) {
   return s;
 }
 
-std::string line_chart(const std::string& title, ChartAxis x, ChartAxis y, const std::vector<Series>& series, const std::string& footnote) {
+std::string line_chart(const std::string& title, ChartAxis x, ChartAxis y, const std::vector<Series>& series, const std::string& footnote,
+                       const std::vector<Marker>& markers = {}, const std::vector<PointLabel>& labels = {}) {
   std::vector<double> xs, ys;
   for (const auto& s : series)
     for (const auto& [a, b] : s.points) {
@@ -139,8 +183,18 @@ std::string line_chart(const std::string& title, ChartAxis x, ChartAxis y, const
     }
   fit_axis(x, xs);
   fit_axis(y, ys);
-  std::string out = svg_open(title) + axes_svg(x, y);
+  // The legend sits under the chart, below the axis label and the footnote, never over the data.
+  const std::vector<std::string> notes = footnote_lines(footnote);
+  const double legend_top = kH + 4 + 12 * static_cast<double>(notes.size() > 1 ? notes.size() - 1 : 0);
+  const double height = legend_top + 16 * static_cast<double>(series.size()) + 6;
+  std::string out = svg_open(title, height) + axes_svg(x, y);
   const double x0 = kL, x1 = kW - kR, y0 = kH - kB, y1 = kT;
+  for (const auto& m : markers) {
+    if ((x.log && m.x <= 0) || m.x < x.lo || m.x > x.hi) continue;
+    const double px = map(x, m.x, x0, x1);
+    out += fmt::format("<line x1=\"{0}\" y1=\"{1}\" x2=\"{0}\" y2=\"{2}\" stroke=\"#555\" stroke-dasharray=\"4 3\"/>\n", num(px), num(y0), num(y1));
+    out += fmt::format("<text x=\"{}\" y=\"{}\" font-size=\"11\" fill=\"#333\">{}</text>\n", num(px + 4), num(y1 + 14), esc(m.text));
+  }
   for (std::size_t k = 0; k < series.size(); ++k) {
     const auto& s = series[k];
     const char* color = kColors[k % 8];
@@ -155,12 +209,16 @@ std::string line_chart(const std::string& title, ChartAxis x, ChartAxis y, const
     }
     if (!s.markers && !pts.empty())
       out += fmt::format("<polyline points=\"{}\" fill=\"none\" stroke=\"{}\" stroke-width=\"2\"/>\n", pts, color);
-    const double ly = kT + 16 + 16 * static_cast<double>(k);
-    out += fmt::format("<rect x=\"{}\" y=\"{}\" width=\"10\" height=\"10\" fill=\"{}\"/>\n", num(kL + 10), num(ly - 9), color);
-    out += fmt::format("<text x=\"{}\" y=\"{}\">{}</text>\n", num(kL + 26), num(ly), esc(s.name));
+    const double ly = legend_top + 12 + 16 * static_cast<double>(k);
+    out += fmt::format("<rect x=\"{}\" y=\"{}\" width=\"10\" height=\"10\" fill=\"{}\"/>\n", num(kL), num(ly - 9), color);
+    out += fmt::format("<text x=\"{}\" y=\"{}\">{}</text>\n", num(kL + 16), num(ly), esc(s.name));
   }
-  if (!footnote.empty()) out += fmt::format("<text x=\"{}\" y=\"{}\" font-size=\"10\" fill=\"#555\">{}</text>\n", num(kL), num(kH - 8), esc(footnote));
-  return out + "</svg>\n";
+  for (const auto& l : labels) {
+    if ((x.log && l.x <= 0) || (y.log && l.y <= 0)) continue;
+    out += fmt::format("<text x=\"{}\" y=\"{}\" font-size=\"10\" fill=\"#333\">{}</text>\n", num(map(x, l.x, x0, x1) + 5),
+                       num(map(y, l.y, y0, y1) + 12), esc(l.text));
+  }
+  return out + footnote_svg(notes) + "</svg>\n";
 }
 
 // Horizontal bars with their values, for breakdowns (memory, cost, power).
@@ -171,13 +229,13 @@ std::string bar_chart(const std::string& title, const std::string& value_label, 
   for (const auto& b : bars) vals.push_back(b.second);
   fit_axis(x, vals);
   const double left = 200, right = kW - 120, top = kT + 10, bottom = kH - kB;
-  std::string out = svg_open(title);
+  std::string out = svg_open(title, kH + 12 * static_cast<double>(std::max<std::size_t>(footnote_lines(footnote).size(), 1) - 1) + 4);
   out += fmt::format("<line x1=\"{0}\" y1=\"{1}\" x2=\"{0}\" y2=\"{2}\" stroke=\"#333\"/>\n", num(left), num(top), num(bottom));
   out += fmt::format("<line x1=\"{0}\" y1=\"{1}\" x2=\"{2}\" y2=\"{1}\" stroke=\"#333\"/>\n", num(left), num(bottom), num(right));
   for (double t : ticks(x)) {
     const double px = map(x, t, left, right);
     out += fmt::format("<line x1=\"{0}\" y1=\"{1}\" x2=\"{0}\" y2=\"{2}\" stroke=\"#eee\"/>\n", num(px), num(bottom), num(top));
-    out += fmt::format("<text x=\"{}\" y=\"{}\" text-anchor=\"middle\">{}</text>\n", num(px), num(bottom + 16), esc(tick_label(t)));
+    out += fmt::format("<text x=\"{}\" y=\"{}\" text-anchor=\"middle\">{}</text>\n", num(px), num(bottom + 16), esc(tick_label(t, x)));
   }
   out += fmt::format("<text x=\"{}\" y=\"{}\" text-anchor=\"middle\">{}</text>\n", num((left + right) / 2), num(kH - 30), esc(value_label));
   const double slot = (bottom - top) / std::max<double>(1, static_cast<double>(bars.size()));
@@ -191,8 +249,7 @@ std::string bar_chart(const std::string& title, const std::string& value_label, 
     out += fmt::format("<text x=\"{}\" y=\"{}\" text-anchor=\"end\">{}</text>\n", num(left - 8), num(y + h / 2 + 4), esc(bars[k].first));
     out += fmt::format("<text x=\"{}\" y=\"{}\">{}</text>\n", num(std::max(x0, x1) + 6), num(y + h / 2 + 4), esc(shown[k]));
   }
-  if (!footnote.empty()) out += fmt::format("<text x=\"{}\" y=\"{}\" font-size=\"10\" fill=\"#555\">{}</text>\n", num(kL), num(kH - 8), esc(footnote));
-  return out + "</svg>\n";
+  return out + footnote_svg(footnote_lines(footnote)) + "</svg>\n";
 }
 
 std::optional<Quantity> q_of(const Worksheet& w, std::string_view key) {
@@ -265,6 +322,7 @@ std::optional<std::string> roofline(const Worksheet& w) {
   Series roof{"roof: min(peak, bandwidth x intensity)", {}, false};
   for (double i = lo; i <= hi * 1.0001; i *= 1.25) roof.points.emplace_back(i, std::min(P, B * i));
   std::vector<Series> series{roof};
+  std::vector<PointLabel> labels;
   if (const Table* t = find_table(r, "sweep")) {
     std::size_t ci = 0, ca = 0;
     for (std::size_t k = 0; k < t->columns.size(); ++k) {
@@ -272,7 +330,11 @@ std::optional<std::string> roofline(const Worksheet& w) {
       if (t->columns[k].key == "attainable") ca = k;
     }
     Series curve{"decode step, batch 1 to 1024 (doubling)", {}, false};
-    for (const auto& row : t->rows) curve.points.emplace_back(cell_number(row[ci]), cell_number(row[ca]));
+    for (const auto& row : t->rows) {
+      curve.points.emplace_back(cell_number(row[ci]), cell_number(row[ca]));
+      const double b = cell_number(row[0]);
+      if (b == 1 || b == 8 || b == 64 || b == 512) labels.push_back({curve.points.back().first, curve.points.back().second, fmt::format("b={:g}", b)});
+    }
     if (ci != ca) series.push_back(curve);
   }
   if (const Value* di = r.find("decode_intensity"))
@@ -280,9 +342,11 @@ std::optional<std::string> roofline(const Worksheet& w) {
       series.push_back({"decode at the plan's batch", {{di->q.value, da->q.value}}, true});
   if (const Value* pi = r.find("prefill_intensity"))
     if (const Value* pa = r.find("prefill_attainable")) series.push_back({"prefill of the batch", {{pi->q.value, pa->q.value}}, true});
-  return line_chart("Roofline: " + *model + " on " + *gpu, ChartAxis{"arithmetic intensity (FLOP/B)", true}, ChartAxis{"attainable rate (FLOP/s)", true},
-                    series, fmt::format("decode roofline: the device's peak {} and bandwidth {} (100% of the datasheet); ridge at {}", format_human(peak->q),
-                                        format_human(bw->q), format_human(Quantity{P / B, dims::intensity, false})));
+  const std::string ridge = format_human(Quantity{P / B, dims::intensity, false}, FormatOptions{3});
+  return line_chart("Roofline: " + *model + " on " + *gpu, ChartAxis{"arithmetic intensity (FLOP/B)", true},
+                    ChartAxis{"attainable rate (FLOP/s)", true, 0, 1, dims::flop_rate}, series,
+                    fmt::format("peak {}, bandwidth {} (100% of the datasheet)", format_human(peak->q, FormatOptions{4}), format_human(bw->q, FormatOptions{4})),
+                    {{P / B, "ridge " + ridge}}, labels);
 }
 
 std::optional<std::string> memory(const Worksheet& w) {

@@ -14,15 +14,15 @@ namespace infracalc::fit {
 
 namespace {
 
-Bytes b(double v) { return from_base<Bytes>(v); }
+Bytes bytes_of(double v) { return from_base<Bytes>(v); }
 
-FinetuneMethod parse_method(const std::string& s) {
+FinetuneMethod finetune_method_of(const std::string& s) {
   if (s == "full") return FinetuneMethod::full;
   if (s == "qlora") return FinetuneMethod::qlora;
   return FinetuneMethod::lora;
 }
 
-LoraTargets parse_targets(const std::string& s) {
+LoraTargets lora_targets_of(const std::string& s) {
   if (s == "attn") return LoraTargets::attn;
   if (s == "mlp") return LoraTargets::mlp;
   if (s == "qv") return LoraTargets::qv;
@@ -44,12 +44,12 @@ Plan trainable_plan(Context& ctx, const ResolvedModel& m, FinetuneMethod method,
     if (ctx.has("rank") || ctx.has("targets"))
       ctx.note("--rank and --targets describe adapters: full fine-tuning trains every parameter and ignores them");
     if (ctx.has("dtype")) ctx.note("--dtype is the frozen base's format: full fine-tuning has no frozen base (see --weights-dtype)");
-    p.base_per_param = b(0);
+    p.base_per_param = bytes_of(0);
     p.base_format = "none";
     return p;
   }
   const double rank = static_cast<double>(ctx.integer("rank"));
-  mats = lora_matrices(*m.arch, parse_targets(ctx.text("targets")));
+  mats = lora_matrices(*m.arch, lora_targets_of(ctx.text("targets")));
   if (mats.empty()) throw UserError{{"no matrix to adapt: the model has no MLP width for --targets mlp", "give --ffn-size, or --targets attn or all"}};
   const ParamCount counted = count_params(*m.arch);
   // When --params overrides the architecture's count, adapters still follow the architecture's matrices.
@@ -63,13 +63,13 @@ Plan trainable_plan(Context& ctx, const ResolvedModel& m, FinetuneMethod method,
     p.base_per_param = bytes_per_value(f);
     p.base_format = std::string(f.name);
   } else if (method == FinetuneMethod::qlora) {
-    p.base_per_param = b(kNf4DoubleQuantBits / 8.0);
+    p.base_per_param = bytes_of(kNf4DoubleQuantBits / 8.0);
     p.base_format = "nf4 with double quantization";
     ctx.note(fmt::format("QLoRA base in 4-bit NormalFloat with double-quantized block constants: {:.4g} bits per parameter "
                          "(Dettmers et al. 2023, section 3: 4 + 8/64 + 32/(64 x 256)); the adapters and activations stay 16-bit",
                          kNf4DoubleQuantBits));
   } else {
-    p.base_per_param = b(2);
+    p.base_per_param = bytes_of(2);
     p.base_format = "bf16";
   }
   return p;
@@ -77,14 +77,14 @@ Plan trainable_plan(Context& ctx, const ResolvedModel& m, FinetuneMethod method,
 
 void run_finetune(Context& ctx) {
   const ResolvedModel m = resolve_model(ctx, true);
-  const FinetuneMethod method = parse_method(ctx.text("method"));
+  const FinetuneMethod method = finetune_method_of(ctx.text("method"));
   std::vector<LoraMatrix> mats;
   const Plan p = trainable_plan(ctx, m, method, mats);
   const double base_params = method == FinetuneMethod::full ? 0.0 : m.params;
   const Bytes base = base_params * p.base_per_param;
 
   const std::string& wd = ctx.text("weights_dtype");
-  const Bytes working = b(wd == "fp32" ? 4.0 : 2.0);
+  const Bytes working = bytes_of(wd == "fp32" ? 4.0 : 2.0);
   bool master = ctx.text("master") == "yes";
   if (wd == "fp32") master = false;
   const StatePerParam per = state_per_param(optimizer_of(ctx.text("optimizer")), working, working, master, m.arch->hidden_size);
