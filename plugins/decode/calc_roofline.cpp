@@ -14,22 +14,59 @@ namespace {
 
 Cell q(const auto& v) { return to_quantity(v); }
 
+// --sweep batch=... and --sweep tokens=... may both be given (joined by commas on the way in): one sweep per
+// key, split where a comma is followed by a key and "=".
+std::vector<Sweep> sweeps_of(const std::string& text) {
+  std::vector<std::string> parts;
+  std::size_t start = 0;
+  for (std::size_t i = 0; i < text.size(); ++i) {
+    if (text[i] != ',') continue;
+    const std::string rest = text.substr(i + 1);
+    if (rest.rfind("batch=", 0) == 0 || rest.rfind("tokens=", 0) == 0) {
+      parts.push_back(text.substr(start, i - start));
+      start = i + 1;
+    }
+  }
+  parts.push_back(text.substr(start));
+  std::vector<Sweep> out;
+  for (const auto& p : parts) {
+    out.push_back(parse_sweep(p, {"batch", "tokens"}, "--sweep"));
+    for (std::size_t k = 0; k + 1 < out.size(); ++k)
+      if (out[k].key == out.back().key)
+        throw UserError{{"--sweep: " + out.back().key + " is swept twice", "sweep batch and tokens once each: --sweep batch=1..1024 --sweep tokens=1k..128k"}};
+  }
+  if (out.size() == 2 && out[0].values.size() * out[1].values.size() > 100'000)
+    throw UserError{{fmt::format("--sweep: {} x {} points is more than 100,000", out[0].values.size(), out[1].values.size()),
+                     "fewer points on one axis"}};
+  return out;
+}
+
 void add_sweep(Context& ctx, const Workload& w, const Roof& roof, double batch, Tokens tokens) {
-  const Sweep s = parse_sweep(ctx.text("sweep"), {"batch", "tokens"}, "--sweep");
+  const std::vector<Sweep> sweeps = sweeps_of(ctx.text("sweep"));
   Table t;
   t.name = "sweep";
-  t.title = fmt::format("decode step across {} (roofline data: intensity against attainable rate)", s.key);
+  t.title = sweeps.size() == 1 ? fmt::format("decode step across {} (roofline data: intensity against attainable rate)", sweeps[0].key)
+                               : "decode step across batch and tokens (roofline data: intensity against attainable rate)";
   t.columns = {{"batch", dims::none, ""},           {"tokens", dims::token, ""},          {"intensity", dims::intensity, ""},
                {"attainable", dims::flop_rate, ""}, {"memory_time", dims::time, ""},      {"compute_time", dims::time, ""},
                {"step_time", dims::time, ""},       {"tokens_per_second", dims::token_rate, ""}, {"bound", dims::none, ""}};
-  for (double v : s.values) {
-    const double b = s.key == "batch" ? v : batch;
-    const Tokens ctx_tokens = s.key == "tokens" ? from_base<Tokens>(v) : tokens;
-    const StepCost c = decode_step(w, b, ctx_tokens).cost();
-    const StepTime st = step_time(c, roof);
-    const FlopsPerByte i = intensity(c);
-    t.rows.push_back({Quantity::number(b), q(ctx_tokens), q(i), q(attainable(*roof.peak, roof.bandwidth, i)), q(st.memory),
-                      q(st.compute), q(st.total), q(from_base<Tokens>(b) / st.total), std::string(bound_word(st.memory_bound))});
+  const Sweep* by_batch = nullptr;
+  const Sweep* by_tokens = nullptr;
+  for (const auto& s : sweeps) (s.key == "batch" ? by_batch : by_tokens) = &s;
+  const std::vector<double> batches = by_batch ? by_batch->values : std::vector<double>{batch};
+  const std::vector<double> contexts = by_tokens ? by_tokens->values : std::vector<double>{tokens.value()};
+  // The first --sweep varies slowest.
+  const bool tokens_outer = sweeps.front().key == "tokens";
+  for (std::size_t i = 0; i < (tokens_outer ? contexts.size() : batches.size()); ++i) {
+    for (std::size_t j = 0; j < (tokens_outer ? batches.size() : contexts.size()); ++j) {
+      const double b = tokens_outer ? batches[j] : batches[i];
+      const Tokens ctx_tokens = from_base<Tokens>(tokens_outer ? contexts[i] : contexts[j]);
+      const StepCost c = decode_step(w, b, ctx_tokens).cost();
+      const StepTime st = step_time(c, roof);
+      const FlopsPerByte in = intensity(c);
+      t.rows.push_back({Quantity::number(b), q(ctx_tokens), q(in), q(attainable(*roof.peak, roof.bandwidth, in)), q(st.memory),
+                        q(st.compute), q(st.total), q(from_base<Tokens>(b) / st.total), std::string(bound_word(st.memory_bound))});
+    }
   }
   ctx.add_table(std::move(t));
 }
@@ -98,7 +135,7 @@ Calculator roofline_calculator() {
       "ridge_point = peak / bandwidth (FLOP/B). attainable = min(peak, bandwidth x intensity). A decode step at batch B and "
       "context S reads the weights (the experts the batch touches, for MoE) plus B sequences' KV cache and does B x (2 x "
       "matmul parameters + attention) operations; a prefill of B prompts of S tokens reads the weights once and does B x S "
-      "times that work plus causal attention, 2 N(N+1) d per layer and head (4 N^2 d with --non-causal). --sweep batch=1..1024 (doubling) or tokens=1k..128k prints the curve. "
+      "times that work plus causal attention, 2 N(N+1) d per layer and head (4 N^2 d with --non-causal). --sweep batch=1..1024 (doubling) or tokens=1k..128k prints the curve; both together print the grid. "
       "Ignores kernel overheads, activation traffic and imperfect overlap of memory and compute.";
   c.refs = model_gpu_refs();
   c.inputs = join(join(model_inputs(), device_inputs(true)),
@@ -113,7 +150,8 @@ Calculator roofline_calculator() {
                       {.name = "intensity", .kind = InputKind::quantity, .dim = dims::intensity,
                        .help = "an arithmetic intensity to place on the roofline", .example = "2FLOP/B", .optional = true},
                       {.name = "sweep", .kind = InputKind::text,
-                       .help = "print a table across batch or tokens: batch=1..1024 (doubling), tokens=1k..128k, batch=1,8,64",
+                       .help = "print a table across batch or tokens (batch=1..1024 doubling, tokens=1k..128k, batch=1,8,64); give both "
+                               "for a grid",
                        .example = "batch=1..1024", .optional = true},
                   });
   c.outputs = {
