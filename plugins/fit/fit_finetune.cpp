@@ -109,14 +109,7 @@ void run_finetune(Context& ctx) {
   ctx.set("base_per_device", base_on(devices));
   ctx.set("state_per_device", sh.total);
 
-  ActivationShape a;
-  a.seq = ctx.get<Tokens>("seq");
-  a.micro_batch = static_cast<double>(ctx.integer("micro_batch"));
-  a.hidden = m.arch->hidden_size;
-  a.heads = m.arch->attention_heads;
-  a.layers = m.arch->layers;
-  a.vocab = m.arch->vocab_size;
-  a.sequence_parallel = false;
+  const ActivationShape a = training_activation_shape(ctx, *m.arch, 1, 1);
   const Recompute r = recompute_of(ctx.text("recompute"));
   const Bytes act = activation_per_device(a, r);
   ctx.set("activations_per_device", act);

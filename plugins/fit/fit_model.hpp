@@ -7,6 +7,7 @@
 
 #include "plugins/catalog/model_arch.hpp"
 #include "plugins/core/context.hpp"
+#include "plugins/fit/fit_math.hpp"
 
 namespace infracalc::fit {
 
@@ -18,6 +19,10 @@ namespace infracalc::fit {
 
 /// The device inputs of the training calculators: --memory, --framework-reserve, --require-fit.
 [[nodiscard]] std::vector<Input> training_device_inputs();
+
+/// The activation shape of a training step from --seq and --micro-batch and the model's widths, on tp x pp
+/// devices (sequence parallelism off; the caller sets it).
+[[nodiscard]] ActivationShape training_activation_shape(Context& ctx, const ModelArch& m, int tp, int pp);
 
 /// The model as the calculator will size it.
 struct ResolvedModel {

@@ -59,15 +59,7 @@ void run_train(Context& ctx) {
 
   Bytes act = b(0);
   if (m.arch && m.arch->hidden_size > 0) {
-    ActivationShape a;
-    a.seq = ctx.get<Tokens>("seq");
-    a.micro_batch = static_cast<double>(ctx.integer("micro_batch"));
-    a.hidden = m.arch->hidden_size;
-    a.heads = m.arch->attention_heads;
-    a.layers = m.arch->layers;
-    a.vocab = m.arch->vocab_size;
-    a.tp = tp;
-    a.pp = pp;
+    ActivationShape a = training_activation_shape(ctx, *m.arch, tp, pp);
     a.sequence_parallel = ctx.text("sequence_parallel") == "yes" && tp > 1;
     const Recompute r = recompute_of(ctx.text("recompute"));
     act = activation_per_device(a, r);
