@@ -22,9 +22,9 @@ void run_cache(Context& ctx) {
   fill_from_ref(ctx, "write_multiplier", "api", ctx.text("ttl_tier") == "1h" ? "cache_write_1h" : "cache_write",
                      expectation_of<Number>());
   fill_from_ref(ctx, "cache_lifetime", "api", "cache_ttl", expectation_of<Seconds>());
-  if (!ctx.has("input_price")) tco::missing("input_price", "base price per input token", "$3/Mtok", "api");
-  if (!ctx.has("read_multiplier")) tco::missing("read_multiplier", "cache read price / input price", "10%", "api");
-  if (!ctx.has("write_multiplier")) tco::missing("write_multiplier", "cache write price / input price", "125%", "api");
+  if (!ctx.has("input_price")) tco::missing(ctx, "input_price", "base price per input token", "$3/Mtok", "api");
+  if (!ctx.has("read_multiplier")) tco::missing(ctx, "read_multiplier", "cache read price / input price", "10%", "api");
+  if (!ctx.has("write_multiplier")) tco::missing(ctx, "write_multiplier", "cache write price / input price", "125%", "api");
 
   CachePricing p;
   p.input = ctx.get<UsdPerToken>("input_price");

@@ -24,7 +24,7 @@ Usd attempt(const Agent& g, Tokens prompt, Tokens tool_result, bool full, Usd to
 
 void run_task(Context& ctx) {
   fill_api_prices(ctx);
-  if (!ctx.has("output_price")) tco::missing("output_price", "price per output token", "$15/Mtok", "api");
+  if (!ctx.has("output_price")) tco::missing(ctx, "output_price", "price per output token", "$15/Mtok", "api");
   fill_from_ref(ctx, "cache_read_multiplier", "api", "cache_read", expectation_of<Number>());
   fill_from_ref(ctx, "cache_write_multiplier", "api", "cache_write", expectation_of<Number>());
   const Tokens prompt = ctx.get<Tokens>("prompt_tokens");

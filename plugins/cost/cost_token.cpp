@@ -24,7 +24,7 @@ void run_token(Context& ctx) {
     ctx.note("no --gpu-hour: only the hourly price that reaches --target-price is computed");
     return;
   }
-  if (!ctx.has("gpu_hour")) tco::missing("gpu_hour", "price of one accelerator-hour", "$2.20/h", "rental");
+  if (!ctx.has("gpu_hour")) tco::missing(ctx, "gpu_hour", "price of one accelerator-hour", "$2.20/h", "rental");
   const UsdPerHour price = ctx.get<UsdPerHour>("gpu_hour");
   const UsdPerToken out_price = price_per_token(price, gpus, tput, util);
   ctx.set("price_per_token", out_price);

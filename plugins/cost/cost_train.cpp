@@ -16,7 +16,7 @@ namespace {
 
 void run_train(Context& ctx) {
   fill_gpu_hour(ctx);
-  if (!ctx.has("gpu_hour")) tco::missing("gpu_hour", "price of one accelerator-hour", "$2/h", "rental");
+  if (!ctx.has("gpu_hour")) tco::missing(ctx, "gpu_hour", "price of one accelerator-hour", "$2/h", "rental");
   const UsdPerHour price = ctx.get<UsdPerHour>("gpu_hour");
   const double goodput = ctx.number("goodput");
   const bool sized = ctx.ref("model") != nullptr || ctx.has("params") || ctx.has("layers");
@@ -35,7 +35,7 @@ void run_train(Context& ctx) {
     if (*gpus < 1) throw UserError{{"--gpus must be at least 1", ""}};
   }
   if (ctx.has("duration")) {
-    if (!gpus) tco::missing("gpus", "accelerators rented", "4096");
+    if (!gpus) tco::missing(ctx, "gpus", "accelerators rented", "4096");
     const Seconds wall = ctx.get<Seconds>("duration");
     paid = wall * *gpus;
     ctx.set("duration_used", wall);
@@ -54,8 +54,8 @@ void run_train(Context& ctx) {
       // The same work model as cluster train, so the two commands price and time the same run alike.
       work = cluster::training_work(ctx, fit::resolve_model(ctx, false), ctx.get<Tokens>("tokens")).total();
     }
-    if (!ctx.has("peak")) tco::missing("peak", "peak rate of one accelerator at the training precision", "989TFLOP/s", "gpu");
-    if (!ctx.has("mfu")) tco::missing("mfu", "achieved share of peak over the run", "40%");
+    if (!ctx.has("peak")) tco::missing(ctx, "peak", "peak rate of one accelerator at the training precision", "989TFLOP/s", "gpu");
+    if (!ctx.has("mfu")) tco::missing(ctx, "mfu", "achieved share of peak over the run", "40%");
     const Seconds useful = accelerator_time(work, ctx.get<FlopsPerSecond>("peak"), ctx.number("mfu"));
     paid = useful / goodput;
     ctx.set("training_flops_used", work);

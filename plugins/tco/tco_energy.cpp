@@ -49,7 +49,7 @@ std::vector<Input> energy_inputs(std::string_view energy_help) {
 void run_energy(Context& ctx) {
   const Seconds period = ctx.get<Seconds>("period");
   const auto energy = period_energy(ctx, period);
-  if (!energy) missing("energy", "energy over --period", "8TWh");
+  if (!energy) missing(ctx, "energy", "energy over --period", "8TWh");
   fill_tariff(ctx, "tariff");
   if (!ctx.has("tariff") && !ctx.has("tariff_range"))
     throw UserError{{"missing --tariff or --tariff-range",
@@ -124,7 +124,7 @@ void run_siting(Context& ctx) {
     throw UserError{{"give --other-costs or --capex with --life, not both", "--other-costs is every non-energy cost per year"}};
   if (ctx.has("other_costs")) other = ctx.get<UsdPerHour>("other_costs");
   if (ctx.has("capex")) {
-    if (!ctx.has("life")) missing("life", "depreciation life of --capex", "5yr");
+    if (!ctx.has("life")) missing(ctx, "life", "depreciation life of --capex", "5yr");
     other = straight_line(ctx.get<Usd>("capex"), from_base<Usd>(0.0), ctx.get<Seconds>("life")) + ctx.get<UsdPerHour>("overheads");
   }
   if (ctx.has("tariff")) {

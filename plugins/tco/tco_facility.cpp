@@ -26,7 +26,7 @@ Usd it_capex(Context& ctx, std::string& how, PurchaseBasis& bought) {
   Usd total = from_base<Usd>(0.0);
   std::vector<std::string> items;
   if (ctx.has("accelerators")) {
-    if (!ctx.has("capex_per_accelerator")) missing("capex_per_accelerator", "price of one accelerator", "$30000", "purchase");
+    if (!ctx.has("capex_per_accelerator")) missing(ctx, "capex_per_accelerator", "price of one accelerator", "$30000", "purchase");
     const double n = static_cast<double>(ctx.integer("accelerators"));
     total += ctx.get<Usd>("capex_per_accelerator") * n;
     items.push_back(fmt::format("{:g} accelerators x {}", n, format_human(ctx.quantity("capex_per_accelerator"))));
@@ -37,7 +37,7 @@ Usd it_capex(Context& ctx, std::string& how, PurchaseBasis& bought) {
       items.push_back(fmt::format("{} {}", key, format_human(ctx.quantity(key))));
     }
   if (items.empty() && !ctx.has("facility_capex") && !ctx.has("facility_cost_per_power"))
-    missing("capex", "IT capex depreciated over --life", "'$30e9'");
+    missing(ctx, "capex", "IT capex depreciated over --life", "'$30e9'");
   how = items.empty() ? "no IT capex given" : "IT capex from parts: ";
   for (std::size_t i = 0; i < items.size(); ++i) how += (i ? " + " : "") + items[i];
   return total;
@@ -57,7 +57,7 @@ void run_facility(Context& ctx) {
     throw UserError{{"give --facility-capex or --facility-cost-per-power, not both", "the second is multiplied by --it-power"}};
   if (ctx.has("facility_capex")) building = ctx.get<Usd>("facility_capex");
   if (ctx.has("facility_cost_per_power")) {
-    if (!ctx.has("it_power")) missing("it_power", "IT power the building is built for", "1GW");
+    if (!ctx.has("it_power")) missing(ctx, "it_power", "IT power the building is built for", "1GW");
     building = ctx.get<UsdPerWatt>("facility_cost_per_power") * ctx.get<Watts>("it_power");
   }
 
@@ -74,7 +74,7 @@ void run_facility(Context& ctx) {
     energy_cost = ctx.get<UsdPerHour>("energy_cost");
     if (annual_energy) tariff = energy_cost * year() / *annual_energy;
   } else {
-    if (!ctx.has("tariff")) missing("energy_cost", "the yearly energy bill", "'$0.6e9/yr'", "grid");
+    if (!ctx.has("tariff")) missing(ctx, "energy_cost", "the yearly energy bill", "'$0.6e9/yr'", "grid");
     if (!annual_energy)
       throw UserError{{"--tariff needs the energy it prices", "give --energy (per year) or --it-power (with --pue, --load-factor)"}};
     tariff = ctx.get<UsdPerJoule>("tariff");

@@ -40,8 +40,8 @@ std::string money(const UsdPerHour& v) { return format_human(to_quantity(v), {},
 void run_hour(Context& ctx) {
   const PurchaseBasis bought = fill_purchase(ctx, "capex_per_gpu");
   fill_tariff(ctx, "tariff");
-  if (!ctx.has("capex_per_gpu")) missing("capex_per_gpu", "equipment cost per accelerator", "$40000", "purchase");
-  if (!ctx.has("tariff")) missing("tariff", "electricity price", "$0.08/kWh", "grid");
+  if (!ctx.has("capex_per_gpu")) missing(ctx, "capex_per_gpu", "equipment cost per accelerator", "$40000", "purchase");
+  if (!ctx.has("tariff")) missing(ctx, "tariff", "electricity price", "$0.08/kWh", "grid");
 
   // The power of a working accelerator and what an unsold one draws: flags win, then the system's rating and idle
   // draw, then the accelerator's idle draw against its TDP.
@@ -57,7 +57,7 @@ void run_hour(Context& ctx) {
                            format_human(to_quantity(*power)), n->value, format_human(to_quantity(per))));
     }
   }
-  if (!ctx.has("power_per_gpu")) missing("power_per_gpu", "power of one working accelerator with its share of the server", "1.2kW", "system");
+  if (!ctx.has("power_per_gpu")) missing(ctx, "power_per_gpu", "power of one working accelerator with its share of the server", "1.2kW", "system");
   std::string idle_from;
   if (!ctx.has("idle_power_share")) {
     std::optional<double> idle;

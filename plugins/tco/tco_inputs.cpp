@@ -85,8 +85,13 @@ double annual_rate(const Context& ctx, std::string_view key) {
   return r;
 }
 
-void missing(std::string_view key, std::string_view what, std::string_view example, std::string_view ref) {
+void missing(const Context& ctx, std::string_view key, std::string_view what, std::string_view example, std::string_view ref) {
   std::string hint = "give " + Context::flag_name(key) + " " + std::string(example);
+  const Entry* given = ref.empty() ? nullptr : ctx.ref(ref);
+  if (given != nullptr)
+    throw UserError{{"missing " + Context::flag_name(key) + " (" + std::string(what) + "): --" + std::string(ref) + " " +
+                         given->id() + " does not give it",
+                     hint}};
   if (!ref.empty()) hint += " or --" + std::string(ref) + " ID";
   throw UserError{{"missing " + Context::flag_name(key) + " (" + std::string(what) + ")", hint}};
 }

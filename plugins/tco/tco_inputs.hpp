@@ -39,8 +39,9 @@ bool fill_tariff(Context& ctx, std::string_view key);
 /// figure is almost always a percent sign typed twice or a monthly rate given as a share. Throws UserError.
 [[nodiscard]] double annual_rate(const Context& ctx, std::string_view key);
 
-/// Throws the UserError for a missing input that a flag or a catalog reference can supply.
-[[noreturn]] void missing(std::string_view key, std::string_view what, std::string_view example,
+/// Throws the UserError for a missing input that a flag or the catalog reference `ref` can supply; when `ref` was
+/// given and lacks the field, the message names that entry instead of suggesting the flag it already has.
+[[noreturn]] void missing(const Context& ctx, std::string_view key, std::string_view what, std::string_view example,
                           std::string_view ref = {});
 
 /// Parses a list "A,B,C" or a range "A..B" (then `steps` evenly spaced points, both ends included) of

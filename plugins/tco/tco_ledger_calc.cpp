@@ -16,8 +16,8 @@ namespace {
 void run_ledger_calc(Context& ctx) {
   fill_purchase(ctx, "capex_per_gpu");
   fill_tariff(ctx, "tariff");
-  if (!ctx.has("capex_per_gpu")) missing("capex_per_gpu", "equipment cost per accelerator", "$40000", "purchase");
-  if (!ctx.has("tariff")) missing("tariff", "electricity price in the first year", "$0.08/kWh", "grid");
+  if (!ctx.has("capex_per_gpu")) missing(ctx, "capex_per_gpu", "equipment cost per accelerator", "$40000", "purchase");
+  if (!ctx.has("tariff")) missing(ctx, "tariff", "electricity price in the first year", "$0.08/kWh", "grid");
 
   LedgerInputs in;
   in.accelerators = static_cast<double>(ctx.integer("accelerators"));
