@@ -64,37 +64,30 @@ std::optional<Bytes> host_memory(Context& ctx) {
 }
 
 void run_offload(Context& ctx) {
-  const DecodeCase dc = decode_case(ctx, false);
-  const Workload& w = dc.w;
-  const Roof& roof = dc.roof;
-  const double batch = dc.batch;
-  const Tokens tokens = dc.tokens;
-  const int tp = dc.tp;
-  const StepDetail& d = dc.d;
-  const TpComm& tc = dc.tc;
-  const Seconds overhead = dc.overhead;
+  const DecodeCase c = decode_case(ctx, false);
+  const double batch = c.batch;
   const bool prefetch = ctx.text("overlap") == "prefetch";
   const BytesPerSecond host_bw = ctx.get<BytesPerSecond>("host_bandwidth");
 
   note_device_memory(ctx, "memory");
   const Bytes memory = ctx.get<Bytes>("memory");
   const Bytes usable = ctx.number("memory_utilization") * memory;
-  const fit::Waterfall f = device_waterfall(ctx, w, batch, tokens, tp);
+  const fit::Waterfall f = device_waterfall(ctx, c.w, batch, c.tokens, c.tp);
   const Bytes reserve = f.activations + f.framework + f.comm;
   const Bytes budget = usable - reserve;
   const auto placed = place_offload(budget, f.weights, f.kv, ctx.flag("offload_kv"));
   if (!placed)
     throw UserError{{fmt::format("the KV cache of {:g} sequences at --tokens {:g} ({}) does not fit the {} of device memory left after "
                                  "the reserve, even with every weight in host memory",
-                                 batch, tokens.value(), format_human(to_quantity(f.kv)), format_human(to_quantity(std::max(budget, Bytes{})))),
+                                 batch, c.tokens.value(), format_human(to_quantity(f.kv)), format_human(to_quantity(std::max(budget, Bytes{})))),
                      "give --offload-kv to hold part of the cache in host memory too, or a smaller --batch or --tokens"}};
   const OffloadPlacement& p = *placed;
-  const Bytes streamed = streamed_bytes(p, d);
-  const StepCost resident = resident_cost(p, d);
+  const Bytes streamed = streamed_bytes(p, c.d);
+  const StepCost resident = resident_cost(p, c.d);
 
   // The device's part is the decode ceiling's step on the resident traffic, so nothing offloaded gives `decode ceiling`.
-  const StepTime all_hbm = step_time(d.cost(), roof, tc.ceiling, overhead);
-  const StepTime dev = step_time(resident, roof, tc.ceiling, overhead);
+  const StepTime all_hbm = step_time(c.d.cost(), c.roof, c.tc.ceiling, c.overhead);
+  const StepTime dev = step_time(resident, c.roof, c.tc.ceiling, c.overhead);
   const OffloadStep s = offload_step(dev.total, streamed, host_bw, prefetch);
 
   ctx.set("memory", memory);
@@ -121,13 +114,13 @@ void run_offload(Context& ctx) {
     const auto price = ctx.get<UsdPerHour>("gpu_hour");
     const TokensPerSecond rate = from_base<Tokens>(batch) / s.total;
     // One device's hour buys rate x 3600 s of tokens; tp devices decode one batch together.
-    ctx.set("cost_per_token", static_cast<double>(tp) * price / rate);
-    ctx.set("all_hbm_cost_per_token", static_cast<double>(tp) * price / (from_base<Tokens>(batch) / all_hbm.total));
+    ctx.set("cost_per_token", static_cast<double>(c.tp) * price / rate);
+    ctx.set("all_hbm_cost_per_token", static_cast<double>(c.tp) * price / (from_base<Tokens>(batch) / all_hbm.total));
   }
   if (expected_wanted(ctx)) {
     const Engine engine = engine_of(ctx);
-    const StepShape shape{batch, batch, precision_bits(compute_precision(ctx)), d.attention_flops};
-    const StepTime x = calibrated_step_time(efficiency(), engine, resident, shape, roof, tc.expected);
+    const StepShape shape{batch, batch, precision_bits(compute_precision(ctx)), c.d.attention_flops};
+    const StepTime x = calibrated_step_time(efficiency(), engine, resident, shape, c.roof, c.tc.expected);
     const OffloadStep xs = offload_step(x.total, streamed, host_bw, prefetch);
     ctx.set("expected_step_time", xs.total);
     ctx.set("expected_tokens_per_second", from_base<Tokens>(batch) / xs.total);

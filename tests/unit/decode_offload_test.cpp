@@ -82,7 +82,7 @@ TEST_CASE("Llama-3-70B BF16 on one H100 over PCIe 5.0 streams the weights that d
   CHECK(r.tables[0].rows.size() == 4);
 }
 
-TEST_CASE("--system fills the GPU and the host link; a flag still wins", "[decode][offload][system]") {
+TEST_CASE("a system fills the GPU and the host link; a flag still wins", "[decode][offload][system]") {
   const Result r = run_offload({{"model", "llama-3-70b"}, {"system", "gb200-nvl72"}});
   CHECK(value(r, "host_bandwidth") == Approx(450e9));
   const ResolvedInput* mem = input(r, "memory");
