@@ -84,7 +84,7 @@ const OptionSpec* find_option(std::span<const OptionSpec> options, std::string_v
 // A calculator's words: after one of its flags, the flag's values; otherwise its flags.
 void complete_calculator(Reply& r, const Calculator& c, std::string_view previous) {
   for (const auto& ref : c.refs)
-    if (previous == "--" + std::string(ref.name)) {
+    if (previous == Context::flag_name(ref.name)) {
       r.add_ids(ref.kinds);
       return;
     }
@@ -99,7 +99,7 @@ void complete_calculator(Reply& r, const Calculator& c, std::string_view previou
     add_values(r, o->value);
     return;
   }
-  for (const auto& ref : c.refs) r.add("--" + std::string(ref.name));
+  for (const auto& ref : c.refs) r.add(Context::flag_name(ref.name));
   for (const auto& in : c.inputs) {
     r.add(Context::flag_name(in.name));
     for (auto a : input_aliases(c, in)) r.add(Context::flag_name(a));

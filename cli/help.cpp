@@ -74,11 +74,11 @@ std::string calculator_help(const Plugin& p, const Calculator& c) {
   std::string out = wrap(fmt::format("infracalc {} {}: {}", p.name, c.name, c.summary), width, 2, 0) + "\n";
   if (!c.description.empty()) out += "\n  " + wrap(c.description, width, 2, 2) + "\n";
   std::string usage = fmt::format("usage: infracalc {} {}", p.name, c.name);
-  for (const auto& r : c.refs) usage += " [--" + std::string(r.name) + " ID]";
+  for (const auto& r : c.refs) usage += " [" + Context::flag_name(r.name) + " ID]";
   out += "\n" + wrap(usage + " [inputs] [output options]", width, 7, 0) + "\n";
   if (!c.refs.empty()) {
     out += "\ncatalog references\n";
-    for (const auto& r : c.refs) out += column("--" + std::string(r.name) + " ID", 27, r.help);
+    for (const auto& r : c.refs) out += column(Context::flag_name(r.name) + " ID", 27, r.help);
   }
   out += "\ninputs\n";
   for (const auto& in : c.inputs) {

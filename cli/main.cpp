@@ -562,7 +562,7 @@ ExitStatus run_plugin(const Plugin& p, int argc, char** argv) {
   std::vector<std::pair<std::string, CLI::Option*>> opts;
   std::size_t i = 0;
   for (const auto& r : calc->refs) {
-    opts.emplace_back(std::string(r.name), app.add_option("--" + std::string(r.name), values[i++], std::string(r.help)));
+    opts.emplace_back(std::string(r.name), app.add_option(Context::flag_name(r.name), values[i++], std::string(r.help)));
   }
   for (const auto& in : calc->inputs) {
     std::string flag = Context::flag_name(in.name);

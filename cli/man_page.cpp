@@ -56,7 +56,7 @@ std::string man_page(std::string_view version, std::string_view date) {
     for (const auto& c : p.calculators) {
       out += ".SS \"" + roff(fmt::format("{} {}", p.name, c.name)) + "\"\n" + roff(c.summary) + "\n";
       if (!c.description.empty()) out += ".PP\n" + roff(c.description) + "\n";
-      for (const auto& r : c.refs) out += ".TP\n" + bold("--" + std::string(r.name)) + " \\fIID\\fR\n" + roff(r.help) + "\n";
+      for (const auto& r : c.refs) out += ".TP\n" + bold(Context::flag_name(r.name)) + " \\fIID\\fR\n" + roff(r.help) + "\n";
       for (const auto& in : c.inputs) {
         const std::string word = value_word(in);
         out += ".TP\n" + bold(Context::flag_name(in.name)) + (word.empty() ? "" : " \\fI" + word + "\\fR") + "\n" + roff(in.help) +

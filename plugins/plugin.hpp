@@ -114,6 +114,9 @@ struct CatalogRef {
   std::vector<std::string_view> kinds;
   /// Help text.
   std::string_view help;
+  /// Other references this one stands for when they are not given: (reference name, field of this entry that holds
+  /// its id). A system's {"gpu", "accelerator"} makes `--system dgx-h100` fill --gpu with h100-sxm unless --gpu is given.
+  std::vector<std::pair<std::string_view, std::string_view>> implies{};
 };
 
 /// A run-time value: a quantity or a piece of text (choices, ids, labels).

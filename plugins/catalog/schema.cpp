@@ -118,6 +118,7 @@ constexpr std::array kSpecs = {
     count("system", "host_cpus", 0, 1e5, "host CPU sockets in the system"),
     count("system", "host_cpu_cores", 0, 1e7, "host CPU cores in the system"),
     q("system", "host_memory", information, 1e9, 1e16, "host (CPU) memory in the system"),
+    ref("system", "host_link", "interconnect", "id of the link between one accelerator and host memory (pcie-5, nvlink-c2c)"),
     ref("system", "nic", "network", "id of the scale-out NIC"),
     count("system", "nics_per_node", 0, 64, "scale-out NICs (compute fabric) per node"),
     count("system", "nics", 0, 1e6, "scale-out NICs in the whole system"),

@@ -43,6 +43,13 @@ void record_text(Context& ctx, std::string_view key, const std::string& text, Or
 
 }  // namespace
 
+CatalogRef system_ref(std::string_view help, std::vector<std::pair<std::string_view, std::string_view>> more) {
+  CatalogRef r{"system", {"system"}, help};
+  r.implies = {{"gpu", "accelerator"}};
+  r.implies.insert(r.implies.end(), more.begin(), more.end());
+  return r;
+}
+
 void fill_weight_format(Context& ctx, std::string_view key, std::string_view expert_key) {
   if (ctx.has(key)) return;
   const Entry* model = ctx.ref("model");

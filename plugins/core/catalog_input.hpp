@@ -7,6 +7,8 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <utility>
+#include <vector>
 
 #include "plugins/core/context.hpp"
 
@@ -47,6 +49,11 @@ std::optional<DeviceMemory> device_memory_of(Context& ctx, const Entry& e);
 /// sees (memory_visible) beside the marketed label, or the marketed capacity because the catalog has no visible figure
 /// for that part. Nothing when the input was given as a flag or is absent.
 void note_device_memory(Context& ctx, std::string_view key);
+
+/// The --system reference (a node or rack from the catalog). It stands for its accelerator (--gpu) when no --gpu is
+/// given, and for the further references in `more` ({reference, field of the system naming it}); `help` says what it sets.
+[[nodiscard]] CatalogRef system_ref(std::string_view help,
+                                    std::vector<std::pair<std::string_view, std::string_view>> more = {});
 
 /// The weight storage format when no flag gives one, shared by every calculator that takes --dtype for weights.
 inline constexpr std::string_view kDefaultWeightFormat = "bf16";

@@ -257,6 +257,21 @@ Context::Context(const Plugin& plugin, const Calculator& calc, const RawInputs& 
         result_.notes.push_back("overlay in effect: " + e.id() + " comes from " + e.file() + ", not the built-in data");
     }
   }
+  // A reference given stands for the references it implies that were not given (a system for its accelerator).
+  for (const auto& r : calc.refs) {
+    const Entry* e = ref(r.name);
+    if (e == nullptr) continue;
+    for (const auto& [target, field] : r.implies) {
+      const auto spec = std::find_if(calc.refs.begin(), calc.refs.end(), [&](const CatalogRef& t) { return t.name == target; });
+      const FieldRef* id = e->field_ref(field);
+      if (spec == calc.refs.end() || ref(target) != nullptr || id == nullptr || id->value->kind != Node::Kind::string) continue;
+      const Entry& implied = Catalog::instance().get(id->value->str, spec->kinds, flag_name(r.name) + " " + e->id() + ": " + std::string(field));
+      refs_.emplace_back(std::string(target), &implied);
+      cite(id->provenance);
+      result_.notes.push_back(flag_name(target) + " " + implied.id() + " comes from " + flag_name(r.name) + " " + e->id() + " (its " +
+                              std::string(field) + "); give " + flag_name(target) + " to choose another");
+    }
+  }
   // Values the user typed are checked first, so a bad value is reported before a missing one.
   std::vector<std::optional<Cell>> typed(calc.inputs.size());
   for (std::size_t i = 0; i < calc.inputs.size(); ++i)

@@ -2,6 +2,7 @@
 // arithmetic over the peak, whichever is longer.
 #include <fmt/format.h>
 
+#include "plugins/core/catalog_input.hpp"
 #include "plugins/core/context.hpp"
 #include "plugins/decode/decode_calculators.hpp"
 #include "plugins/decode/decode_inputs.hpp"
@@ -15,15 +16,16 @@ namespace infracalc::decode {
 namespace {
 
 void calculate_ceiling(Context& ctx) {
-  const Workload w = *resolve_workload(ctx, true);
-  const Roof roof = resolve_roof(ctx, false);
-  const double batch = batch_of(ctx);
-  const Tokens tokens = ctx.get<Tokens>("tokens");
-  const int tp = tp_degree(ctx, w);
-  const StepDetail d = decode_step(w, batch, tokens, tp);
-  const TpComm tc = tp_comm_time(ctx, w, batch, tp);
+  const DecodeCase dc = decode_case(ctx, false);
+  const Workload& w = dc.w;
+  const Roof& roof = dc.roof;
+  const double batch = dc.batch;
+  const Tokens tokens = dc.tokens;
+  const int tp = dc.tp;
+  const StepDetail& d = dc.d;
+  const TpComm& tc = dc.tc;
   const Seconds comm = tc.ceiling;
-  const Seconds overhead = ctx.has("overhead") ? ctx.get<Seconds>("overhead") : Seconds{};
+  const Seconds overhead = dc.overhead;
   const StepTime t = step_time(d.cost(), roof, comm, overhead);
   ctx.set("weights_bytes", w.weights_resident);
   ctx.set("weights_read", d.weights);
@@ -77,6 +79,8 @@ Calculator ceiling_calculator() {
       "efficiency unless --mbu/--mfu are given.";
   c.refs = model_gpu_refs();
   c.refs.push_back({"link", {"interconnect"}, "scale-up link from the catalog (sets --link-bandwidth)"});
+  c.refs.push_back(system_ref("node or rack from the catalog: sets --gpu (its accelerator) and --link (its scale-up interconnect)",
+                              {{"link", "scaleup_interconnect"}}));
   c.inputs = join(join(join(model_inputs(), device_inputs(true)), step_inputs()), link_inputs());
   c.inputs.push_back(engine_input());
   c.outputs = {

@@ -25,5 +25,7 @@ namespace infracalc::decode {
 [[nodiscard]] Calculator timeline_calculator();
 /// `decode sample`: next-token probabilities at a temperature.
 [[nodiscard]] Calculator sample_calculator();
+/// `decode offload`: weights (and optionally KV) in host memory, streamed over the host link every step.
+[[nodiscard]] Calculator offload_calculator();
 
 }  // namespace infracalc::decode

@@ -21,6 +21,7 @@ Plugin make_decode_plugin() {
   p.calculators.push_back(decode::breakdown_calculator());
   p.calculators.push_back(decode::timeline_calculator());
   p.calculators.push_back(decode::sample_calculator());
+  p.calculators.push_back(decode::offload_calculator());
   p.kernels = decode_kernels();
   return p;
 }

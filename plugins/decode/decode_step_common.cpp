@@ -55,6 +55,19 @@ TpComm tp_comm_time(Context& ctx, const Workload& w, double tokens, int tp) {
   return {c.total, tp_communication_expected(efficiency(), w.arch->layers, w.arch->hidden_size, tokens, act, tp, link->bandwidth)};
 }
 
+DecodeCase decode_case(Context& ctx, bool need_peak) {
+  DecodeCase c;
+  c.w = *resolve_workload(ctx, true);
+  c.roof = resolve_roof(ctx, need_peak);
+  c.batch = batch_of(ctx);
+  c.tokens = ctx.get<Tokens>("tokens");
+  c.tp = tp_degree(ctx, c.w);
+  c.d = decode_step(c.w, c.batch, c.tokens, c.tp);
+  c.tc = tp_comm_time(ctx, c.w, c.batch, c.tp);
+  if (ctx.has("overhead")) c.overhead = ctx.get<Seconds>("overhead");
+  return c;
+}
+
 Input engine_input() {
   return {.name = "engine", .kind = InputKind::choice,
           .help = "serving engine class the expected figures are calibrated for (per-step overhead, kernel efficiency, default max batch)",

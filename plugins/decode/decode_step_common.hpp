@@ -31,6 +31,30 @@ struct TpComm {
 /// The all-reduces of a step carrying `tokens` tokens over `tp` devices, over --link / --link-bandwidth or
 /// the GPU's scale-up link; zero when tp is 1 or no link is known.
 [[nodiscard]] TpComm tp_comm_time(Context& ctx, const Workload& w, double tokens, int tp);
+/// One decode step as a step calculator reads it from its inputs.
+struct DecodeCase {
+  /// The model.
+  Workload w;
+  /// The device's roof.
+  Roof roof;
+  /// Sequences decoded together.
+  double batch = 1;
+  /// Context cached per sequence.
+  Tokens tokens;
+  /// Tensor-parallel devices.
+  int tp = 1;
+  /// The step's bytes and operations on one device.
+  StepDetail d;
+  /// Its tensor-parallel all-reduces.
+  TpComm tc;
+  /// --overhead (zero when absent).
+  Seconds overhead;
+};
+
+/// Reads the model, the roof (`need_peak` as in resolve_roof), --batch, --tokens, --tp and --overhead, and prices the
+/// step's parts and all-reduces: what `decode ceiling` and `decode offload` start from.
+[[nodiscard]] DecodeCase decode_case(Context& ctx, bool need_peak);
+
 /// The --engine input (default generic).
 [[nodiscard]] Input engine_input();
 /// The --engine choice.

@@ -7,9 +7,9 @@
 #include "plugins/fit/fit_calcs.hpp"
 #include "plugins/fit/fit_model.hpp"
 #include "plugins/fit/fit_serving.hpp"
+#include "plugins/fit/fit_serving_inputs.hpp"
 #include "plugins/kv/kv_arch.hpp"
 #include "plugins/kv/kv_layout.hpp"
-#include "plugins/kv/kv_reserve.hpp"
 
 namespace infracalc::fit {
 
@@ -27,10 +27,7 @@ void run_inference(Context& ctx) {
   s.dtype = &storage_format_of(ctx.text("dtype"), "--dtype");
   s.expert_dtype = ctx.has("expert_dtype") ? &storage_format_of(ctx.text("expert_dtype"), "--expert-dtype") : s.dtype;
   s.kv_dtype = find_storage_format(ctx.text("kv_dtype"));
-  s.framework = ctx.get<Bytes>("framework_reserve");
-  s.comm = ctx.get<Bytes>("comm_buffers");
-  if (ctx.has("activations")) s.activations = ctx.get<Bytes>("activations");
-  s.step_tokens = ctx.get<Tokens>("step_tokens");
+  read_reserve(ctx, s);
   const int tp = ctx.count("tp");
   const int pp = ctx.count("pp");
   if (s.arch.attention_heads % tp != 0)
@@ -125,7 +122,8 @@ Calculator inference_calculator() {
       "memory utilization. Reports the verdict, the largest batch that fits at --tokens, the longest context at --batch, "
       "and the fewest devices.";
   c.refs = {{"model", {"model"}, "model id: architecture and parameter count"},
-            {"gpu", {"accelerator"}, "accelerator id: device memory"}};
+            {"gpu", {"accelerator"}, "accelerator id: device memory"},
+            system_ref("node or rack from the catalog: sets --gpu (its accelerator) and --devices (its accelerators)")};
   c.inputs = model_inputs();
   const auto names = storage_format_names();
   c.inputs.push_back({.name = "dtype", .kind = InputKind::choice,
@@ -142,24 +140,8 @@ Calculator inference_calculator() {
   c.inputs.push_back({.name = "tp", .kind = InputKind::integer, .help = "tensor-parallel devices", .default_value = "1", .example = "8", .most = kMaxParallel, .most_why = kParallelWhy});
   c.inputs.push_back({.name = "pp", .kind = InputKind::integer, .help = "pipeline stages", .default_value = "1", .example = "2", .most = kMaxParallel, .most_why = kParallelWhy});
   c.inputs.push_back({.name = "devices", .kind = InputKind::integer, .help = "devices in the deployment (a multiple of tp x pp)",
-                      .example = "16", .optional = true});
-  c.inputs.push_back({.name = "memory", .kind = InputKind::quantity, .dim = dims::information, .help = "memory per device",
-                      .example = "80GB", .catalog = kGpuMemoryCatalog});
-  c.inputs.push_back({.name = "memory_utilization", .kind = InputKind::quantity, .dim = dims::none,
-                      .help = "share of device memory the server may use (vLLM's gpu_memory_utilization default)",
-                      .default_value = kv::kMemoryUtilization, .example = "0.95", .bound = Bound::fraction});
-  c.inputs.push_back({.name = "framework_reserve", .kind = InputKind::quantity, .dim = dims::information,
-                      .help = "CUDA context, library workspaces, CUDA graphs and allocator slack per device",
-                      .default_value = kv::kFrameworkReserve, .example = "2GB", .bound = Bound::non_negative});
-  c.inputs.push_back({.name = "comm_buffers", .kind = InputKind::quantity, .dim = dims::information,
-                      .help = "NCCL and all-reduce buffers per device when tp x pp > 1", .default_value = kv::kCommBuffers,
-                      .example = "1GB", .bound = Bound::non_negative});
-  c.inputs.push_back({.name = "activations", .kind = InputKind::quantity, .dim = dims::information,
-                      .help = "activation and workspace bytes per device (replaces the estimate)", .example = "4GB",
-                      .bound = Bound::non_negative, .optional = true});
-  c.inputs.push_back({.name = "step_tokens", .kind = InputKind::quantity, .dim = dims::token,
-                      .help = "tokens one forward step processes at most (chunked-prefill budget)", .default_value = "8192",
-                      .example = "16k"});
+                      .example = "16", .catalog = "system.accelerators", .optional = true});
+  for (auto& in : serving_memory_inputs()) c.inputs.push_back(in);
   c.inputs.push_back({.name = "require_fit", .kind = InputKind::flag, .help = "exit 1 when it does not fit"});
   c.outputs = {
       {"weights", dims::information, "weight bytes on the busiest device"},

@@ -69,7 +69,8 @@ Calculator weights_calculator() {
       "use their own format (--expert-dtype). Parameters come from --params, or are counted from the architecture with "
       "untied input and output embeddings counted twice.";
   c.refs = {{"model", {"model"}, "model id: architecture and parameter count"},
-            {"gpu", {"accelerator"}, "accelerator id: device memory"}};
+            {"gpu", {"accelerator"}, "accelerator id: device memory"},
+            system_ref("node or rack from the catalog: sets --gpu (its accelerator) and --devices (its accelerators)")};
   c.inputs = model_inputs();
   c.inputs.push_back({.name = "dtype", .kind = InputKind::choice,
                       .help = "weight storage format (default: the model's native checkpoint format, else bf16)", .example = "nvfp4",
@@ -81,7 +82,7 @@ Calculator weights_calculator() {
   c.inputs.push_back({.name = "memory", .kind = InputKind::quantity, .dim = dims::information, .help = "memory per device",
                       .example = "80GB", .catalog = kGpuMemoryCatalog, .optional = true});
   c.inputs.push_back({.name = "devices", .kind = InputKind::integer, .help = "devices the weights are spread over", .example = "72",
-                      .optional = true});
+                      .catalog = "system.accelerators", .optional = true});
   c.inputs.push_back({.name = "require_fit", .kind = InputKind::flag, .help = "exit 1 when the weights do not fit"});
   c.outputs = {
       {"params", dims::none, "total parameters"},

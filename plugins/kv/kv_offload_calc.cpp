@@ -179,7 +179,8 @@ Calculator offload_calculator() {
       "one latency per chunk), how long one token's KV takes, and the decode rate if every step read the whole cache from "
       "that tier. The cache is --cache bytes, or a model's cache at --tokens x --batch (per device). With --recompute-rate "
       "the reload is compared with prefilling again. Defaults describe one H100-class GPU; all are flags.";
-  c.refs = {model_ref(), {"gpu", {"accelerator"}, "accelerator from the catalog: sets HBM capacity and bandwidth"}};
+  c.refs = {model_ref(), {"gpu", {"accelerator"}, "accelerator from the catalog: sets HBM capacity and bandwidth"},
+            system_ref("node or rack from the catalog: sets --gpu (its accelerator)")};
   c.inputs = {
       {.name = "cache", .kind = InputKind::quantity, .dim = dims::information, .help = "cache bytes to place (default: the model's at --tokens)",
        .example = "40GB", .optional = true},
