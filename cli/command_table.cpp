@@ -12,6 +12,9 @@ constexpr OptionSpec kOutput[] = {
     {"--table", V::text},        {"--fields", V::text},
 };
 
+// A calculator with a chart writes it as plan --xlsx writes a workbook: one file, never replaced without --force.
+constexpr OptionSpec kChart[] = {{"--plot", V::file}, {"--force"}};
+
 constexpr OptionSpec kCalc[] = {{"--units"}};
 constexpr OptionSpec kVerify[] = {{"--quick"}, {"--trace"}, {"--calibrate"}};
 constexpr OptionSpec kValidate[] = {{"--kind", V::measurement_kind}, {"--file", V::file}};
@@ -58,5 +61,7 @@ const CommandSpec* find_command(std::string_view name) {
 }
 
 std::span<const OptionSpec> output_options() { return kOutput; }
+
+std::span<const OptionSpec> chart_options() { return kChart; }
 
 }  // namespace infracalc::cli

@@ -7,11 +7,13 @@
 #include <fmt/format.h>
 
 #include "cli/app.hpp"
+#include "cli/calculator_svg.hpp"
 #include "cli/command_table.hpp"
 #include "cli/commands.hpp"
 #include "units/printable.hpp"
 #include "cli/plan_command.hpp"
 #include "plugins/catalog/embedded.hpp"
+#include "plugins/core/atomic_file.hpp"
 #include "plugins/core/context.hpp"
 #include "plugins/core/input_aliases.hpp"
 #include "plugins/registry.hpp"
@@ -556,6 +558,16 @@ ExitStatus run_plugin(const Plugin& p, int argc, char** argv) {
   GlobalOptions g;
   add_global(app, g);
   app.add_option("--fields", g.fields, "only these results");
+  // --plot and --force, from the one table (command_table.cpp), for a calculator that declares a chart.
+  std::string plot;
+  bool force = false;
+  if (calc->chart != Chart::none)
+    for (const auto& o : chart_options()) {
+      const std::string name(o.name);
+      if (name == "--plot") app.add_option(name, plot, "write the chart as an SVG file");
+      else if (name == "--force") app.add_flag(name, force, "replace an existing --plot file");
+      else throw std::logic_error("chart option " + name + " has no binding in run_plugin");
+    }
   const std::size_t n = calc->refs.size() + calc->inputs.size();
   std::vector<std::string> values(n);
   std::vector<bool> switches(n, false);
@@ -599,7 +611,23 @@ ExitStatus run_plugin(const Plugin& p, int argc, char** argv) {
     for (const auto& o : calc->outputs) declared.push_back(o.name);
     fields = field_list(g.fields, declared);  // before the run: a typo is reported at once
   }
+  // The chart's target is checked before the run (an existing file without --force, an overlay data file, a
+  // directory), written to a temporary and moved into place before the result is printed, as plan --plot does.
+  std::optional<AtomicFile> chart;
+  std::optional<OutputFilesPending> pending;
+  if (!plot.empty()) {
+    try {
+      chart.emplace(plot, force, data_inputs());
+    } catch (const UserError& e) {
+      throw UserError{{"--plot " + e.error.message, e.error.hint}};
+    }
+    pending.emplace();
+  }
   Result r = run_calculator(p, *calc, raw, ro);
+  if (chart) {
+    chart->write(calculator_svg(*calc, r));
+    chart->commit();
+  }
   keep_fields(r, fields);
   emit(render_result(r, g.out));
   return r.check_failed ? ExitStatus::check_failed : ExitStatus::ok;
