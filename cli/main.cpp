@@ -280,20 +280,26 @@ ExitStatus cmd_hw(int argc, char** argv) {
   app.add_option("--vendor", f.vendor);
   app.add_option("--kind", f.kind);
   app.add_option("--min-memory", f.min_memory);
+  app.add_option("--available-by", f.available_by, "hw list: only parts available by this month (YYYY-MM)");
+  app.add_option("--sort", f.sort, "hw list: rank by this field, largest first (bf16 = peak.bf16_dense)");
   bool help = false;
   app.set_help_flag();
   app.add_flag("--help,-h", help);
   parse(app, argc, argv);
   if (help) {
-    emit(std::string("usage: infracalc hw list [--vendor V] [--kind K] [--min-memory 100GB]\n"
+    emit(std::string("usage: infracalc hw list [--vendor V] [--kind K] [--min-memory 100GB] [--available-by YYYY-MM] [--sort FIELD]\n"
          "       infracalc hw show ID [--json]\n"
          "       infracalc hw compare ID ID...\n\n"
          "  Hardware in the catalog: accelerators and systems by default; --kind interconnect, network, memory,\n"
-         "  storage, or a type such as gpu, tpu, switch, nic, optics. Every value shows its date and source.\n\n") + output_options_help());
+         "  storage, or a type such as gpu, tpu, switch, nic, optics. Every value shows its date and source.\n"
+         "  --available-by drops, and lists, the parts whose first availability (launch) is after that month (a quarter\n"
+         "  counts from its last month); --sort ranks what is left by a field, largest first (bf16 = peak.bf16_dense).\n\n") + output_options_help());
     return ExitStatus::ok;
   }
   prepare(g);
   const std::string sub = words.empty() ? "list" : words.front();
+  if (sub != "list" && (!f.available_by.empty() || !f.sort.empty()))
+    throw UserError{{"hw " + sub + ": --available-by and --sort belong to hw list", "e.g. infracalc hw list --available-by 2026-06 --sort bf16"}};
   if (sub == "list") return run_hw_list(f, g);
   if (sub == "show") {
     if (words.size() != 2) throw UserError{{"hw show takes one id", "e.g. infracalc hw show h100-sxm"}};

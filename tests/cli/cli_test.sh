@@ -334,5 +334,22 @@ err_has "unknown option '--plot'"
 expect_status 0 -- "$bin" decode timeline --help
 out_has "--plot FILE.svg"
 
+# Issue 22, item 10: availability is a gate before the ranking. Trainium3 (2025-12) and the B300 (2025-Q3, counted
+# from September) are not available by 2025-06 and are listed as dropped; the MI355X (2025-06) is.
+expect_status 0 -- "$bin" hw list --kind accelerator --available-by 2025-06 --sort bf16
+out_has "available by 2025-06, ranked by peak.bf16_dense (largest first)"; out_has "not available by 2025-06"
+out_has "trainium3 2025-12 first available after 2025-06"; out_has "b300      2025-Q3"; out_has "mi355x"; err_empty
+if grep -q "^  mi355x" "$tmp/out" && ! grep -q "^  trainium3 .*Trainium3" "$tmp/out"; then ok; else bad "gate: mi355x kept, trainium3 dropped"; fi
+expect_status 0 -- "$bin" hw list --available-by 2025-06 --sort bf16 --json
+json_ok; out_has '"excluded": [{"id": "'; out_has '"why": "first available after 2025-06"'
+expect_status 0 -- "$bin" hw list --kind accelerator --available-by 2025-06 --csv
+err_has "not available by 2025-06: "
+expect_status 2 -- "$bin" hw list --available-by June
+err_has '--available-by: "June" is not a month'
+expect_status 2 -- "$bin" hw list --sort bf17
+err_has "--sort: no listed part has a field"
+expect_status 2 -- "$bin" hw show h100-sxm --sort bf16
+err_has "belong to hw list"
+
 echo "cli tests: $pass passed, $fail failed"
 [ "$fail" -eq 0 ]
