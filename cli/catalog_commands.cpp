@@ -235,7 +235,9 @@ void check_kind_filter(const std::vector<std::string_view>& kinds, const std::st
   throw UserError{{"--kind: unknown kind \"" + typed + "\"", hint}};
 }
 
-ExitStatus list_kind(const std::vector<std::string_view>& kinds, const ListFilter& f, const GlobalOptions& g) {
+}  // namespace
+
+std::vector<const Entry*> listed_entries(const std::vector<std::string_view>& kinds, const ListFilter& f) {
   std::optional<Quantity> min_mem;
   if (!f.min_memory.empty()) {
     auto q = parse_input(f.min_memory, {dims::information, false}, "--min-memory");
@@ -272,6 +274,13 @@ ExitStatus list_kind(const std::vector<std::string_view>& kinds, const ListFilte
   std::sort(rows.begin(), rows.end(), [](const Entry* a, const Entry* b) {
     return a->kind() != b->kind() ? a->kind() < b->kind() : a->id() < b->id();
   });
+  return rows;
+}
+
+namespace {
+
+ExitStatus list_kind(const std::vector<std::string_view>& kinds, const ListFilter& f, const GlobalOptions& g) {
+  const std::vector<const Entry*> rows = listed_entries(kinds, f);
   if (g.out.format == OutputFormat::json) {
     std::string out = "{\"schema_version\": 1, \"entries\": [";
     for (std::size_t i = 0; i < rows.size(); ++i) {
@@ -403,8 +412,9 @@ std::vector<std::string_view> hardware_kinds() {
 
 ExitStatus run_hw_list(const ListFilter& f, const GlobalOptions& g) {
   // Without --kind the list shows what most users mean by hardware: accelerators and systems.
-  if (f.kind.empty()) return list_kind({"accelerator", "system"}, f, g);
-  return list_kind(hardware_kinds(), f, g);
+  const std::vector<std::string_view> kinds = f.kind.empty() ? std::vector<std::string_view>{"accelerator", "system"} : hardware_kinds();
+  if (!f.available_by.empty() || !f.sort.empty()) return run_hw_rank(listed_entries(kinds, f), f, g);
+  return list_kind(kinds, f, g);
 }
 ExitStatus run_model_list(const ListFilter& f, const GlobalOptions& g) { return list_kind({"model"}, f, g); }
 ExitStatus run_data_list(const ListFilter& f, const GlobalOptions& g) { return list_kind({""}, f, g); }

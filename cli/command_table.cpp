@@ -12,6 +12,9 @@ constexpr OptionSpec kOutput[] = {
     {"--table", V::text},        {"--fields", V::text},
 };
 
+// A calculator with a chart writes it as plan --xlsx writes a workbook: one file, never replaced without --force.
+constexpr OptionSpec kChart[] = {{"--plot", V::file}, {"--force"}};
+
 constexpr OptionSpec kCalc[] = {{"--units"}};
 constexpr OptionSpec kVerify[] = {{"--quick"}, {"--trace"}, {"--calibrate"}};
 constexpr OptionSpec kValidate[] = {{"--kind", V::measurement_kind}, {"--file", V::file}};
@@ -20,7 +23,8 @@ constexpr OptionSpec kPlan[] = {{"--set", V::plan_key},  {"--sweep", V::plan_key
                                 {"--xlsx", V::file},     {"--plot", V::directory}, {"--force"},            {"--check"},
                                 {"--ideal"},             {"--stats"},              {"--keys"}};
 constexpr OptionSpec kBatch[] = {{"--fail-fast"}, {"--files-from", V::directory}};
-constexpr OptionSpec kHwList[] = {{"--vendor", V::text}, {"--kind", V::hardware_kind}, {"--min-memory", V::text}};
+constexpr OptionSpec kHwList[] = {{"--vendor", V::text},     {"--kind", V::hardware_kind}, {"--min-memory", V::text},
+                                   {"--available-by", V::text}, {"--sort", V::text}};
 constexpr OptionSpec kModelList[] = {{"--vendor", V::text}};
 constexpr OptionSpec kModelImport[] = {{"--out", V::file}, {"--id", V::text}, {"--name", V::text}, {"--force"}};
 constexpr OptionSpec kDataList[] = {{"--vendor", V::text}, {"--kind", V::entry_kind}};
@@ -39,7 +43,7 @@ constexpr CommandSpec kCommands[] = {
      kPlan},
     {"batch", "JSON Lines in, JSON Lines out: one calculation per record", V::file, kBatch},
     {"list", "list plugins and their calculators"},
-    {"hw", "hardware catalog: hw list [--vendor V --kind K --min-memory M] | hw show ID | hw compare ID ID...", V::none, {}, kHw},
+    {"hw", "hardware catalog: hw list [--vendor V --kind K --min-memory M --available-by YYYY-MM --sort F] | hw show ID | hw compare ID ID...", V::none, {}, kHw},
     {"model", "model catalog: model list | model show ID | model import config.json [--out F] [--force]", V::none, {}, kModel},
     {"data", "data files: data check | data list [--kind K] | data show ID [--as-of DATE]", V::none, {}, kData},
     {"schema", "JSON Schema (draft 2020-12) of the JSON output: schema [PLUGIN CALC] (docs/schema/)", V::plugin, {}, {}, false},
@@ -58,5 +62,7 @@ const CommandSpec* find_command(std::string_view name) {
 }
 
 std::span<const OptionSpec> output_options() { return kOutput; }
+
+std::span<const OptionSpec> chart_options() { return kChart; }
 
 }  // namespace infracalc::cli

@@ -83,5 +83,7 @@ struct CommandSpec {
 [[nodiscard]] const CommandSpec* find_command(std::string_view name);
 /// The output options (accepted anywhere on the line, by every command and calculator).
 [[nodiscard]] std::span<const OptionSpec> output_options();
+/// The options of a calculator that declares a chart (Calculator::chart): --plot FILE.svg and --force.
+[[nodiscard]] std::span<const OptionSpec> chart_options();
 
 }  // namespace infracalc::cli

@@ -25,7 +25,16 @@ struct ListFilter {
   std::string kind;
   /// --min-memory as text ("100GB"), "" for none.
   std::string min_memory;
+  /// hw list --available-by YYYY-MM: drop parts whose first availability (`launch`) is later; "" for none.
+  std::string available_by;
+  /// hw list --sort FIELD: rank by this field, largest first ("bf16" for peak.bf16_dense); "" for none.
+  std::string sort;
 };
+/// The entries of `kinds` that pass the filter's --vendor, --kind and --min-memory, by kind and id.
+[[nodiscard]] std::vector<const Entry*> listed_entries(const std::vector<std::string_view>& kinds, const ListFilter& f);
+/// `hw list --available-by YYYY-MM --sort FIELD` (either or both): `entries` less those not available by the month
+/// (listed, with why), ranked by FIELD.
+ExitStatus run_hw_rank(const std::vector<const Entry*>& entries, const ListFilter& f, const GlobalOptions& g);
 /// `hw list`: accelerators and systems in the catalog.
 ExitStatus run_hw_list(const ListFilter& f, const GlobalOptions& g);
 /// `hw show ID`, `model show ID` and `data show ID` (empty `kinds`): every field with its source and

@@ -95,10 +95,13 @@ void complete_calculator(Reply& r, const Calculator& c, std::string_view previou
     for (auto choice : in.choices) r.add(choice);
     return;
   }
-  if (const OptionSpec* o = find_option(output_options(), previous); o != nullptr && o->value != ValueKind::none) {
-    add_values(r, o->value);
-    return;
-  }
+  const std::span<const OptionSpec> chart = c.chart != Chart::none ? chart_options() : std::span<const OptionSpec>{};
+  for (const std::span<const OptionSpec> options : {output_options(), chart})
+    if (const OptionSpec* o = find_option(options, previous); o != nullptr && o->value != ValueKind::none) {
+      add_values(r, o->value);
+      return;
+    }
+  for (const auto& o : chart) r.add(o.name);
   for (const auto& ref : c.refs) r.add(Context::flag_name(ref.name));
   for (const auto& in : c.inputs) {
     r.add(Context::flag_name(in.name));

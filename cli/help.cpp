@@ -95,6 +95,11 @@ std::string calculator_help(const Plugin& p, const Calculator& c) {
     std::string head = fmt::format("{:<26} {}", o.name, unit);
     out += column(head, 40, o.help);
   }
+  if (c.chart != Chart::none) {
+    out += "\noutput file\n";
+    out += column("--plot FILE.svg", 27, "write the result as an SVG chart (checked before the run; never replaces a file without --force)");
+    out += column("--force", 27, "replace an existing --plot file");
+  }
   if (!p.doc.empty()) out += "\n" + wrap("formulas and sources: " + std::string(p.doc), width, 2, 0) + "\n";
   out += "\n" + output_options_help();
   return out;

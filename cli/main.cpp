@@ -7,11 +7,13 @@
 #include <fmt/format.h>
 
 #include "cli/app.hpp"
+#include "cli/calculator_svg.hpp"
 #include "cli/command_table.hpp"
 #include "cli/commands.hpp"
 #include "units/printable.hpp"
 #include "cli/plan_command.hpp"
 #include "plugins/catalog/embedded.hpp"
+#include "plugins/core/atomic_file.hpp"
 #include "plugins/core/context.hpp"
 #include "plugins/core/input_aliases.hpp"
 #include "plugins/registry.hpp"
@@ -278,20 +280,26 @@ ExitStatus cmd_hw(int argc, char** argv) {
   app.add_option("--vendor", f.vendor);
   app.add_option("--kind", f.kind);
   app.add_option("--min-memory", f.min_memory);
+  app.add_option("--available-by", f.available_by, "hw list: only parts available by this month (YYYY-MM)");
+  app.add_option("--sort", f.sort, "hw list: rank by this field, largest first (bf16 = peak.bf16_dense)");
   bool help = false;
   app.set_help_flag();
   app.add_flag("--help,-h", help);
   parse(app, argc, argv);
   if (help) {
-    emit(std::string("usage: infracalc hw list [--vendor V] [--kind K] [--min-memory 100GB]\n"
+    emit(std::string("usage: infracalc hw list [--vendor V] [--kind K] [--min-memory 100GB] [--available-by YYYY-MM] [--sort FIELD]\n"
          "       infracalc hw show ID [--json]\n"
          "       infracalc hw compare ID ID...\n\n"
          "  Hardware in the catalog: accelerators and systems by default; --kind interconnect, network, memory,\n"
-         "  storage, or a type such as gpu, tpu, switch, nic, optics. Every value shows its date and source.\n\n") + output_options_help());
+         "  storage, or a type such as gpu, tpu, switch, nic, optics. Every value shows its date and source.\n"
+         "  --available-by drops, and lists, the parts whose first availability (launch) is after that month (a quarter\n"
+         "  counts from its last month); --sort ranks what is left by a field, largest first (bf16 = peak.bf16_dense).\n\n") + output_options_help());
     return ExitStatus::ok;
   }
   prepare(g);
   const std::string sub = words.empty() ? "list" : words.front();
+  if (sub != "list" && (!f.available_by.empty() || !f.sort.empty()))
+    throw UserError{{"hw " + sub + ": --available-by and --sort belong to hw list", "e.g. infracalc hw list --available-by 2026-06 --sort bf16"}};
   if (sub == "list") return run_hw_list(f, g);
   if (sub == "show") {
     if (words.size() != 2) throw UserError{{"hw show takes one id", "e.g. infracalc hw show h100-sxm"}};
@@ -556,6 +564,16 @@ ExitStatus run_plugin(const Plugin& p, int argc, char** argv) {
   GlobalOptions g;
   add_global(app, g);
   app.add_option("--fields", g.fields, "only these results");
+  // --plot and --force, from the one table (command_table.cpp), for a calculator that declares a chart.
+  std::string plot;
+  bool force = false;
+  if (calc->chart != Chart::none)
+    for (const auto& o : chart_options()) {
+      const std::string name(o.name);
+      if (name == "--plot") app.add_option(name, plot, "write the chart as an SVG file");
+      else if (name == "--force") app.add_flag(name, force, "replace an existing --plot file");
+      else throw std::logic_error("chart option " + name + " has no binding in run_plugin");
+    }
   const std::size_t n = calc->refs.size() + calc->inputs.size();
   std::vector<std::string> values(n);
   std::vector<bool> switches(n, false);
@@ -599,7 +617,23 @@ ExitStatus run_plugin(const Plugin& p, int argc, char** argv) {
     for (const auto& o : calc->outputs) declared.push_back(o.name);
     fields = field_list(g.fields, declared);  // before the run: a typo is reported at once
   }
+  // The chart's target is checked before the run (an existing file without --force, an overlay data file, a
+  // directory), written to a temporary and moved into place before the result is printed, as plan --plot does.
+  std::optional<AtomicFile> chart;
+  std::optional<OutputFilesPending> pending;
+  if (!plot.empty()) {
+    try {
+      chart.emplace(plot, force, data_inputs());
+    } catch (const UserError& e) {
+      throw UserError{{"--plot " + e.error.message, e.error.hint}};
+    }
+    pending.emplace();
+  }
   Result r = run_calculator(p, *calc, raw, ro);
+  if (chart) {
+    chart->write(calculator_svg(*calc, r));
+    chart->commit();
+  }
   keep_fields(r, fields);
   emit(render_result(r, g.out));
   return r.check_failed ? ExitStatus::check_failed : ExitStatus::ok;

@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "cli/app.hpp"
+#include "plugins/core/context.hpp"
 
 namespace infracalc::cli {
 

@@ -5,6 +5,7 @@
 #include <filesystem>
 #include <fmt/format.h>
 
+#include "cli/svg.hpp"
 #include "plugins/core/atomic_file.hpp"
 #include "plugins/registry.hpp"
 #include "units/format.hpp"
@@ -16,35 +17,18 @@ namespace {
 constexpr double kW = 720, kH = 440;             // canvas
 constexpr double kL = 90, kR = 30, kT = 50, kB = 70;  // margins
 
-std::string esc(const std::string& s) {
-  std::string out;
-  for (char c : s) {
-    switch (c) {
-      case '&': out += "&amp;"; break;
-      case '<': out += "&lt;"; break;
-      case '>': out += "&gt;"; break;
-      case '"': out += "&quot;"; break;
-      default: out += c;
-    }
-  }
-  return out;
-}
-
-std::string num(double v) { return fmt::format("{:.2f}", v); }
-
-const char* const kColors[] = {"#1f77b4", "#d62728", "#2ca02c", "#ff7f0e", "#9467bd", "#8c564b", "#17becf", "#7f7f7f"};
+using svg::ChartAxis;
+using svg::esc;
+using svg::fit_axis;
+using svg::map;
+using svg::num;
+using svg::tick_label;
+using svg::ticks;
 
 struct Series {
   std::string name;
   std::vector<std::pair<double, double>> points;
   bool markers = false;  // points only (operating points), no line
-};
-
-struct ChartAxis {
-  std::string label;  // with the unit, e.g. "arithmetic intensity (FLOP/B)"
-  bool log = false;
-  double lo = 0, hi = 1;
-  std::optional<Dim> dim = std::nullopt;  // ticks as quantities with SI prefixes ("1 PFLOP/s", not "1e15")
 };
 
 // A labelled point on a series (a batch size along the decode curve).
@@ -59,35 +43,10 @@ struct Marker {
   std::string text;
 };
 
-std::string svg_open(const std::string& title, double height = kH) {
-  return fmt::format(
-      "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
-      "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"{0}\" height=\"{1}\" viewBox=\"0 0 {0} {1}\" font-family=\"sans-serif\" "
-      "font-size=\"12\">\n<title>{2}</title>\n<rect x=\"0\" y=\"0\" width=\"{0}\" height=\"{1}\" fill=\"white\"/>\n"
-      "<text x=\"{3}\" y=\"28\" font-size=\"16\" text-anchor=\"middle\">{2}</text>\n",
-      kW, height, esc(title), kW / 2);
-}
+std::string svg_open(const std::string& title, double height = kH) { return svg::open(title, kW, height); }
 
 // A footnote broken at spaces into lines that fit the chart's width at 10 px type (about 5.5 px a character).
-std::vector<std::string> footnote_lines(const std::string& text) {
-  const std::size_t width = static_cast<std::size_t>((kW - kL - 10) / 5.5);
-  std::vector<std::string> lines;
-  std::string line;
-  std::size_t at = 0;
-  while (at < text.size()) {
-    std::size_t end = text.find(' ', at);
-    if (end == std::string::npos) end = text.size();
-    const std::string word = text.substr(at, end - at);
-    if (!line.empty() && line.size() + 1 + word.size() > width) {
-      lines.push_back(line);
-      line.clear();
-    }
-    line += (line.empty() ? "" : " ") + word;
-    at = end + 1;
-  }
-  if (!line.empty()) lines.push_back(line);
-  return lines;
-}
+std::vector<std::string> footnote_lines(const std::string& text) { return svg::wrap_words(text, static_cast<std::size_t>((kW - kL - 10) / 5.5)); }
 
 std::string footnote_svg(const std::vector<std::string>& lines) {
   std::string out;
@@ -95,61 +54,6 @@ std::string footnote_svg(const std::vector<std::string>& lines) {
     out += fmt::format("<text x=\"{}\" y=\"{}\" font-size=\"10\" fill=\"#555\">{}</text>\n", num(kL), num(kH - 8 + 12 * static_cast<double>(i)),
                        esc(lines[i]));
   return out;
-}
-
-double map(const ChartAxis& a, double v, double from, double to) {
-  const double t = a.log ? (std::log10(v) - std::log10(a.lo)) / (std::log10(a.hi) - std::log10(a.lo)) : (v - a.lo) / (a.hi - a.lo);
-  return from + t * (to - from);
-}
-
-std::vector<double> ticks(const ChartAxis& a) {
-  std::vector<double> t;
-  if (a.log) {
-    for (double e = std::floor(std::log10(a.lo)); e <= std::ceil(std::log10(a.hi)); e += 1) {
-      const double v = std::pow(10.0, e);
-      if (v >= a.lo * (1 - 1e-9) && v <= a.hi * (1 + 1e-9)) t.push_back(v);
-    }
-    return t;
-  }
-  const double span = a.hi - a.lo;
-  const double raw = span / 6;
-  const double mag = std::pow(10.0, std::floor(std::log10(raw)));
-  const double step = raw / mag < 1.5 ? mag : raw / mag < 3.5 ? 2 * mag : raw / mag < 7.5 ? 5 * mag : 10 * mag;
-  for (double v = std::ceil(a.lo / step) * step; v <= a.hi + 1e-9 * span; v += step) t.push_back(v);
-  return t;
-}
-
-std::string tick_label(double v, const ChartAxis& axis) {
-  if (axis.dim && v != 0) return format_human(Quantity{v, *axis.dim}, FormatOptions{3});
-  if (v == 0) return "0";
-  const double a = std::fabs(v);
-  if (a >= 1e4 || a < 1e-2) {
-    const int e = static_cast<int>(std::floor(std::log10(a)));
-    const double m = v / std::pow(10.0, e);
-    return std::fabs(m - 1) < 1e-9 ? fmt::format("1e{}", e) : fmt::format("{}e{}", format_number(m, 3), e);
-  }
-  return format_number(v, 4);
-}
-
-void fit_axis(ChartAxis& a, const std::vector<double>& values) {
-  double lo = 1e300, hi = -1e300;
-  for (double v : values) {
-    if (!std::isfinite(v) || (a.log && v <= 0)) continue;
-    lo = std::min(lo, v);
-    hi = std::max(hi, v);
-  }
-  if (lo > hi) {
-    lo = a.log ? 1 : 0;
-    hi = a.log ? 10 : 1;
-  }
-  if (a.log) {
-    a.lo = std::pow(10.0, std::floor(std::log10(lo)));
-    a.hi = std::pow(10.0, std::ceil(std::log10(hi)));
-    if (a.hi <= a.lo) a.hi = a.lo * 10;
-  } else {
-    a.lo = std::min(0.0, lo);
-    a.hi = hi > a.lo ? hi * 1.08 : a.lo + 1;
-  }
 }
 
 std::string axes_svg(const ChartAxis& x, const ChartAxis& y) {
@@ -197,7 +101,7 @@ std::string line_chart(const std::string& title, ChartAxis x, ChartAxis y, const
   }
   for (std::size_t k = 0; k < series.size(); ++k) {
     const auto& s = series[k];
-    const char* color = kColors[k % 8];
+    const char* color = svg::color(k);
     std::string pts;
     for (const auto& [a, b] : s.points) {
       if ((x.log && a <= 0) || (y.log && b <= 0) || !std::isfinite(a) || !std::isfinite(b)) continue;
@@ -245,7 +149,7 @@ std::string bar_chart(const std::string& title, const std::string& value_label, 
     const double x0 = map(x, 0, left, right);
     const double x1 = map(x, bars[k].second, left, right);
     out += fmt::format("<rect x=\"{}\" y=\"{}\" width=\"{}\" height=\"{}\" fill=\"{}\"/>\n", num(std::min(x0, x1)), num(y),
-                       num(std::fabs(x1 - x0)), num(h), kColors[k % 8]);
+                       num(std::fabs(x1 - x0)), num(h), svg::color(k));
     out += fmt::format("<text x=\"{}\" y=\"{}\" text-anchor=\"end\">{}</text>\n", num(left - 8), num(y + h / 2 + 4), esc(bars[k].first));
     out += fmt::format("<text x=\"{}\" y=\"{}\">{}</text>\n", num(std::max(x0, x1) + 6), num(y + h / 2 + 4), esc(shown[k]));
   }

@@ -282,6 +282,15 @@ class NameIndex {
   mutable std::size_t ref_count_ = 0;
 };
 
+/// A chart a calculator's result can be drawn as: `--plot FILE.svg` (the cli draws it from the result's tables).
+enum class Chart : std::uint8_t {
+  /// No chart: the calculator takes no --plot.
+  none,
+  /// A Gantt timeline, one row per device: the table "timeline" (columns layout, gpu, start, end, state) and the
+  /// table "layouts" (columns layout, round, per_sequence).
+  timeline,
+};
+
 /// One calculator: inputs, outputs, the function that computes, and help.
 struct Calculator {
   /// Name, e.g. "size".
@@ -298,6 +307,8 @@ struct Calculator {
   std::vector<Output> outputs{};
   /// The computation.
   std::function<void(Context&)> run{};
+  /// The chart `--plot FILE.svg` draws from the result; none for most calculators.
+  Chart chart = Chart::none;
   /// Names of `inputs` and `refs` to positions (see slot()).
   NameIndex names{};
 

@@ -19,6 +19,8 @@ namespace infracalc::kv {
 [[nodiscard]] Calculator compress_calculator();
 /// `kv offload`: HBM, DRAM, CXL and NVMe tiers and the cost of moving a cache.
 [[nodiscard]] Calculator offload_calculator();
+/// `kv ladder`: SRAM, HBM, DRAM, CXL, NVMe and network storage against each other, and the CXL latency budget.
+[[nodiscard]] Calculator ladder_calculator();
 /// `kv work`: projections with and without a cache, reads per step.
 [[nodiscard]] Calculator work_calculator();
 

@@ -18,6 +18,7 @@ Plugin make_kv_plugin() {
   p.calculators.push_back(kv::prefix_calculator());
   p.calculators.push_back(kv::compress_calculator());
   p.calculators.push_back(kv::offload_calculator());
+  p.calculators.push_back(kv::ladder_calculator());
   p.calculators.push_back(kv::work_calculator());
   p.kernels = kv_kernels();
   return p;

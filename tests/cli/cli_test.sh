@@ -315,5 +315,41 @@ mkdir -p "$tmp/import/phi" && cp "$fixtures/phi-3-mini-4k-instruct.json" "$tmp/i
 (cd "$tmp/import/phi" && "$bin" model import config.json --json) >"$tmp/out" 2>"$tmp/err"
 out_has '"id": "phi-3-mini-4k-instruct"'
 
+# Issue 22, item 5: decode timeline --plot FILE.svg draws the result's timeline; the file is checked before the run,
+# never replaced without --force, and a calculator without a chart has no --plot.
+expect_status 0 -- "$bin" decode timeline --model llama-3-70b --gpu h100-sxm --link nvlink-4 --plot "$tmp/tl.svg"
+out_has "TP4xPP2"; err_empty
+if [ -s "$tmp/tl.svg" ] && grep -q '<g class="gpu" data-layout="TP4xPP2" data-gpu="7">' "$tmp/tl.svg"; then ok; else bad "no TP4xPP2 GPU 7 row in tl.svg"; fi
+if grep -q 'tokens/s per sequence' "$tmp/tl.svg"; then ok; else bad "tl.svg lacks the tokens per sequence per second"; fi
+cp "$tmp/tl.svg" "$tmp/tl.old"
+expect_status 2 -- "$bin" decode timeline --model llama-3-70b --gpu h100-sxm --layouts TP8 --plot "$tmp/tl.svg"
+err_has "--plot $tmp/tl.svg already exists"; out_empty
+if cmp -s "$tmp/tl.svg" "$tmp/tl.old"; then ok; else bad "tl.svg replaced without --force"; fi
+expect_status 0 -- "$bin" decode timeline --model llama-3-70b --gpu h100-sxm --layouts TP8 --plot "$tmp/tl.svg" --force
+if grep -q 'data-layout="DP8"' "$tmp/tl.svg"; then bad "--force did not replace tl.svg"; else ok; fi
+expect_status 2 -- "$bin" decode timeline --model llama-3-70b --gpu h100-sxm --plot "$tmp"
+err_has "is a directory"
+expect_status 2 -- "$bin" kv size --model llama-3-70b --tokens 8000 --plot "$tmp/kv.svg"
+err_has "unknown option '--plot'"
+expect_status 0 -- "$bin" decode timeline --help
+out_has "--plot FILE.svg"
+
+# Issue 22, item 10: availability is a gate before the ranking. Trainium3 (2025-12) and the B300 (2025-Q3, counted
+# from September) are not available by 2025-06 and are listed as dropped; the MI355X (2025-06) is.
+expect_status 0 -- "$bin" hw list --kind accelerator --available-by 2025-06 --sort bf16
+out_has "available by 2025-06, ranked by peak.bf16_dense (largest first)"; out_has "not available by 2025-06"
+out_has "trainium3 2025-12 first available after 2025-06"; out_has "b300      2025-Q3"; out_has "mi355x"; err_empty
+if grep -q "^  mi355x" "$tmp/out" && ! grep -q "^  trainium3 .*Trainium3" "$tmp/out"; then ok; else bad "gate: mi355x kept, trainium3 dropped"; fi
+expect_status 0 -- "$bin" hw list --available-by 2025-06 --sort bf16 --json
+json_ok; out_has '"excluded": [{"id": "'; out_has '"why": "first available after 2025-06"'
+expect_status 0 -- "$bin" hw list --kind accelerator --available-by 2025-06 --csv
+err_has "not available by 2025-06: "
+expect_status 2 -- "$bin" hw list --available-by June
+err_has '--available-by: "June" is not a month'
+expect_status 2 -- "$bin" hw list --sort bf17
+err_has "--sort: no listed part has a field"
+expect_status 2 -- "$bin" hw show h100-sxm --sort bf16
+err_has "belong to hw list"
+
 echo "cli tests: $pass passed, $fail failed"
 [ "$fail" -eq 0 ]

@@ -109,5 +109,11 @@ same "training FLOPs of Llama 3 70B on 15T tokens at 4,096-token sequences (FLOP
   "$(value training_flops -- cluster train --model llama-3-70b --tokens 15T --seq 4096 --gpu h100-sxm --gpus 1024)" \
   "$(value training_flops_used -- cost train --model llama-3-70b --tokens 15T --seq 4096 --gpu h100-sxm --mfu 40% --gpu-hour '$2/h')"
 
+# The memory tiers: kv ladder starts from kv offload's tiers (one set of flags and defaults), so NVMe / CXL latency
+# is one answer.
+same "NVMe latency / CXL latency: kv offload, kv ladder" \
+  "$(value cxl_vs_nvme_latency -- kv offload --cache 40GB --cxl-latency 250ns)" \
+  "$(value nvme_vs_cxl_latency -- kv ladder --cxl-latency 250ns)"
+
 echo "consistency: $pass agree, $fail disagree"
 [ "$fail" -eq 0 ]
