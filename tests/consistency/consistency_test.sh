@@ -109,5 +109,14 @@ same "training FLOPs of Llama 3 70B on 15T tokens at 4,096-token sequences (FLOP
   "$(value training_flops -- cluster train --model llama-3-70b --tokens 15T --seq 4096 --gpu h100-sxm --gpus 1024)" \
   "$(value training_flops_used -- cost train --model llama-3-70b --tokens 15T --seq 4096 --gpu h100-sxm --mfu 40% --gpu-hour '$2/h')"
 
+# A site's climate: cooling climate's annual PUE is the one tco siting --climate and a plan's site.climate use.
+for site in singapore-sg lulea-se; do
+  same "annual PUE of $site through air cooling" \
+    "$(value pue -- cooling climate --site $site --cooling air)" \
+    "$(value pue_from_climate -- tco siting --climate $site --cooling air)" \
+    "$("$bin" plan "$src/examples/llama3.1-70b-qlora-h100.toml" --set site.climate=$site --set site.climate_cooling=air --csv 2>"$tmp/err" |
+       awk -F, '$2 == "pue" { print $3; exit }')"
+done
+
 echo "consistency: $pass agree, $fail disagree"
 [ "$fail" -eq 0 ]
