@@ -98,7 +98,7 @@ struct CalibrateOptions {
 };
 /// `calibrate --published`: fits the efficiency parameters and reports residuals and leave-one-out errors.
 ExitStatus run_calibrate(const CalibrateOptions& o, const GlobalOptions& g);
-/// `plan init serve|train|site`: a commented starting scenario (every key the kind of plan reads, from the plan
+/// `plan init serve|train|finetune|site`: a commented starting scenario (every key the kind of plan reads, from the plan
 /// schema, with a working example set); throws UserError for another kind.
 [[nodiscard]] std::string plan_template(std::string_view kind);
 /// Writes plan_template(kind) to `out_file` (never over an existing file without `force`), or to stdout when empty.

@@ -450,18 +450,20 @@ ExitStatus cmd_plan_init(int argc, char** argv) {
   bool force = false, help = false;
   app.set_help_flag();
   app.add_flag("--help,-h", help);
-  app.add_option("kind", kind, "serve, train or site");
+  app.add_option("kind", kind, "serve, train, finetune or site");
   app.add_option("--out", out, "write the scenario to this file instead of standard output");
   app.add_flag("--force", force, "replace an existing --out file");
   parse(app, argc, argv);
   if (help) {
-    emit("usage: infracalc plan init serve|train|site [--out FILE] [--force]\n\n"
+    emit("usage: infracalc plan init serve|train|finetune|site [--out FILE] [--force]\n\n"
          "  Writes a starting scenario: every key that kind of plan reads, each with what it means and its default,\n"
          "  and a working example set (serve: a chat service on DGX H100; train: a 2-trillion-token run on 2,048\n"
-         "  H100; site: what a 100 MW power budget holds). `infracalc plan init serve | infracalc plan -` runs it.\n");
+         "  H100; finetune: LoRA of Llama 3.1 8B on one DGX H100; site: what a 100 MW power budget holds).\n"
+         "  `infracalc plan init serve | infracalc plan -` runs it.\n");
     return ExitStatus::ok;
   }
-  if (kind.empty()) throw UserError{{"plan init: which kind of scenario?", "plan init serve, plan init train or plan init site"}};
+  if (kind.empty())
+    throw UserError{{"plan init: which kind of scenario?", "plan init serve, plan init train, plan init finetune or plan init site"}};
   return run_plan_init(kind, out, force);
 }
 

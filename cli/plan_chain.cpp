@@ -1,8 +1,10 @@
 // The chain: which plugin calculators a plan runs, in what order, fed by which lines, and the lines that
 // join them. Serving: fit → kv → decode (ceiling, prefill, operating point) → serving model → fleet →
 // network fabric → power → cooling → tco → cost. Training: fit → compute (cluster train) → fleet → fabric →
-// power → cooling → tco → cost train. A step whose plugin is not built in yet is listed with the reason and
-// every line that needs it stays empty; it runs as soon as the plugin is registered.
+// power → cooling → tco → cost train. Fine-tuning: fit finetune → fleet → fabric → power → cooling → tco →
+// the job's cost. With site.climate the PUE and WUE come from cooling climate. A step whose plugin is not built
+// in yet is listed with the reason and every line that needs it stays empty; it runs as soon as the plugin is
+// registered.
 #include <algorithm>
 #include <cmath>
 #include <numeric>
@@ -46,6 +48,9 @@ void shared_inputs(ChainBuilder& b, const std::string& mode) {
   b.input("site.tariff", "tariff_given");
   b.input("site.pue", "pue_given");
   b.input("site.efficiency");
+  b.input("site.climate");
+  b.input("site.climate_cooling", "climate_cooling_given");
+  b.input("site.climate_water");
   b.input("site.wue", "wue_given");
   b.input("site.carbon_intensity", "carbon_given");
   b.input("site.cooling", "cooling_given");
@@ -102,8 +107,6 @@ void shared_inputs(ChainBuilder& b, const std::string& mode) {
   b.choice("tariff", {"tariff_given", "grid_tariff"}, "", "electricity price delivered", "$/kWh");
   b.catalog("efficiency_pue", "efficiency", "pue", dims::none, "the benchmark's PUE", "", true);
   b.catalog("efficiency_wue", "efficiency", "wue", dims::water_intensity, "the benchmark's WUE", "", true);
-  b.choice("pue", {"pue_given", "efficiency_pue"}, "", "power usage effectiveness");
-  b.choice("wue", {"wue_given", "efficiency_wue"}, "", "water usage effectiveness");
   b.choice("carbon_intensity", {"carbon_given", "grid_carbon"}, "", "grid carbon intensity");
   b.catalog("purchase_series", "purchase", "purchase", dims::currency, "the purchase entry's price", "", true);
   b.catalog_text("purchase_unit", "purchase", "unit_of_sale", "what the purchase entry prices");
@@ -238,7 +241,9 @@ void power_steps(ChainBuilder& b, const std::string& mode) {
                  {"energy_per_token", "energy_per_token"}});
 }
 
-void cooling_steps(ChainBuilder& b) {
+// The cooling technology, and the PUE and WUE the energy lines use: given, else the site's climate through the
+// plant (`cooling climate`, the model `tco siting --climate` uses), else a benchmark.
+void cooling_choice(ChainBuilder& b) {
   b.sheet("cooling");
   b.step("choose", "cooling", "choose", "the simplest cooling technology that takes the rack", {{"rack_power", "@rack_power"}},
          {{"recommended_rung", "cooling_rung", "recommended rung of the cooling ladder (1 = air)"}});
@@ -261,6 +266,34 @@ void cooling_steps(ChainBuilder& b) {
   b.catalog("cooling_max_density", "cooling", "rack_density_max", dims::power, "highest rack power the technology reaches", "kW");
   b.catalog("cooling_supply", "cooling", "supply_temperature", dims::temperature, "the technology's supply temperature", "", false, true);
   b.catalog("cooling_delta_t", "cooling", "delta_t", dims::temperature, "the technology's temperature rise");
+  b.rule(
+      "climate_plant",
+      "@climate_cooling_given, else air for cooling-air and cooling-rear-door (air to the servers) and direct-liquid for the "
+      "liquid technologies (warm facility water)",
+      {"climate", "climate_cooling_given", "cooling"},
+      [](RuleContext& c) -> std::optional<Cell> {
+        if (!c.text("climate")) return std::nullopt;
+        if (const auto given = c.text("climate_cooling_given")) return Cell{*given};
+        const auto tech = c.text("cooling");
+        if (!tech) return std::nullopt;
+        return Cell{std::string(*tech == "cooling-air" || *tech == "cooling-rear-door" ? "air" : "direct-liquid")};
+      },
+      "the plant the site's climate runs through");
+  b.step("climate", "cooling", "climate", "the site's typical year through the cooling plant: annual PUE and WUE",
+         {{"site", "@climate"}, {"cooling", "@climate_plant"}, {"water", "@climate_water"}},
+         {{"pue", "climate_pue", "annual PUE of the site's climate through the plant"},
+          {"wue", "climate_wue", "annual WUE of the site's climate through the plant", "L/kWh"},
+          {"economiser_hours", "climate_economiser_hours", "hours a year on free cooling, dry or evaporative", "h"}},
+         "climate");
+  b.sheet("inputs");
+  b.choice("pue", {"pue_given", "climate_pue", "efficiency_pue"}, "",
+           "power usage effectiveness: given, else the site's climate, else the benchmark");
+  b.choice("wue", {"wue_given", "climate_wue", "efficiency_wue"}, "",
+           "water usage effectiveness: given, else the site's climate, else the benchmark");
+}
+
+void cooling_steps(ChainBuilder& b) {
+  b.sheet("cooling");
   b.choice("supply", {"supply_given", "cooling_supply"}, "30 degC", "coolant supply temperature");
   b.choice("delta_t", {"delta_t_given", "cooling_delta_t"}, "10 K", "coolant temperature rise across a rack");
   b.step("flow", "cooling", "flow", "coolant flow that carries one rack's heat at the rise",
@@ -616,6 +649,7 @@ void serve_chain(ChainBuilder& b) {
   b.expr("throughput_for_energy", "@fleet_tokens_per_second", "tokens per second the energy serves", "tok/s");
   network_steps(b);
   b.uses_step("gpus_budget", "fabric", "gpus");
+  cooling_choice(b);
   power_steps(b, "serve");
   cooling_steps(b);
   tco_steps(b);
@@ -705,6 +739,38 @@ void gpus_for_deadline(ChainBuilder& b, const std::string& need) {
   b.choice("gpus", {"gpus_given", "gpus_deadline"}, "", "accelerators", "", true);
 }
 
+// What a training or fine-tuning fleet of @gpus needs around it for @run_time at full load: nodes and racks,
+// the fabric, power and energy, cooling and the owner's cost per accelerator-hour.
+void training_facility(ChainBuilder& b, const std::string& mode) {
+  b.sheet("fleet");
+  b.expr("nodes", "ceil(@gpus / @gpus_per_node)", "nodes");
+  b.expr("racks", "ceil(@gpus / @gpus_per_rack)", "racks", "", true);
+  rack_step(b);
+
+  b.expr("throughput_for_energy", "@token_rate", "tokens per second the energy serves", "tok/s");
+  network_steps(b);
+  cooling_choice(b);
+  power_steps(b, mode);
+  cooling_steps(b);
+  tco_steps(b);
+}
+
+// The rented run (@rental_cost) against `cost train` at the rental entry's price.
+void rental_cross_check(ChainBuilder& b, std::string purpose) {
+  b.cross_check("rent_rental", "cost", "train", std::move(purpose),
+                {{"gpus", "@gpus"}, {"duration", "@run_time"}, {"rental", "@rental"}, {"tier", "@rental_tier"}},
+                {{"rent", "rental_cost"}}, "rental");
+}
+
+// The memory verdict of a training or fine-tuning step: its headroom per device is not negative.
+void training_fits_check(ChainBuilder& b, std::string label) {
+  b.check("fits", std::move(label), {"memory_headroom"}, [](RuleContext& c) -> std::optional<std::pair<bool, std::string>> {
+            const auto h = c.q("memory_headroom");
+            if (!h) return std::nullopt;
+            return std::pair{h->value >= 0, format_human(*h) + " left per device"};
+          });
+}
+
 void train_chain(ChainBuilder& b) {
   shared_inputs(b, "train");
   b.input("hardware.pp");
@@ -775,16 +841,7 @@ void train_chain(ChainBuilder& b) {
           {"headroom", "memory_headroom", "memory left per device", "GB"},
           {"min_devices", "min_devices", "fewest devices at this tp, pp and ZeRO stage"}});
 
-  b.sheet("fleet");
-  b.expr("nodes", "ceil(@gpus / @gpus_per_node)", "nodes");
-  b.expr("racks", "ceil(@gpus / @gpus_per_rack)", "racks", "", true);
-  rack_step(b);
-
-  b.expr("throughput_for_energy", "@token_rate", "tokens per second the energy serves", "tok/s");
-  network_steps(b);
-  power_steps(b, "train");
-  cooling_steps(b);
-  tco_steps(b);
+  training_facility(b, "train");
 
   b.sheet("cost");
   b.expr("training_cost", "@owner_cost * @gpus * @run_time", "owner cost of the run", "", true);
@@ -792,16 +849,9 @@ void train_chain(ChainBuilder& b) {
                 {{"gpus", "@gpus"}, {"duration", "@run_time"}, {"gpu_hour", "@owner_cost"}}, {{"rent", "training_cost"}});
   b.expr("cost_per_mtok_trained", "@training_cost / @tokens", "owner cost per million training tokens", "$/Mtok");
   b.expr("rental_cost", "@rental_price * @gpus * @run_time", "the same run rented");
-  b.cross_check("rent_rental", "cost", "train", "the rented run against the cost plugin",
-                {{"gpus", "@gpus"}, {"duration", "@run_time"}, {"rental", "@rental"}, {"tier", "@rental_tier"}},
-                {{"rent", "rental_cost"}}, "rental");
+  rental_cross_check(b, "the rented run against the cost plugin");
 
-  b.check("fits", "training state and activations fit each device", {"memory_headroom"},
-          [](RuleContext& c) -> std::optional<std::pair<bool, std::string>> {
-            const auto h = c.q("memory_headroom");
-            if (!h) return std::nullopt;
-            return std::pair{h->value >= 0, format_human(*h) + " left per device"};
-          });
+  training_fits_check(b, "training state and activations fit each device");
   b.check("deadline", "the run finishes by the deadline", {"run_time", "deadline"},
           [](RuleContext& c) -> std::optional<std::pair<bool, std::string>> {
             const auto t = c.q("run_time");
@@ -811,7 +861,69 @@ void train_chain(ChainBuilder& b) {
           });
 }
 
-void shared_checks(ChainBuilder& b) {
+// ---- fine-tuning ------------------------------------------------------------------------------------
+
+void finetune_chain(ChainBuilder& b) {
+  shared_inputs(b, "finetune");
+  b.input("finetune.method");
+  b.input("finetune.rank");
+  b.input("finetune.targets");
+  b.input("finetune.dtype", "base_dtype");
+  b.input("finetune.dataset_tokens");
+  b.input("finetune.epochs");
+  b.input("finetune.seq");
+  b.input("finetune.micro_batch");
+  b.input("finetune.zero");
+  b.input("finetune.recompute");
+  b.input("finetune.optimizer");
+  b.input("finetune.mfu");
+
+  b.sheet("fleet");
+  b.choice("gpus", {"gpus_given"}, "", "accelerators: the job's data-parallel devices", "", true);
+
+  // `fit finetune` is the job: its memory, trainable parameters and accelerator time become lines as they are.
+  const std::vector<std::pair<std::string, std::string>> job = {
+      {"model", "@model"},         {"gpu", "@gpu"},          {"method", "@method"},       {"rank", "@rank"},
+      {"targets", "@targets"},     {"dtype", "@base_dtype"}, {"optimizer", "@optimizer"}, {"zero", "@zero"},
+      {"devices", "@gpus"},        {"recompute", "@recompute"}, {"seq", "@seq"},         {"micro_batch", "@micro_batch"},
+      {"dataset_tokens", "@dataset_tokens"}, {"epochs", "@epochs"}, {"mfu", "@mfu"}};
+  b.sheet("finetune");
+  b.step("finetune", "fit", "finetune", "the fine-tuning job: trainable parameters, memory per device, accelerator time", job,
+         {{"params", "params", "parameters of the base model"},
+          {"trainable_params", "trainable_params", "parameters that train", "", true},
+          {"trainable_share", "trainable_share", "trainable / total parameters", "%"},
+          {"base_weights", "base_weights", "frozen base weights", "GB"},
+          {"base_per_device", "base_per_device", "frozen base per device", "GB"},
+          {"state_per_device", "state_per_device", "training state of the trained parameters per device", "GB"},
+          {"activations_per_device", "activations_per_device", "activations per device", "GB"},
+          {"total_per_device", "memory_per_device", "memory used per device", "GB", true},
+          {"headroom", "memory_headroom", "memory left per device", "GB"},
+          {"min_devices", "min_devices", "fewest devices that fit at this ZeRO stage"},
+          {"flops_per_token", "flops_per_token", "model FLOPs of one training token"},
+          {"training_tokens", "training_tokens", "dataset tokens x epochs"},
+          {"training_flops", "training_flops", "model FLOPs of the job"},
+          {"gpu_time", "gpu_time", "accelerator time: FLOPs / (peak x MFU)", "h", true},
+          {"duration", "run_time", "wall-clock time of the job on the devices", "h", true}});
+  b.expr("energy_period", "@run_time", "period of the energy figures: the job");
+  b.expr("token_rate", "@training_tokens / @run_time", "training tokens per second", "tok/s");
+
+  training_facility(b, "finetune");
+
+  b.sheet("cost");
+  b.expr("finetune_cost", "@owner_cost * @gpu_time", "owner cost of the job: owner cost per accelerator-hour x accelerator-hours", "",
+         true);
+  auto priced = job;
+  priced.emplace_back("gpu_hour", "@owner_cost");
+  b.cross_check("finetune_cost", "fit", "finetune", "the job's cost against fit finetune at the owner's price", priced,
+                {{"cost", "finetune_cost"}});
+  b.expr("cost_per_mtok_trained", "@finetune_cost / @training_tokens", "owner cost per million training tokens", "$/Mtok");
+  b.expr("rental_cost", "@rental_price * @gpu_time", "the same job rented");
+  rental_cross_check(b, "the rented job against the cost plugin");
+
+  training_fits_check(b, "the frozen base, the trained state and the activations fit each device");
+}
+
+void shared_checks(ChainBuilder& b, const std::string& mode) {
   b.check("cooling", "the cooling technology takes the rack", {"rack_power", "cooling_max_density", "cooling"},
           [](RuleContext& c) -> std::optional<std::pair<bool, std::string>> {
             const auto r = c.q("rack_power");
@@ -821,6 +933,7 @@ void shared_checks(ChainBuilder& b) {
             return std::pair{r->value <= m->value, format_human(*r) + " per rack; " + id.value_or("the technology") + " reaches " +
                                                        format_human(*m)};
           });
+  if (mode == "finetune") return;  // fit finetune models data-parallel devices only: no tensor parallelism
   b.check("scaleup", "tensor parallelism stays inside one scale-up domain", {"tp", "gpus_per_node", "scaleup_domain"},
           [](RuleContext& c) -> std::optional<std::pair<bool, std::string>> {
             const auto tp = c.q("tp");
@@ -839,13 +952,14 @@ Program build_program(const PlanSpec& spec, Problems& problems) {
   if (p.mode.empty()) p.mode = "serve";
   ChainBuilder b(p, problems);
   if (p.mode == "train") train_chain(b);
+  else if (p.mode == "finetune") finetune_chain(b);
   else serve_chain(b);
-  shared_checks(b);
+  shared_checks(b, p.mode);
   for (const auto& s : p.steps)
     if (!s.unavailable.empty()) p.notes.push_back("step " + s.key + " (" + s.plugin + " " + s.calculator + ") waits: " + s.unavailable);
   b.finish(spec.lines);
   static const char* const order[] = {"inputs", "model", "memory", "kv",    "decode", "serve", "compute",
-                                      "fleet",  "network", "power", "cooling", "tco",  "cost",  "lines"};
+                                      "finetune", "fleet",  "network", "power", "cooling", "tco",  "cost",  "lines"};
   auto rank = [](const std::string& s) {
     for (std::size_t i = 0; i < std::size(order); ++i)
       if (s == order[i]) return i;

@@ -268,7 +268,7 @@ void PlanSpec::erase(std::string_view path) {
 
 std::string PlanSpec::mode() const {
   const SpecValue* t = get("workload.type");
-  if (t == nullptr || (t->text != "serve" && t->text != "train")) return {};
+  if (t == nullptr || (t->text != "serve" && t->text != "train" && t->text != "finetune")) return {};
   return t->text;
 }
 
@@ -318,7 +318,7 @@ PlanSpec parse_plan_text(std::string_view text, const std::string& source, Probl
           if (k.name == name) hint = "'" + name + "' belongs in [" + std::string(k.section) + "]";
       }
       problems.add(where, "unknown section or key '" + name + "'",
-                   hint.empty() ? "sections: plan, model, hardware, workload, site, money, [[line]], [sweep], [[variant]], [report]" : hint);
+                   hint.empty() ? "sections: plan, model, hardware, workload, finetune, site, money, [[line]], [sweep], [[variant]], [report]" : hint);
     } else if (!node.is_table()) {
       problems.add(where, "'" + name + "' must be a table", "write [" + name + "] on its own line and keys below it");
     } else {
@@ -398,7 +398,7 @@ Expected<Cell> parse_value(const KeyDef& key, const std::string& text, const std
 void validate(const PlanSpec& spec, Problems& problems, const std::vector<std::string>& swept) {
   const std::string mode = spec.mode();
   const SpecValue* type = spec.get("workload.type");
-  if (type == nullptr) problems.add(spec.file, "missing workload.type", "add [workload] type = \"serve\" (or \"train\")");
+  if (type == nullptr) problems.add(spec.file, "missing workload.type", "add [workload] type = \"serve\" (or \"train\", \"finetune\")");
   for (const auto& [path, v] : spec.values) {
     const KeyDef* key = find_key(path);
     if (key == nullptr) continue;  // reported while reading
@@ -407,9 +407,13 @@ void validate(const PlanSpec& spec, Problems& problems, const std::vector<std::s
       problems.add(v.where, cell.error().message, cell.error().hint);
       continue;
     }
-    if (!mode.empty() && !key->mode.empty() && key->mode != mode)
+    if (!mode.empty() && !key->mode.empty() && key->mode != mode) {
+      // workload.seq in a fine-tuning plan: the same name in this mode's section is what was meant.
+      const KeyDef* same = find_key(key->name, mode);
       problems.add(v.where, path + " applies to " + std::string(key->mode) + " plans; this plan is workload.type = \"" + mode + "\"",
-                   "remove it, or change workload.type");
+                   same != nullptr && same != key && same->mode == mode ? "use " + same->path()
+                                                                         : std::string("remove it, or change workload.type"));
+    }
     if (key->kind == KeyKind::id) check_catalog_id(*key, v.text, v.where, problems);
   }
   // Given in the file or on the command line, or swept; `all_variants` also accepts a key every [[variant]] sets.
@@ -449,7 +453,9 @@ void validate(const PlanSpec& spec, Problems& problems, const std::vector<std::s
          "add host_power = \"2.5 kW\" (CPUs, memory, NICs and fans of one node), or name a system instead", {"hardware.host_power"});
   need("the electricity price", "add [site] grid = \"us-virginia\" (its dated tariff) or tariff = \"$0.08/kWh\"",
        {"site.tariff", "site.grid"});
-  need("the PUE", "add [site] pue = 1.2, or efficiency = \"efficiency-google-fleet\"", {"site.pue", "site.efficiency"});
+  need("the PUE", "add [site] pue = 1.2, climate = \"ashburn-va\" (see `infracalc data list --kind climate`), or efficiency = "
+       "\"efficiency-google-fleet\"",
+       {"site.pue", "site.climate", "site.efficiency"});
   need("the equipment price", "add [money] capex_per_gpu = \"$40000\" or purchase = \"h100-sxm-purchase\"", {"money.capex_per_gpu", "money.purchase"});
   need("money.life", "add [money] life = \"4 yr\"", {"money.life"});
   if (mode == "serve") {
@@ -465,6 +471,19 @@ void validate(const PlanSpec& spec, Problems& problems, const std::vector<std::s
     if (spec.get("site.it_power") != nullptr)
       problems.add(spec.get("site.it_power")->where, "site.it_power sizes serving fleets; a training run is sized by gpus or deadline",
                    "remove it, or give hardware.gpus");
+  } else if (mode == "finetune") {
+    need("finetune.method", "add [finetune] method = \"lora\" (or \"full\", \"qlora\")", {"finetune.method"});
+    need("finetune.dataset_tokens", "add [finetune] dataset_tokens = \"100M\" (tokens in the dataset)", {"finetune.dataset_tokens"});
+    need("hardware.gpus (the data-parallel devices of the job)", "add [hardware] gpus = 8", {"hardware.gpus"});
+    if (spec.get("site.it_power") != nullptr)
+      problems.add(spec.get("site.it_power")->where, "site.it_power sizes serving fleets; a fine-tuning job is sized by hardware.gpus",
+                   "remove it, or give hardware.gpus");
+    if (spec.get("model.dtype") != nullptr)
+      problems.add(spec.get("model.dtype")->where, "model.dtype: a fine-tuning job's frozen base format is finetune.dtype",
+                   "move it to [finetune] dtype (qlora defaults to NF4, lora to bf16)");
+    if (spec.get("hardware.tp") != nullptr)
+      problems.add(spec.get("hardware.tp")->where, "fit finetune models data-parallel devices only (ZeRO shards the state over them)",
+                   "remove hardware.tp; shard with finetune.zero instead");
   }
   if (spec.get("money.financing") != nullptr && spec.get("money.cost_of_capital") != nullptr)
     problems.add(spec.get("money.financing")->where, "money.financing and money.cost_of_capital both set the financing", "give one of them");

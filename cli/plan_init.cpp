@@ -37,6 +37,11 @@ const std::vector<Template>& templates() {
         {"hardware.system", "\"dgx-h100\""}, {"hardware.gpus", "2048"}, {"hardware.tp", "8"}, {"hardware.pp", "4"},
         {"workload.type", "\"train\""}, {"workload.tokens", "\"2e12\""}, {"workload.seq", "8192"}, {"workload.mfu", "\"40%\""},
         {"site.grid", "\"us-texas\""}, {"site.pue", "1.2"}, {"money.capex_per_gpu", "\"$40000\""}, {"money.life", "\"5 yr\""}}},
+      {"finetune", "a fine-tuning job: method, dataset, devices", "finetune",
+       {{"plan.name", "\"My fine-tuning job\""}, {"model.id", "\"llama-3.1-8b\""}, {"hardware.system", "\"dgx-h100\""},
+        {"hardware.gpus", "8"}, {"hardware.fabric", "\"none\""}, {"workload.type", "\"finetune\""}, {"finetune.method", "\"lora\""},
+        {"finetune.dataset_tokens", "\"100M\""}, {"site.grid", "\"us-virginia\""}, {"site.climate", "\"ashburn-va\""},
+        {"money.capex_per_gpu", "\"$40000\""}, {"money.life", "\"4 yr\""}}},
       {"site", "how much a power budget holds and what it costs", "serve",
        {{"plan.name", "\"My 100 MW site\""}, {"model.id", "\"llama-3-70b\""}, {"model.dtype", "\"fp8\""}, {"model.kv_dtype", "\"fp8\""},
         {"hardware.system", "\"dgx-h200\""}, {"hardware.tp", "4"}, {"hardware.switch", "\"quantum-x800-q3400\""}, {"workload.type", "\"serve\""}, {"workload.prompt", "2000"},
@@ -65,7 +70,7 @@ std::string plan_template(std::string_view kind) {
   for (const auto& x : templates())
     if (x.kind == kind) t = &x;
   if (t == nullptr)
-    throw UserError{{"plan init: unknown kind \"" + printable(kind) + "\"", "plan init serve, plan init train or plan init site"}};
+    throw UserError{{"plan init: unknown kind \"" + printable(kind) + "\"", "plan init serve, plan init train, plan init finetune or plan init site"}};
   std::string out = fmt::format(
       "# A starting scenario: {} (`infracalc plan init {}`). Run it with `infracalc plan FILE`.\n"
       "# Every key a {} plan reads is here, with what it means; the set ones are a working example to edit, the\n"

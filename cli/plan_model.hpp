@@ -159,7 +159,7 @@ struct Op {
 
 /// A built plan: every line and step of the chain for its workload, in dependency order.
 struct Program {
-  /// "serve" or "train".
+  /// "serve", "train" or "finetune".
   std::string mode;
   /// Lines.
   std::vector<Line> lines;

@@ -107,7 +107,7 @@ std::string sheet_title(const std::string& sheet) {
       {"kv", "KV cache"},       {"decode", "Decode"},        {"serve", "Serving"},
       {"fleet", "Fleet"},       {"network", "Network"},      {"power", "Power and energy"},
       {"cooling", "Cooling"},   {"tco", "Cost of ownership"}, {"cost", "Cost per token"},
-      {"compute", "Training compute"}, {"lines", "Your lines"}};
+      {"compute", "Training compute"}, {"finetune", "Fine-tuning"}, {"lines", "Your lines"}};
   for (const auto& [k, t] : titles)
     if (sheet == k) return t;
   return sheet;

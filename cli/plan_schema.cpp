@@ -77,8 +77,9 @@ std::vector<KeyDef> build_keys() {
   k.push_back({.section = "hardware", .name = "host_cables", .kind = K::choice, .help = "NIC-to-leaf cables: optical or copper",
                .default_value = "optical", .choices = {"optical", "copper"}});
   // workload
-  k.push_back({.section = "workload", .name = "type", .kind = K::choice, .help = "serve (a request load) or train (a training run)",
-               .example = "serve", .choices = {"serve", "train"}});
+  k.push_back({.section = "workload", .name = "type", .kind = K::choice,
+               .help = "serve (a request load), train (a training run) or finetune (a fine-tuning job, described in [finetune])",
+               .example = "serve", .choices = {"serve", "train", "finetune"}});
   k.push_back({.section = "workload", .name = "rate", .kind = K::quantity, .dim = dims::frequency,
                .help = "requests per second to serve at peak", .example = "50/s", .unit = "req/s", .mode = "serve"});
   k.push_back({.section = "workload", .name = "prompt", .kind = K::quantity, .dim = dims::token, .help = "prompt tokens per request",
@@ -119,6 +120,38 @@ std::vector<KeyDef> build_keys() {
   k.push_back({.section = "workload", .name = "goodput", .kind = K::quantity,
                .help = "useful share of the paid time (failures, restarts, checkpoints)", .default_value = "100%", .example = "90%",
                .bound = Bound::fraction, .mode = "train"});
+  // finetune: the inputs of `fit finetune`; a key left out takes that calculator's default.
+  k.push_back({.section = "finetune", .name = "method", .kind = K::choice,
+               .help = "full (every parameter trains), lora (16-bit frozen base, adapters train; Hu et al. 2021) or qlora (4-bit NF4 "
+                       "base; Dettmers et al. 2023)",
+               .example = "qlora", .choices = {"full", "lora", "qlora"}, .mode = "finetune"});
+  k.push_back({.section = "finetune", .name = "rank", .kind = K::integer,
+               .help = "LoRA rank r (default: fit finetune's, 16)", .example = "64", .mode = "finetune"});
+  k.push_back({.section = "finetune", .name = "targets", .kind = K::choice,
+               .help = "matrices with adapters: qv, attn, mlp or all (default: fit finetune's, all, as QLoRA recommends)",
+               .example = "all", .choices = {"qv", "attn", "mlp", "all"}, .mode = "finetune"});
+  k.push_back({.section = "finetune", .name = "dtype", .kind = K::choice,
+               .help = "frozen base format (default: bf16 for lora, NF4 with double quantization for qlora)", .example = "int4-g64",
+               .choices = formats, .mode = "finetune"});
+  k.push_back({.section = "finetune", .name = "dataset_tokens", .kind = K::quantity, .dim = dims::token,
+               .help = "tokens in the fine-tuning dataset", .example = "100M", .mode = "finetune"});
+  k.push_back({.section = "finetune", .name = "epochs", .kind = K::quantity, .help = "passes over the dataset (default: 1)",
+               .example = "3", .mode = "finetune"});
+  k.push_back({.section = "finetune", .name = "seq", .kind = K::quantity, .dim = dims::token,
+               .help = "sequence length (default: fit finetune's, 2048)", .example = "4096", .mode = "finetune"});
+  k.push_back({.section = "finetune", .name = "micro_batch", .kind = K::integer, .help = "sequences per step per device (default: 1)",
+               .example = "4", .mode = "finetune"});
+  k.push_back({.section = "finetune", .name = "zero", .kind = K::integer,
+               .help = "ZeRO stage 0-3 over the devices; 3 also shards the frozen base, as FSDP does (default: 0)", .example = "3",
+               .bound = Bound::non_negative, .mode = "finetune"});
+  k.push_back({.section = "finetune", .name = "recompute", .kind = K::choice,
+               .help = "activation recomputation (default: full, the gradient checkpointing fine-tuning recipes switch on)",
+               .example = "full", .choices = {"none", "selective", "full"}, .mode = "finetune"});
+  k.push_back({.section = "finetune", .name = "optimizer", .kind = K::choice, .help = "optimizer of the trained parameters (default: adamw)",
+               .example = "adamw", .choices = {"adam", "adamw", "sgd", "adafactor", "adam8bit"}, .mode = "finetune"});
+  k.push_back({.section = "finetune", .name = "mfu", .kind = K::quantity,
+               .help = "model FLOPs utilisation (default: fit finetune's 40%, the pretraining figure; small adapter runs often reach less)",
+               .example = "30%", .bound = Bound::fraction, .mode = "finetune"});
   // site
   k.push_back({.section = "site", .name = "grid", .kind = K::id, .help = "electricity grid (catalog id): tariff and carbon intensity",
                .example = "us-virginia", .kinds = {"grid"}});
@@ -129,6 +162,17 @@ std::vector<KeyDef> build_keys() {
   k.push_back({.section = "site", .name = "efficiency", .kind = K::id,
                .help = "a PUE/WUE benchmark (catalog id of type efficiency), used when pue or wue is not given",
                .example = "efficiency-google-fleet", .kinds = {"facility"}, .facility_type = "efficiency"});
+  k.push_back({.section = "site", .name = "climate", .kind = K::id,
+               .help = "the site's climate (catalog id, data/climate/): PUE and WUE from its typical year through the cooling "
+                       "plant, as `cooling climate` computes them, when pue or wue is not given",
+               .example = "ashburn-va", .kinds = {"climate"}});
+  k.push_back({.section = "site", .name = "climate_cooling", .kind = K::choice,
+               .help = "the plant `cooling climate` runs the site's year through (default: air for cooling-air and cooling-rear-door, "
+                       "direct-liquid for the liquid technologies, whose facility side is warm water)",
+               .example = "direct-liquid", .choices = {"air", "direct-liquid"}});
+  k.push_back({.section = "site", .name = "climate_water", .kind = K::choice,
+               .help = "the climate's plant may evaporate water: cooling towers, evaporative coolers (default: cooling climate's, yes)",
+               .example = "no", .choices = {"yes", "no"}});
   k.push_back({.section = "site", .name = "wue", .kind = K::quantity, .dim = dims::water_intensity,
                .help = "site water per IT energy", .example = "0.3 L/kWh", .bound = Bound::non_negative});
   k.push_back({.section = "site", .name = "carbon_intensity", .kind = K::quantity, .dim = dims::carbon_intensity,
@@ -201,7 +245,8 @@ const std::vector<SectionDef>& plan_sections() {
       {"model", "the model and its storage formats"},
       {"hardware", "accelerator or system, packaging, parallelism, efficiencies, fabric"},
       {"workload", "serve: request rate, prompt and output lengths, latency targets; train: tokens, deadline, MFU"},
-      {"site", "electricity, PUE, cooling, coolant, power budget"},
+      {"finetune", "a fine-tuning job (workload.type = \"finetune\"): method, rank, targets, dataset tokens, epochs"},
+      {"site", "electricity, PUE or climate, cooling, coolant, power budget"},
       {"money", "capital, life, financing, maintenance, network prices, rental to compare"},
       {"line", "[[line]] name = \"...\", expr = \"@a / @b\": extra worksheet lines computed from others"},
       {"sweep", "\"section.key\" = [values]: evaluate the plan over the grid"},

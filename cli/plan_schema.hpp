@@ -22,7 +22,7 @@ enum class KeyKind : unsigned char {
 
 /// One key of a plan section.
 struct KeyDef {
-  /// Section: plan, model, hardware, workload, site, money.
+  /// Section: plan, model, hardware, workload, finetune, site, money.
   std::string_view section;
   /// Key in snake_case.
   std::string_view name;
@@ -48,7 +48,7 @@ struct KeyDef {
   bool auto_ok = false;
   /// Display unit for worksheet lines ("kW", "L/min"); empty for the dimension's default.
   std::string_view unit{};
-  /// Which workloads use it: "" any, "serve" or "train".
+  /// Which workloads use it: "" any, "serve", "train" or "finetune".
   std::string_view mode{};
   /// For id keys of kind facility: the `type` the entry must have ("cooling", "efficiency", "cdu").
   std::string_view facility_type{};
@@ -70,7 +70,7 @@ struct SectionDef {
 /// Every key of every section.
 [[nodiscard]] const std::vector<KeyDef>& plan_keys();
 /// The key at "section.name", or the key whose name alone is `path` when that name is unique among the keys
-/// of `mode` ("serve", "train" or "" for any); nullptr otherwise.
+/// of `mode` ("serve", "train", "finetune" or "" for any); nullptr otherwise.
 [[nodiscard]] const KeyDef* find_key(std::string_view path, std::string_view mode = {});
 /// Every "section.name", for did-you-mean.
 [[nodiscard]] std::vector<std::string_view> key_paths();

@@ -272,6 +272,7 @@ std::optional<std::string> memory(const Worksheet& w) {
     add("usable", "memory_usable");
     add("headroom", "memory_headroom");
   } else {
+    add("frozen base", "base_per_device");
     add("training state", "state_per_device");
     add("activations", "activations_per_device");
     add("used", "memory_per_device");

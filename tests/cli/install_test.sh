@@ -8,7 +8,7 @@ build=$2
 source "$(dirname "$0")/../shell_env.sh"
 
 # A starting scenario of each kind runs through `plan -` (standard input) without an edit.
-for kind in serve train site; do
+for kind in serve train finetune site; do
   if "$bin" plan init "$kind" | "$bin" plan - >"$tmp/plan.out" 2>"$tmp/plan.err"; then ok; else bad "plan init $kind | plan -: $(head -3 "$tmp/plan.err")"; fi
 done
 # It lists every key its kind of plan reads (from the schema): the serve one has rate but not pp, the train one both pp

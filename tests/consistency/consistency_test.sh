@@ -115,5 +115,14 @@ same "NVMe latency / CXL latency: kv offload, kv ladder" \
   "$(value cxl_vs_nvme_latency -- kv offload --cache 40GB --cxl-latency 250ns)" \
   "$(value nvme_vs_cxl_latency -- kv ladder --cxl-latency 250ns)"
 
+# A site's climate: cooling climate's annual PUE is the one tco siting --climate and a plan's site.climate use.
+for site in singapore-sg lulea-se; do
+  same "annual PUE of $site through air cooling" \
+    "$(value pue -- cooling climate --site $site --cooling air)" \
+    "$(value pue_from_climate -- tco siting --climate $site --cooling air)" \
+    "$("$bin" plan "$src/examples/llama3.1-70b-qlora-h100.toml" --set site.climate=$site --set site.climate_cooling=air --csv 2>"$tmp/err" |
+       awk -F, '$2 == "pue" { print $3; exit }')"
+done
+
 echo "consistency: $pass agree, $fail disagree"
 [ "$fail" -eq 0 ]

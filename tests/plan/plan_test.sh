@@ -170,6 +170,74 @@ cp "$ex/llama3-70b-h100.toml" "$tmp/in.toml"
 expect_status 2 -- "$bin" plan "$tmp/in.toml" --xlsx "$tmp/in.toml" --force
 if cmp -s "$tmp/in.toml" "$ex/llama3-70b-h100.toml"; then ok; else bad "the input file was overwritten"; fi
 
+# csv_value KEY COLUMN: a value from $tmp/out written as CSV (column 3 for a plan's line, 2 for a calculator's output).
+csv_value() { awk -F, -v k="$1" -v c="$2" '$(c - 1) == k { print $c; exit }' "$tmp/out"; }
+# same_value WHAT A B: two numbers agree to 1e-9 (relative).
+same_value() {
+  if [ -n "$2" ] && [ -n "$3" ] && awk -v a="$2" -v b="$3" 'BEGIN { d = a - b; if (d < 0) d = -d; m = (a < 0 ? -a : a); exit !(d <= 1e-9 * m) }'; then
+    ok
+  else
+    bad "$1: $2 against $3"
+  fi
+}
+
+# A fine-tuning plan (issue 22, item 1) runs `fit finetune` for its job: the worksheet's figures are the
+# calculator's with the same inputs, its cost is the calculator's at the plan's owner cost per GPU-hour.
+ft=$ex/llama3.1-70b-qlora-h100.toml
+expect_status 0 -- "$bin" plan "$ft"
+out_has "(finetune plan"; out_has "  trainable_params "; out_has "  finetune_cost "; out_has "fits: yes"
+err_empty
+expect_status 0 -- "$bin" plan "$ft" --json
+json_ok
+out_has '"workload": "finetune"'
+expect_status 0 -- "$bin" plan "$ft" --csv
+declare -A planned
+for k in params trainable_params base_per_device state_per_device activations_per_device memory_per_device memory_headroom \
+         min_devices training_flops gpu_time run_time finetune_cost owner_cost; do planned[$k]=$(csv_value "$k" 3); done
+job=(--model llama-3.1-70b --gpu h100-sxm --method qlora --rank 16 --targets all --dataset-tokens 100M --epochs 3 --seq 4096
+     --micro-batch 1 --devices 8)
+expect_status 0 -- "$bin" fit finetune "${job[@]}" --gpu-hour "${planned[owner_cost]} USD/s" --csv
+for pair in params:params trainable_params:trainable_params base_per_device:base_per_device state_per_device:state_per_device \
+            activations_per_device:activations_per_device total_per_device:memory_per_device headroom:memory_headroom \
+            min_devices:min_devices training_flops:training_flops gpu_time:gpu_time duration:run_time cost:finetune_cost; do
+  same_value "fit finetune ${pair%%:*} against the plan's ${pair##*:}" "$(csv_value "${pair%%:*}" 2)" "${planned[${pair##*:}]}"
+done
+expect_status 0 -- "$bin" fit finetune "${job[@]}"
+out_has "fits: yes"
+# A LoRA job that does not fit one device's memory: the plan's verdict is the calculator's, exit 1.
+expect_status 1 -- "$bin" plan "$ft" --set finetune.method=lora --set hardware.gpus=1
+out_has "fits: NO"
+expect_status 2 -- "$bin" plan "$ft" --set hardware.tp=8
+err_has "hardware.tp"
+
+# A site's climate (issue 22, item 9) gives the PUE through `cooling climate`'s model: a hot, humid site
+# needs more than a cold one, each the annual PUE `cooling climate` reports for that site and plant.
+for site in singapore-sg lulea-se; do
+  expect_status 0 -- "$bin" plan "$ft" --set site.climate=$site --set site.climate_cooling=air --csv
+  planned[$site]=$(csv_value pue 3)
+  out_has "inputs,pue,"
+  expect_status 0 -- "$bin" cooling climate --site $site --cooling air --csv
+  same_value "plan PUE against cooling climate at $site" "$(csv_value pue 2)" "${planned[$site]}"
+  wue=$(csv_value wue 2)
+  expect_status 0 -- "$bin" plan "$ft" --set site.climate=$site --set site.climate_cooling=air --csv
+  same_value "plan WUE against cooling climate at $site" "$wue" "$(csv_value wue 3)"
+done
+if awk -v h="${planned[singapore-sg]}" -v c="${planned[lulea-se]}" 'BEGIN { exit !(h > c) }'; then ok; else
+  bad "Singapore's PUE ${planned[singapore-sg]} is not above Lulea's ${planned[lulea-se]}"; fi
+# A serving plan takes it too; a PUE given still wins, and the worksheet says which it used.
+expect_status 0 -- "$bin" plan "$ex/llama3-70b-h100.toml" --set site.pue= --set site.climate=phoenix-az
+out_has "climate_pue"
+expect_status 0 -- "$bin" plan "$ft" --set site.pue=1.4 --csv
+same_value "a given PUE wins over the climate" 1.4 "$(csv_value pue 3)"
+expect_status 0 -- "$bin" plan "$ft" --set site.pue=1.4
+out_has "pue_given"
+# An unknown climate: exit 2, the key named, ids suggested.
+expect_status 2 -- "$bin" plan "$ft" --set site.climate=phoenix
+err_has "site.climate"; err_has "did you mean 'phoenix-az'"
+printf '[workload]\ntype = "serve"\n[site]\nclimate = "dublin"\n' >"$tmp/climate.toml"
+expect_status 2 -- "$bin" plan "$tmp/climate.toml"
+err_has "climate.toml:4:11: site.climate"
+
 # The help lists the plan keys; make demo's script runs a plan.
 expect_status 0 -- "$bin" plan --help
 out_has "workload.rate"; out_has "[workload]"; out_has "--sweep"

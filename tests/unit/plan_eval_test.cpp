@@ -29,7 +29,7 @@ bool same_cell(const std::optional<Cell>& a, const std::optional<Cell>& b) {
 }  // namespace
 
 TEST_CASE("every step of a registered plugin binds to inputs and outputs it declares", "[plan]") {
-  for (const char* f : {"llama3-70b-h100.toml", "llama3-405b-train-16k-h100.toml"}) {
+  for (const char* f : {"llama3-70b-h100.toml", "llama3-405b-train-16k-h100.toml", "llama3.1-70b-qlora-h100.toml"}) {
     auto l = plan_test::load_example(f);
     INFO(f << ": " << l->problems.text());
     REQUIRE(l->problems.empty());
@@ -43,7 +43,7 @@ TEST_CASE("every step of a registered plugin binds to inputs and outputs it decl
 
 TEST_CASE("every example evaluates without errors", "[plan]") {
   for (const char* f : {"llama3-70b-h100.toml", "llama3-70b-h200-fp8.toml", "deepseek-v3-gb200-nvl72.toml",
-                        "llama3-405b-train-16k-h100.toml"}) {
+                        "llama3-405b-train-16k-h100.toml", "llama3.1-70b-qlora-h100.toml"}) {
     auto l = plan_test::load_example(f);
     INFO(f << ": " << l->problems.text());
     REQUIRE(l->problems.empty());
@@ -61,7 +61,7 @@ TEST_CASE("every line's declared unit measures its value", "[plan]") {
   // A unit of another dimension scaled the value wherever it was converted: cost_per_year, a sum of money
   // declared "$/yr", came out 31,557,600x too large in the workbook (issue 19).
   for (const char* f : {"llama3-70b-h100.toml", "llama3-70b-h200-fp8.toml", "deepseek-v3-gb200-nvl72.toml",
-                        "llama3-405b-train-16k-h100.toml"}) {
+                        "llama3-405b-train-16k-h100.toml", "llama3.1-70b-qlora-h100.toml"}) {
     auto l = plan_test::load_example(f);
     REQUIRE(l->problems.empty());
     int declared = 0;

@@ -293,42 +293,27 @@ void check_against_json(const Book& book, const std::string& sheet, const std::s
   CHECK(x.number == Approx((value->number * machine.factor - shown.offset) / shown.factor).epsilon(1e-12).margin(1e-300));
 }
 
-#endif
 
-}  // namespace
+// A directory of this process's own for the workbooks it writes.
+fs::path scratch_dir() { return fs::temp_directory_path() / ("infracalc-plan-xlsx-" + std::to_string(::getpid())); }
 
-TEST_CASE("the workbook's formulas reproduce the worksheet and move with their inputs", "[plan]") {
-  if (!plan::xlsx_available()) {
-    WARN("built without libxlsxwriter: --xlsx reports how to get it; nothing to open");
-    return;
-  }
-#ifndef INFRACALC_TEST_ZLIB
-  WARN("zlib not found for the test: the workbook is not opened");
-#else
-  // The operating point of an 80%-MBU, 50%-MFU replica: doubling the rate there stays within one fabric tier, so
-  // the workbook's live formulas (the fabric is a plugin step, fixed in the workbook) can be checked against a rerun.
-  const std::vector<std::string> point = {"hardware.mbu=80%", "hardware.mfu=50%"};
-  auto l = plan_test::load_example("llama3-70b-h100.toml", point);
-  REQUIRE(l->problems.empty());
-  const fs::path dir = fs::temp_directory_path() / ("infracalc-plan-xlsx-" + std::to_string(::getpid()));
+// Writes the plan's workbook into a temporary directory and reads it back.
+Book workbook_of(const plan::Worksheet& w) {
+  const fs::path dir = scratch_dir();
   fs::create_directories(dir);
   const std::string path = (dir / "plan.xlsx").string();
-  const plan::Worksheet w{l->spec, *l->program, l->sheet};
   plan::write_xlsx(w, nullptr, path, false, {});
   CHECK_THROWS_AS(plan::write_xlsx(w, nullptr, path, false, {}), UserError);  // no overwrite without --force
   plan::write_xlsx(w, nullptr, path, true, {});
-  const Book book = read_book(unzip(read_file(path)));
+  Book book = read_book(unzip(read_file(path)));
   fs::remove_all(dir);
+  return book;
+}
 
-  // Every line of every sheet, and every line of the summary, holds the value `plan --json` prints for the
-  // same plan, in the unit of its row (Summary!B21, cost_per_year, was 31,557,600x the JSON's: issue 19).
-  auto json = read_json(plan::plan_json(w), "plan --json");
-  REQUIRE(json.ok());
-  const Node* json_lines = json->find("lines");
-  REQUIRE(json_lines != nullptr);
-  std::map<std::string, const Node*> by_key;
-  int lines_compared = 0;
-  for (const auto& [key, line] : json_lines->members) {
+// Checks every line of the JSON against its row of the workbook, in the row's unit; returns how many it compared.
+int compare_lines(const Book& book, const Node& json_lines, std::map<std::string, const Node*>& by_key) {
+  int compared = 0;
+  for (const auto& [key, line] : json_lines.members) {
     const Node* value = line.find("value");
     REQUIRE(value != nullptr);
     by_key[key] = &line;
@@ -338,9 +323,68 @@ TEST_CASE("the workbook's formulas reproduce the worksheet and move with their i
     REQUIRE(book.count(sheet) == 1);
     const std::string cell = value_cell(book, sheet, key);
     check_against_json(book, sheet, cell, book.at(sheet).count(column_c(cell)) ? book.at(sheet).at(column_c(cell)).text : "", line);
-    ++lines_compared;
+    ++compared;
   }
-  CHECK(lines_compared > 150);
+  return compared;
+}
+
+// Evaluates every formula from the stored values of the cells it reads against its own stored value; returns how
+// many formulas there are.
+int check_formulas(const Book& book) {
+  int formulas = 0;
+  for (const auto& [sheet, cells] : book)
+    for (const auto& [ref, c] : cells) {
+      if (c.formula.empty() || c.is_text) continue;
+      ++formulas;
+      const double v = Formula(c.formula, [&](const std::string& s, const std::string& r) {
+                         INFO(sheet << "!" << ref << " reads " << s << "!" << r);
+                         REQUIRE(book.count(s) == 1);
+                         REQUIRE(book.at(s).count(r) == 1);
+                         return book.at(s).at(r).number;
+                       }).run();
+      INFO(sheet << "!" << ref << " = " << c.formula);
+      CHECK(v == Approx(c.number).epsilon(1e-9).margin(1e-12));
+    }
+  return formulas;
+}
+
+#endif
+
+// True when this build writes workbooks and the test can open them; otherwise says why not.
+bool workbook_testable() {
+  if (!plan::xlsx_available()) {
+    WARN("built without libxlsxwriter: --xlsx reports how to get it; nothing to open");
+    return false;
+  }
+#ifndef INFRACALC_TEST_ZLIB
+  WARN("zlib not found for the test: the workbook is not opened");
+  return false;
+#else
+  return true;
+#endif
+}
+
+}  // namespace
+
+TEST_CASE("the workbook's formulas reproduce the worksheet and move with their inputs", "[plan]") {
+  if (!workbook_testable()) return;
+#ifdef INFRACALC_TEST_ZLIB
+  // The operating point of an 80%-MBU, 50%-MFU replica: doubling the rate there stays within one fabric tier, so
+  // the workbook's live formulas (the fabric is a plugin step, fixed in the workbook) can be checked against a rerun.
+  const std::vector<std::string> point = {"hardware.mbu=80%", "hardware.mfu=50%"};
+  auto l = plan_test::load_example("llama3-70b-h100.toml", point);
+  REQUIRE(l->problems.empty());
+  const plan::Worksheet w{l->spec, *l->program, l->sheet};
+  const Book book = workbook_of(w);
+
+  // Every line of every sheet, and every line of the summary, holds the value `plan --json` prints for the
+  // same plan, in the unit of its row (Summary!B21, cost_per_year, was 31,557,600x the JSON's: issue 19).
+  auto json = read_json(plan::plan_json(w), "plan --json");
+  REQUIRE(json.ok());
+  const Node* json_lines = json->find("lines");
+  REQUIRE(json_lines != nullptr);
+  std::map<std::string, const Node*> by_key;
+  CHECK(compare_lines(book, *json_lines, by_key) > 150);
   int summary_compared = 0;
   int checks_row = 1 << 30;  // the summary's lines come before its "checks" heading
   for (const auto& [ref, c] : book.at("Summary"))
@@ -361,21 +405,7 @@ TEST_CASE("the workbook's formulas reproduce the worksheet and move with their i
     CHECK(book.count(sheet) == 1);
 
   // Every formula, evaluated from the stored values of the cells it reads, gives its own stored value.
-  int formulas = 0;
-  for (const auto& [sheet, cells] : book)
-    for (const auto& [ref, c] : cells) {
-      if (c.formula.empty() || c.is_text) continue;
-      ++formulas;
-      const double v = Formula(c.formula, [&](const std::string& s, const std::string& r) {
-                         INFO(sheet << "!" << ref << " reads " << s << "!" << r);
-                         REQUIRE(book.count(s) == 1);
-                         REQUIRE(book.at(s).count(r) == 1);
-                         return book.at(s).at(r).number;
-                       }).run();
-      INFO(sheet << "!" << ref << " = " << c.formula);
-      CHECK(v == Approx(c.number).epsilon(1e-9).margin(1e-12));
-    }
-  CHECK(formulas > 60);
+  CHECK(check_formulas(book) > 60);
 
   // Lines computed from other lines are formulas; values are in the display unit of their row.
   const std::string racks = value_cell(book, "Fleet", "racks");
@@ -423,6 +453,7 @@ TEST_CASE("the workbook's formulas reproduce the worksheet and move with their i
     std::vector<plan::SweepRow> rows;
     plan::run_sweep(*l->ev, l->spec, l->in, sw, stats, [&](plan::SweepRow&& r) { rows.push_back(std::move(r)); });
     REQUIRE(rows.size() == 4);
+    const fs::path dir = scratch_dir();
     fs::create_directories(dir);
     const std::string sweep_path = (dir / "sweep.xlsx").string();
     const plan::SweepTable table{&sw, &rows};
@@ -469,5 +500,26 @@ TEST_CASE("the workbook's formulas reproduce the worksheet and move with their i
     // The owner's cost per year is among the sweep's columns (it was the one 31,557,600x off).
     CHECK(std::find(sw.columns.begin(), sw.columns.end(), "cost_per_year") != sw.columns.end());
   }
+#endif
+}
+
+TEST_CASE("a fine-tuning plan's workbook: fit finetune's figures as numbers, its cost as live formulas", "[plan]") {
+  if (!workbook_testable()) return;
+#ifdef INFRACALC_TEST_ZLIB
+  auto l = plan_test::load_example("llama3.1-70b-qlora-h100.toml");
+  REQUIRE(l->problems.empty());
+  const plan::Worksheet w{l->spec, *l->program, l->sheet};
+  const Book book = workbook_of(w);
+  auto json = read_json(plan::plan_json(w), "plan --json");
+  REQUIRE(json.ok());
+  std::map<std::string, const Node*> by_key;
+  CHECK(compare_lines(book, *json->find("lines"), by_key) > 100);
+  CHECK(check_formulas(book) > 40);
+  CHECK(book.count("Fine-tuning") == 1);
+  // The job's figures come from fit finetune (numbers); its cost is a formula over the owner's cost and GPU-hours.
+  CHECK(book.at("Fine-tuning").at(value_cell(book, "Fine-tuning", "gpu_time")).formula.empty());
+  const std::string cost = value_cell(book, "Cost per token", "finetune_cost");
+  CHECK_FALSE(book.at("Cost per token").at(cost).formula.empty());
+  CHECK(book.at("Cost per token").at(cost).number == Approx(l->q("finetune_cost")).epsilon(1e-9));
 #endif
 }
