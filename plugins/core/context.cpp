@@ -120,7 +120,7 @@ struct ParsedMemo {
   bool point = false;
   Bound bound{};
   std::int64_t most = 0;
-  std::vector<std::string_view> choices;
+  std::vector<std::string> choices;  // owned: the descriptor's views may not outlive it
   std::string text;
   Cell value;
   bool used = false;
@@ -132,10 +132,10 @@ Cell parse_remembered(const Input& in, const std::string& text, const Label& lab
   const std::size_t h = (std::hash<std::string_view>{}(text) ^ (in.name.size() * 0x9E3779B97F4A7C15ull)) % memo.size();
   ParsedMemo& m = memo[h];
   if (m.used && m.text == text && m.kind == in.kind && m.dim == in.dim && m.point == in.point && m.bound == in.bound &&
-      m.most == in.most && m.choices == in.choices)
+      m.most == in.most && std::equal(m.choices.begin(), m.choices.end(), in.choices.begin(), in.choices.end()))
     return m.value;
   Cell v = parse_value(in, text, label);
-  m = ParsedMemo{in.kind, in.dim, in.point, in.bound, in.most, in.choices, text, v, true};
+  m = ParsedMemo{in.kind, in.dim, in.point, in.bound, in.most, {in.choices.begin(), in.choices.end()}, text, v, true};
   return v;
 }
 
