@@ -1,6 +1,8 @@
 #include "cli/machine_units.hpp"
 
+#include <array>
 #include <cctype>
+#include <string>
 #include <vector>
 
 #include "cli/output.hpp"
@@ -50,10 +52,26 @@ struct Converted {
   double factor;
 };
 
+// converting_word() of a result or input key: the same few dozen keys recur in every batch record.
+const KeyUnitWord* converting_word_of(std::string_view key) {
+  struct Seen {
+    std::string key;
+    const KeyUnitWord* word = nullptr;
+    bool used = false;
+  };
+  thread_local std::array<Seen, 128> memo;
+  // Length and three characters tell the keys of a result apart well enough; a collision only recomputes.
+  const std::size_t h = key.empty() ? 0 : key.size() * 131 + static_cast<unsigned char>(key.front()) * 31 +
+                                              static_cast<unsigned char>(key[key.size() / 2]) * 7 + static_cast<unsigned char>(key.back());
+  Seen& s = memo[h % memo.size()];
+  if (!s.used || s.key != key) s = Seen{std::string(key), converting_word(key), true};
+  return s.word;
+}
+
 }  // namespace
 
 MachineQuantity machine_quantity(std::string_view key, const Quantity& q) {
-  const KeyUnitWord* word = q.point ? nullptr : converting_word(key);
+  const KeyUnitWord* word = q.point ? nullptr : converting_word_of(key);
   if (word == nullptr) return {q.value, machine_unit(q)};
   // A few dimensions and words recur in every result: remember each unit and its factor.
   thread_local std::vector<Converted> seen;

@@ -1,9 +1,11 @@
 #include "cli/output.hpp"
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <cstdlib>
 #include <fmt/format.h>
+#include <optional>
 
 #include "cli/machine_units.hpp"
 #include "plugins/core/json.hpp"
@@ -104,6 +106,49 @@ std::string table_csv(const Table& t) {
     out += "\n";
   }
   return out;
+}
+
+void write_provenance_json(std::string& out, const Provenance& p) {
+  out += "{\"id\": "sv;
+  append_json_string(out, p.id);
+  out += ", \"field\": "sv;
+  append_json_string(out, p.field);
+  out += ", \"as_of\": "sv;
+  append_json_string(out, p.as_of);
+  out += ", \"source\": "sv;
+  append_json_string(out, p.source);
+  if (!p.basis.empty()) {
+    out += ", \"basis\": "sv;
+    append_json_string(out, p.basis);
+  }
+  if (!p.note.empty()) {
+    out += ", \"note\": "sv;
+    append_json_string(out, p.note);
+  }
+  if (p.overlay) out += ", \"overlay\": true"sv;
+  out += "}"sv;
+}
+
+bool same_provenance(const Provenance& a, const Provenance& b) {
+  return a.field == b.field && a.id == b.id && a.as_of == b.as_of && a.source == b.source && a.note == b.note && a.basis == b.basis &&
+         a.overlay == b.overlay;
+}
+
+// Batch records naming the same model cite the same fields, with sources of a hundred bytes or more: each
+// citation's JSON is kept, keyed by its whole content (comparing is cheaper than escaping it again).
+void append_provenance_json(std::string& out, const Provenance& p) {
+  struct Written {
+    Provenance p;
+    std::string json;
+  };
+  thread_local std::array<std::optional<Written>, 32> memo;
+  auto& slot = memo[(std::hash<std::string_view>{}(p.field) ^ p.id.size()) % memo.size()];
+  if (!slot || !same_provenance(slot->p, p)) {
+    std::string json;
+    write_provenance_json(json, p);
+    slot = Written{p, std::move(json)};
+  }
+  out += slot->json;
 }
 
 }  // namespace
@@ -277,25 +322,8 @@ void append_result_json(std::string& out, const Result& r, std::size_t record) {
   }
   out += "], \"provenance\": ["sv;
   for (std::size_t i = 0; i < r.provenance.size(); ++i) {
-    const auto& p = r.provenance[i];
-    out += i ? ", {\"id\": "sv : "{\"id\": "sv;
-    append_json_string(out, p.id);
-    out += ", \"field\": "sv;
-    append_json_string(out, p.field);
-    out += ", \"as_of\": "sv;
-    append_json_string(out, p.as_of);
-    out += ", \"source\": "sv;
-    append_json_string(out, p.source);
-    if (!p.basis.empty()) {
-      out += ", \"basis\": "sv;
-      append_json_string(out, p.basis);
-    }
-    if (!p.note.empty()) {
-      out += ", \"note\": "sv;
-      append_json_string(out, p.note);
-    }
-    if (p.overlay) out += ", \"overlay\": true"sv;
-    out += "}"sv;
+    out += i ? ", "sv : ""sv;
+    append_provenance_json(out, r.provenance[i]);
   }
   out += "]}"sv;
 }

@@ -1,6 +1,7 @@
 #include "plugins/core/context.hpp"
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <fmt/format.h>
 #include <limits>
@@ -108,6 +109,34 @@ Cell parse_value(const Input& in, const std::string& text, const Label& label) {
     }
   }
   return text;
+}
+
+// Catalog fields and defaults repeat in every batch record naming the same model: the parsed value of an
+// (input, text) pair is remembered. The key is everything parse_value reads on success, compared by value, so a
+// later descriptor at a reused address, or one changed in place, never sees another's value; errors are not kept.
+struct ParsedMemo {
+  InputKind kind{};
+  Dim dim{};
+  bool point = false;
+  Bound bound{};
+  std::int64_t most = 0;
+  std::vector<std::string> choices;  // owned: the descriptor's views may not outlive it
+  std::string text;
+  Cell value;
+  bool used = false;
+};
+
+template <class Label>
+Cell parse_remembered(const Input& in, const std::string& text, const Label& label) {
+  thread_local std::array<ParsedMemo, 64> memo;
+  const std::size_t h = (std::hash<std::string_view>{}(text) ^ (in.name.size() * 0x9E3779B97F4A7C15ull)) % memo.size();
+  ParsedMemo& m = memo[h];
+  if (m.used && m.text == text && m.kind == in.kind && m.dim == in.dim && m.point == in.point && m.bound == in.bound &&
+      m.most == in.most && std::equal(m.choices.begin(), m.choices.end(), in.choices.begin(), in.choices.end()))
+    return m.value;
+  Cell v = parse_value(in, text, label);
+  m = ParsedMemo{in.kind, in.dim, in.point, in.bound, in.most, {in.choices.begin(), in.choices.end()}, text, v, true};
+  return v;
 }
 
 }  // namespace
@@ -248,6 +277,9 @@ Context::Context(const Plugin& plugin, const Calculator& calc, const RawInputs& 
     return given[slot] < 0 ? nullptr : &raw[static_cast<std::size_t>(given[slot])].second;
   };
   result_.inputs.reserve(calc.inputs.size());
+  // Set one by one while the calculator runs; growing the vectors moved every value and citation already there.
+  result_.values.reserve(calc.outputs.size());
+  if (!calc.refs.empty()) result_.provenance.reserve(8);
   for (const auto& r : calc.refs) {
     // The reference's own slot, or the input's when an input has the same name (both take the value).
     if (const std::string* id = raw_value(static_cast<std::size_t>(calc.slot(r.name)))) {
@@ -313,10 +345,10 @@ Context::Context(const Plugin& plugin, const Calculator& calc, const RawInputs& 
             ri.raw = node.kind == Node::Kind::string    ? node.str
                      : node.kind == Node::Kind::integer ? std::to_string(node.integer)
                                                         : format_machine(node.number);
-            ri.value = parse_value(in, ri.raw, where);
+            ri.value = parse_remembered(in, ri.raw, where);
           } else if (node.kind == Node::Kind::string) {
             ri.raw = node.str;
-            ri.value = parse_value(in, node.str, where);
+            ri.value = parse_remembered(in, node.str, where);
           } else if (node.kind == Node::Kind::boolean && in.kind == InputKind::flag) {
             ri.raw = node.boolean ? "true" : "false";
             ri.value = ri.raw;
@@ -337,7 +369,7 @@ Context::Context(const Plugin& plugin, const Calculator& calc, const RawInputs& 
     if (!in.default_value.empty()) {
       ri.origin = Origin::default_value;
       ri.raw = std::string(in.default_value);
-      ri.value = parse_value(in, ri.raw, [&] { return label() + " (default)"; });
+      ri.value = parse_remembered(in, ri.raw, [&] { return label() + " (default)"; });
       at_[i] = static_cast<int>(result_.inputs.size());
       result_.inputs.push_back(std::move(ri));
       continue;
@@ -400,9 +432,9 @@ std::int64_t Context::integer(std::string_view key) const {
 }
 
 int Context::count(std::string_view key) const {
-  const Input* decl = nullptr;
-  for (const auto& in : calc_.inputs)
-    if (in.name == key) decl = &in;
+  const int slot = calc_.slot(key);
+  const auto at = static_cast<std::size_t>(slot);
+  const Input* decl = slot >= 0 && at < calc_.inputs.size() ? &calc_.inputs[at] : nullptr;
   if (decl == nullptr || decl->kind != InputKind::integer || decl->most > std::numeric_limits<int>::max())
     throw std::logic_error("input '" + std::string(key) + "' is not an integer input whose bound fits an int");
   return static_cast<int>(integer(key));

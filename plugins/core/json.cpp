@@ -126,6 +126,8 @@ class JsonParser {
       ++pos_;
       return true;
     }
+    // A batch record's objects hold three or four members: growing from one moved every member twice.
+    n.members.reserve(4);
     for (;;) {
       skip_ws();
       if (at_end()) return truncated("an object");

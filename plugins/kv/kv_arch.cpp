@@ -301,7 +301,8 @@ std::string describe(const ModelArch& m) {
                                : fmt::format("{} KV heads, head dim {}", m.kv_heads, m.head_dim);
   }
   int sliding = 0;
-  for (int l = 0; l < m.layers; ++l)
+  // Without a window no layer slides (layer_sliding); the scan is skipped for most models, in every batch record.
+  for (int l = 0; m.sliding_window > 0 && l < m.layers; ++l)
     if (layer_cached(m, l) && layer_sliding(m, l)) ++sliding;
   if (sliding > 0) s += fmt::format("; {} sliding-window layers (window {} tok)", sliding, m.sliding_window);
   if (m.kv_shared_layers > 0) s += fmt::format("; {} layers share an earlier layer's cache", m.kv_shared_layers);

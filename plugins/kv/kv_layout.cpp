@@ -87,6 +87,8 @@ CacheSize cache_size(const ModelArch& m, const KvPrecision& precision, Tokens co
   std::vector<int> stage_layers(static_cast<std::size_t>(pp), 0);
   std::vector<int> stage_ssm(static_cast<std::size_t>(pp), 0);
   double positions = 0;
+  // layer_positions() of a cached layer, decided once here: this loop runs for every batch record.
+  const double window_positions = std::min(context.value(), static_cast<double>(m.sliding_window));
   for (int l = 0; l < m.layers; ++l) {
     if (layer_state_space(m, l)) {
       ++out.ssm_layers;
@@ -95,9 +97,10 @@ CacheSize cache_size(const ModelArch& m, const KvPrecision& precision, Tokens co
     }
     if (!layer_cached(m, l)) continue;
     ++out.cached_layers;
-    if (layer_sliding(m, l)) ++out.sliding_layers;
+    const bool sliding = layer_sliding(m, l);
+    if (sliding) ++out.sliding_layers;
     else ++out.full_layers;
-    const double p = layer_positions(m, l, context).value();
+    const double p = sliding ? window_positions : context.value();
     const auto stage = static_cast<std::size_t>(std::min(pp - 1, l / per_stage));
     positions += p;
     stage_positions[stage] += p;

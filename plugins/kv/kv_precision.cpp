@@ -1,5 +1,7 @@
 #include "plugins/kv/kv_precision.hpp"
 
+#include <cmath>
+
 namespace infracalc::kv {
 
 KvPrecision plain_precision(const StorageFormat& f) {
@@ -25,7 +27,8 @@ Bytes vectors_bytes(const KvPrecision& p, const std::vector<std::int64_t>& vecto
   const double per_scale = p.scale_bytes.value() * (p.zero_point ? 2.0 : 1.0);
   for (const auto n : vector_lengths) {
     bytes += static_cast<double>(n) * p.format->bits_per_value / 8.0;
-    bytes += static_cast<double>(scale_groups(p, n)) * per_scale;
+    // Per-tensor scales add nothing per vector (scale_groups is 0): skipped, as this runs for every batch record.
+    if (p.scales != ScaleGranularity::tensor || !std::isfinite(per_scale)) bytes += static_cast<double>(scale_groups(p, n)) * per_scale;
   }
   return from_base<Bytes>(bytes);
 }

@@ -220,6 +220,38 @@ while IFS= read -r line; do
 done <"$tmp/merged"
 if [ "$torn" -eq 0 ] && [ "$(wc -l <"$tmp/merged")" -eq 69 ]; then ok; else bad "batch 2>&1: $torn torn lines, $(wc -l <"$tmp/merged") lines (want 60 records + 8 errors + 1 summary)"; fi
 
+# Issue 24, item 3: batch keeps what it derives from a model, a default or a citation between records; a mixed batch
+# (several models, repeated, overridden, failing) writes what each record gives run alone, with and without --as-of.
+printf '%s\n' \
+  '{"plugin":"kv","calculator":"size","inputs":{"model":"llama-3-70b","tokens":"8000","batch":"4"}}' \
+  '{"plugin":"kv","calculator":"size","inputs":{"model":"deepseek-v3","tokens":"32k","tp":"8"}}' \
+  '{"plugin":"kv","calculator":"size","inputs":{"model":"gemma-3-27b","tokens":"100k","dtype":"int8","kv-scales":"group"}}' \
+  '{"plugin":"kv","calculator":"size","inputs":{"model":"llama-3-70b","tokens":"70B"}}' \
+  '{"plugin":"kv","calculator":"size","inputs":{"model":"jamba-v0.1","tokens":"256k","pp":"4"}}' \
+  '{"plugin":"kv","calculator":"size","inputs":{"model":"llama-3-70b","tokens":"1000","layers":"40","kv_heads":"16"}}' \
+  '{"plugin":"kv","calculator":"size","inputs":{"model":"no-such-model","tokens":"1000"}}' \
+  '{"plugin":"kv","calculator":"size","inputs":{"model":"gemma-3-27b","tokens":"1000","budget":"1 GB"}, "id": "g"}' \
+  '{"plugin":"decode","calculator":"ceiling","inputs":{"model":"llama-3-70b","gpu":"h100-sxm","batch":"8","tokens":"8000"}}' \
+  '{"plugin":"kv","calculator":"size","inputs":{"model":"deepseek-v3","tokens":"1000","dtype":"fp8"}}' \
+  '{"plugin":"kv","calculator":"size","inputs":{"model":"llama-3-70b","tokens":"8000","batch":"4"}}' \
+  '{"plugin":"cost","calculator":"token","inputs":{"gpu_hour":"$2.20/h","throughput":"1000 tok/s"}}' \
+  '{"plugin":"kv","calculator":"size","inputs":{"model":"llama-3-70b","tokens":"8000","batch":"0"}}' \
+  '{"plugin":"kv","calculator":"size","inputs":{"model":"gemma-3-27b","tokens":"100k","dtype":"int8","kv-scales":"group"}}' \
+  >"$tmp/models.jsonl"
+for as_of in "" "--as-of 2024-01-01"; do
+  # shellcheck disable=SC2086
+  "$bin" batch "$tmp/models.jsonl" $as_of >"$tmp/whole" 2>/dev/null
+  : >"$tmp/alone"
+  n=0
+  while IFS= read -r line; do
+    n=$((n + 1))
+    # shellcheck disable=SC2086
+    printf '%s\n' "$line" | "$bin" batch - $as_of 2>/dev/null | sed "s/^{\"schema_version\": 1, \"record\": 1,/{\"schema_version\": 1, \"record\": $n,/" >>"$tmp/alone"
+  done <"$tmp/models.jsonl"
+  if [ "$(wc -l <"$tmp/whole")" -eq 14 ] && cmp -s "$tmp/whole" "$tmp/alone"; then ok
+  else bad "batch $as_of differs from its records run alone: $(diff "$tmp/whole" "$tmp/alone" | head -c 600)"; fi
+done
+
 # Help lists every input with dimension, default and example, and every output with its unit.
 expect_status 0 -- "$bin" kv size --help
 out_has "--tokens"; out_has "default fp16"; out_has "kv_total"; out_has "e.g. 128k"
