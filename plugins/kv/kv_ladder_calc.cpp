@@ -118,7 +118,7 @@ Calculator ladder_calculator() {
     c.inputs.push_back(in);
   }
   c.inputs.push_back({.name = "cxl_controller_adder", .kind = InputKind::quantity, .dim = dims::time,
-                      .help = "latency the CXL memory controller adds to a DDR read", .default_value = "70 ns", .example = "150ns",
+                      .help = "latency the CXL memory controller adds to a DDR read", .default_value = "100 ns", .example = "150ns",
                       .bound = Bound::non_negative});
   c.inputs.push_back({.name = "retimers", .kind = InputKind::integer, .help = "CXL retimers on the path", .default_value = "0", .example = "1",
                       .bound = Bound::non_negative, .most = 16, .most_why = "a PCIe 5.0 link allows two retimers; 16 is far beyond any topology"});

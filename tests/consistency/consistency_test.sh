@@ -114,6 +114,9 @@ same "training FLOPs of Llama 3 70B on 15T tokens at 4,096-token sequences (FLOP
 same "NVMe latency / CXL latency: kv offload, kv ladder" \
   "$(value cxl_vs_nvme_latency -- kv offload --cache 40GB --cxl-latency 250ns)" \
   "$(value nvme_vs_cxl_latency -- kv ladder --cxl-latency 250ns)"
+same "NVMe latency / CXL latency with both commands' defaults: kv offload, kv ladder" \
+  "$(value cxl_vs_nvme_latency -- kv offload --cache 40GB)" \
+  "$(value nvme_vs_cxl_latency -- kv ladder)"
 
 # A site's climate: cooling climate's annual PUE is the one tco siting --climate and a plan's site.climate use.
 for site in singapore-sg lulea-se; do
