@@ -12,6 +12,7 @@
 #include "cli/commands.hpp"
 #include "units/printable.hpp"
 #include "cli/plan_command.hpp"
+#include "cli/plan_file.hpp"
 #include "plugins/catalog/embedded.hpp"
 #include "plugins/core/atomic_file.hpp"
 #include "plugins/core/context.hpp"
@@ -692,6 +693,10 @@ int main(int argc, char** argv) {
     status = infracalc::cli::dispatch(argc, argv);
   } catch (const infracalc::cli::HelpPrinted&) {
     status = ExitStatus::ok;
+  } catch (const infracalc::plan::PlanProblems& e) {
+    infracalc::cli::finish_output();
+    for (const auto& line : e.lines) infracalc::cli::report("error", line);
+    return static_cast<int>(ExitStatus::usage);
   } catch (const infracalc::UserError& e) {
     infracalc::cli::finish_output();
     infracalc::cli::report("error", e.error.text());

@@ -286,12 +286,14 @@ std::string Problems::text() const {
 
 void Problems::throw_if_any() const {
   if (list_.empty()) return;
-  // main prints "error: " before the message; every further problem gets its own "error: " line.
+  // One problem is a plain UserError; several go out one per "error: " line (main), each escaped on its own.
+  std::vector<std::string> lines;
+  for (const auto& p : list_) lines.push_back((p.where.empty() ? "" : p.where + ": ") + p.error.text());
+  if (lines.size() == 1) throw UserError{{lines.front(), ""}};
+  lines.push_back(std::to_string(list_.size()) + " problems in the plan");
   std::string msg;
-  for (const auto& p : list_)
-    msg += (msg.empty() ? "" : "\nerror: ") + (p.where.empty() ? "" : p.where + ": ") + p.error.text();
-  if (list_.size() > 1) msg += "\nerror: " + std::to_string(list_.size()) + " problems in the plan";
-  throw UserError{{msg, ""}};
+  for (const auto& l : lines) msg += (msg.empty() ? "" : "\nerror: ") + l;
+  throw PlanProblems{{{msg, ""}}, std::move(lines)};
 }
 
 PlanSpec parse_plan_text(std::string_view text, const std::string& source, Problems& problems) {

@@ -92,6 +92,13 @@ struct Problem {
   Error error;
 };
 
+/// Several problems of one plan at once: `error` holds them joined by line breaks (a batch record's message),
+/// `lines` one problem each, so the terminal writer escapes each line's text and keeps the breaks between them.
+struct PlanProblems : UserError {
+  /// One problem per entry, "where: message; hint: ...", then the count.
+  std::vector<std::string> lines;
+};
+
 /// Problems collected during validation; reported together.
 class Problems {
  public:

@@ -383,5 +383,16 @@ err_has "--sort: no listed part has a field"
 expect_status 2 -- "$bin" hw show h100-sxm --sort bf16
 err_has "belong to hw list"
 
+# Several problems in a plan: one "error: " line each, the count last; a line break inside a value stays escaped.
+plans="$(dirname "$0")/../bad-inputs/files/plan"
+expect_status 2 -- "$bin" plan "$plans/unknown-ids.toml"
+if [ "$(grep -c '^error: ' "$tmp/err")" -eq 6 ]; then ok; else bad "want 6 error lines"; sed 's/^/  | /' "$tmp/err" >&2; fi
+if grep -qF 'x0A' "$tmp/err"; then bad "a line break between problems was escaped"; else ok; fi
+err_has "error: 5 problems in the plan"
+printf '[model]\nid = "bad\\nid"\n[hardware]\nsystem = "dgx-h10"\n[workload]\ntype = "serve"\n' > "$tmp/two.toml"
+expect_status 2 -- "$bin" plan "$tmp/two.toml"
+err_has 'bad\x0Aid'
+if grep -q '^id' "$tmp/err"; then bad "a line break from the file reached the terminal"; else ok; fi
+
 echo "cli tests: $pass passed, $fail failed"
 [ "$fail" -eq 0 ]
