@@ -4,6 +4,7 @@
 #include <fmt/format.h>
 
 #include "plugins/core/context.hpp"
+#include "plugins/core/number_list.hpp"
 #include "plugins/decode/decode_calculators.hpp"
 #include "plugins/decode/decode_inputs.hpp"
 #include "plugins/decode/decode_step_common.hpp"
@@ -21,13 +22,7 @@ const char* state_name(GpuState s) {
 
 std::vector<Layout> layouts_of(Context& ctx, const Workload& w, int gpus, double batch) {
   std::vector<Layout> out;
-  std::string text = ctx.text("layouts");
-  std::size_t at = 0;
-  while (at <= text.size()) {
-    const std::size_t comma = std::min(text.find(',', at), text.size());
-    const std::string item = text.substr(at, comma - at);
-    at = comma + 1;
-    if (item.empty()) continue;
+  for (const std::string& item : split_list(ctx.text("layouts"))) {
     auto l = parse_layout(item);
     if (!l) throw UserError{{"--layouts: " + l.error().message, l.error().hint}};
     const std::int64_t n = static_cast<std::int64_t>(l->tp) * l->pp * l->dp;

@@ -3,6 +3,7 @@
 #include <cmath>
 #include <fmt/format.h>
 
+#include "plugins/core/number_list.hpp"
 #include "plugins/formats/block.hpp"
 #include "plugins/formats/error_study.hpp"
 #include "plugins/formats/formats_math.hpp"
@@ -14,21 +15,6 @@ namespace infracalc::formats {
 namespace {
 
 Bytes bits(double b) { return from_base<Bytes>(b / 8.0); }
-
-std::vector<std::string> split_list(const std::string& text) {
-  std::vector<std::string> out;
-  std::string cur;
-  for (char c : text) {
-    if (c == ',' || c == ' ') {
-      if (!cur.empty()) out.push_back(cur);
-      cur.clear();
-    } else {
-      cur += c;
-    }
-  }
-  if (!cur.empty()) out.push_back(cur);
-  return out;
-}
 
 }  // namespace
 
@@ -164,7 +150,7 @@ void run_error(Context& ctx) {
   } else {
     r.outliers = static_cast<std::size_t>(std::llround(ctx.number("outlier_share") * static_cast<double>(r.count)));
   }
-  const auto names = split_list(ctx.text("dtypes"));
+  const auto names = split_list(ctx.text("dtypes"), ", ");
   if (names.empty()) throw UserError{{"--dtypes: no format given", "e.g. --dtypes int4,fp4-e2m1,mxfp4,nvfp4"}};
   const SyntheticTensor t = make_tensor(r);
   double sig = 0;

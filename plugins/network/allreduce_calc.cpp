@@ -19,7 +19,7 @@ void run_allreduce(Context& ctx) {
   std::vector<std::string> notes;
   std::vector<double> values;
   if (ctx.has("values")) {
-    for (const auto& w : split_list(ctx.text("values"))) {
+    for (const auto& w : split_list(ctx.text("values"), ",\n")) {
       auto q = parse_input(w, Expectation{dims::none, false}, "--values");
       if (!q) throw UserError{q.error()};
       values.push_back(q->value);

@@ -74,7 +74,7 @@ void run_link(Context& ctx) {
   std::string first_text = ctx.has("link") ? ctx.text("link") : std::string();
   std::string second_text;
   if (ctx.has("compare")) {
-    const auto words = split_list(ctx.text("compare"));
+    const auto words = split_list(ctx.text("compare"), ",\n");
     if (words.empty() || words.size() > 2)
       throw UserError{{"--compare: expected one link id (with --link) or two (A B)", "e.g. --compare pcie-5-x16 nvlink-c2c"}};
     if (words.size() == 2) {

@@ -196,22 +196,4 @@ OpticsSpec read_optics(Context& ctx, const Entry& e) {
   return o;
 }
 
-std::vector<std::string> split_list(std::string_view text) {
-  std::vector<std::string> out;
-  std::string cur;
-  auto flush = [&] {
-    while (!cur.empty() && std::isspace(static_cast<unsigned char>(cur.back())) != 0) cur.pop_back();
-    std::size_t i = 0;
-    while (i < cur.size() && std::isspace(static_cast<unsigned char>(cur[i])) != 0) ++i;
-    if (i < cur.size()) out.push_back(cur.substr(i));
-    cur.clear();
-  };
-  for (char c : text) {
-    if (c == ',' || c == '\n') flush();
-    else cur += c;
-  }
-  flush();
-  return out;
-}
-
 }  // namespace infracalc::net

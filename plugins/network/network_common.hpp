@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "plugins/core/context.hpp"
+#include "plugins/core/number_list.hpp"
 #include "plugins/network/link_math.hpp"
 
 namespace infracalc::net {
@@ -60,9 +61,6 @@ struct OpticsSpec {
 
 /// An optics entry (type = optics) read with provenance.
 [[nodiscard]] OpticsSpec read_optics(Context& ctx, const Entry& e);
-
-/// Splits "a,b,c" into trimmed, non-empty words.
-[[nodiscard]] std::vector<std::string> split_list(std::string_view text);
 
 /// An optional quantity that is always initialised (std::optional of a Boost.Units quantity trips g++'s
 /// -Wmaybe-uninitialized when it is filled on several paths).

@@ -68,7 +68,7 @@ void run_switch(Context& ctx) {
   std::string first = ctx.has("switch") ? ctx.text("switch") : std::string();
   std::string second;
   if (ctx.has("compare")) {
-    const auto words = split_list(ctx.text("compare"));
+    const auto words = split_list(ctx.text("compare"), ",\n");
     if (words.empty() || words.size() > 2 || (words.size() == 2 && !first.empty()))
       throw UserError{{"--compare: expected one switch id (with --switch) or two (A B)", "e.g. --switch tomahawk-5 --compare tomahawk-6"}};
     if (words.size() == 2) {

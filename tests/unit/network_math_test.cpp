@@ -73,6 +73,8 @@ TEST_CASE("link ids with widths and aliases", "[network][link]") {
   CHECK_FALSE(split_width("nvlink-5").lanes);
   CHECK_FALSE(split_width("ethernet-1.6t").lanes);
   CHECK(split_list("a, b,,c") == std::vector<std::string>{"a", "b", "c"});
+  CHECK(split_list(" tp8 ;\ndp8, ", ";\n") == std::vector<std::string>{"tp8", "dp8,"});
+  CHECK(split_list("").empty());
 }
 
 TEST_CASE("energy per bit and back", "[network][energy]") {
