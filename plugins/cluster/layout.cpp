@@ -97,16 +97,7 @@ Layout evaluate_layout(const LayoutProblem& p, int tp, int cp, int pp, int ep, f
   l.weights = zd.weights + ze.weights;
   l.grads = zd.grads + ze.grads;
   l.optimizer = zd.optimizer + ze.optimizer;
-  fit::ActivationShape a;
-  a.seq = from_base<Tokens>(seq / cp);
-  a.micro_batch = p.micro_batch;
-  a.hidden = m.hidden_size;
-  a.heads = m.attention_heads;
-  a.layers = m.layers;
-  a.vocab = m.vocab_size;
-  a.tp = tp;
-  a.pp = pp;
-  a.sequence_parallel = tp > 1;
+  const fit::ActivationShape a = fit::activation_shape(m, from_base<Tokens>(seq / cp), p.micro_batch, tp, pp, tp > 1);
   Bytes act = fit::activation_per_device(a, r);
   // Under full recomputation the fit formula keeps one layer's activations without FlashAttention (its 5as/h
   // score term); a planner today recomputes with FlashAttention, so that working layer is the selective one.

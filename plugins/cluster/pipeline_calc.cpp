@@ -92,16 +92,9 @@ void run_pipeline(Context& ctx) {
   if (ctx.has("activation_per_stage")) {
     per_stage = ctx.get<Bytes>("activation_per_stage");
   } else if (model && model->arch && model->arch->hidden_size > 0) {
-    fit::ActivationShape a;
-    a.seq = ctx.get<Tokens>("seq");
-    a.micro_batch = static_cast<double>(ctx.integer("micro_batch"));
-    a.hidden = model->arch->hidden_size;
-    a.heads = model->arch->attention_heads;
-    a.layers = model->arch->layers;
-    a.vocab = model->arch->vocab_size;
-    a.tp = ctx.count("tp");
-    a.pp = p;
-    a.sequence_parallel = a.tp > 1;
+    const int tp = ctx.count("tp");
+    const fit::ActivationShape a =
+        fit::activation_shape(*model->arch, ctx.get<Tokens>("seq"), static_cast<double>(ctx.integer("micro_batch")), tp, p, tp > 1);
     const Bytes per_layer = fit::activation_per_layer(a, fit::recompute_of(ctx.text("recompute")));
     per_stage = std::ceil(static_cast<double>(layers) / p) * per_layer;
     ctx.set("activation_per_layer", per_layer);

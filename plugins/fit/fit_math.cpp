@@ -109,6 +109,20 @@ ShardedState zero_shard(const StatePerParam& s, double params, int stage, int dp
   return z;
 }
 
+ActivationShape activation_shape(const ModelArch& m, Tokens seq, double micro_batch, int tp, int pp, bool sequence_parallel) {
+  ActivationShape a;
+  a.seq = seq;
+  a.micro_batch = micro_batch;
+  a.hidden = m.hidden_size;
+  a.heads = m.attention_heads;
+  a.layers = m.layers;
+  a.vocab = m.vocab_size;
+  a.tp = tp;
+  a.pp = pp;
+  a.sequence_parallel = sequence_parallel;
+  return a;
+}
+
 Bytes activation_per_layer(const ActivationShape& a, Recompute r) {
   const double s = a.seq.value();  // tokens as the count the formula multiplies
   const double sbh = s * a.micro_batch * a.hidden;

@@ -137,6 +137,11 @@ struct ActivationShape {
   bool sequence_parallel = true;
 };
 
+/// The activation shape of model `m` trained at sequence length `seq` and `micro_batch` sequences per micro-batch
+/// over tp x pp devices, with or without sequence parallelism.
+[[nodiscard]] ActivationShape activation_shape(const ModelArch& m, Tokens seq, double micro_batch, int tp, int pp,
+                                               bool sequence_parallel);
+
 /// Activation bytes of one transformer layer for one micro-batch (Korthikanti et al. 2022, "Reducing
 /// Activation Recomputation in Large Transformer Models", table 2, 16-bit activations): none:
 /// sbh(10 + 24/t + 5as/(ht)) (sequence parallel: sbh/t (34 + 5as/h)); selective: sbh(10 + 24/t)

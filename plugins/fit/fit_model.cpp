@@ -64,17 +64,7 @@ std::vector<Input> training_device_inputs() {
 }
 
 ActivationShape training_activation_shape(Context& ctx, const ModelArch& m, int tp, int pp) {
-  ActivationShape a;
-  a.seq = ctx.get<Tokens>("seq");
-  a.micro_batch = static_cast<double>(ctx.integer("micro_batch"));
-  a.hidden = m.hidden_size;
-  a.heads = m.attention_heads;
-  a.layers = m.layers;
-  a.vocab = m.vocab_size;
-  a.tp = tp;
-  a.pp = pp;
-  a.sequence_parallel = false;
-  return a;
+  return activation_shape(m, ctx.get<Tokens>("seq"), static_cast<double>(ctx.integer("micro_batch")), tp, pp, false);
 }
 
 namespace {
