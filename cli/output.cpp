@@ -2,7 +2,9 @@
 
 #include <algorithm>
 #include <array>
+#include <bit>
 #include <cmath>
+#include <cstdint>
 #include <cstdlib>
 #include <fmt/format.h>
 #include <optional>
@@ -151,6 +153,85 @@ void append_provenance_json(std::string& out, const Provenance& p) {
   out += slot->json;
 }
 
+void write_input_json(std::string& out, const ResolvedInput& in) {
+  append_json_string(out, in.key);
+  out += ": {\"value\": "sv;
+  if (const auto* q = std::get_if<Quantity>(&in.value)) {
+    const MachineQuantity m = machine_quantity(in.key, *q);
+    append_machine(out, m.value);
+    out += ", \"unit\": "sv;
+    append_json_string(out, m.unit);
+  } else {
+    append_cell_json(out, in.value);
+  }
+  out += ", \"from\": "sv;
+  append_json_string(out, origin_name(in.origin));
+  if (!in.from.empty()) {
+    out += ", \"id\": "sv;
+    append_json_string(out, in.from);
+  }
+  out += "}"sv;
+}
+
+// Bit for bit, so that -0 and 0 (printed differently) or two NaNs never share a memo entry.
+bool identical_cell(const Cell& a, const Cell& b) {
+  if (a.index() != b.index()) return false;
+  if (const auto* qa = std::get_if<Quantity>(&a)) {
+    const auto& qb = std::get<Quantity>(b);
+    return std::bit_cast<std::uint64_t>(qa->value) == std::bit_cast<std::uint64_t>(qb.value) && qa->dim == qb.dim && qa->point == qb.point;
+  }
+  return std::get<std::string>(a) == std::get<std::string>(b);
+}
+
+// Batch records naming the same model resolve most inputs (catalog fields, defaults) to the same values:
+// each input's JSON is kept per position in the list, keyed by all it is written from (key, value, origin,
+// id). Inputs given by the record itself mostly differ from record to record and are not kept.
+void append_input_json(std::string& out, const ResolvedInput& in, std::size_t position) {
+  if (in.origin == Origin::flag) {
+    write_input_json(out, in);
+    return;
+  }
+  struct Written {
+    std::string key;
+    Origin origin;
+    Cell value;
+    std::string from;
+    std::string json;
+  };
+  thread_local std::array<std::optional<Written>, 32> memo;
+  auto& slot = memo[position % memo.size()];
+  if (!slot || slot->origin != in.origin || slot->key != in.key || slot->from != in.from || !identical_cell(slot->value, in.value)) {
+    std::string json;
+    write_input_json(json, in);
+    slot = Written{in.key, in.origin, in.value, in.from, std::move(json)};
+  }
+  out += slot->json;
+}
+
+// Result keys and their units repeat between records though the values do not: the JSON before and after
+// each value is kept per position, keyed by the key and the unit it is written from.
+void append_value_json(std::string& out, const Value& v, std::size_t position) {
+  struct Around {
+    std::string key, unit;
+    std::string before, after;
+  };
+  thread_local std::array<std::optional<Around>, 32> memo;
+  const MachineQuantity m = machine_quantity(v.key, v.q);
+  auto& slot = memo[position % memo.size()];
+  if (!slot || slot->key != v.key || slot->unit != m.unit) {
+    std::string before;
+    append_json_string(before, v.key);
+    before += ": {\"value\": "sv;
+    std::string after = ", \"unit\": ";
+    append_json_string(after, m.unit);
+    after += '}';
+    slot = Around{v.key, m.unit, std::move(before), std::move(after)};
+  }
+  out += slot->before;
+  append_machine(out, m.value);
+  out += slot->after;
+}
+
 }  // namespace
 
 std::string md_escape(std::string_view s) {
@@ -245,32 +326,13 @@ void append_result_json(std::string& out, const Result& r, std::size_t record) {
   append_json_string(out, r.calculator);
   out += ", \"inputs\": {"sv;
   for (std::size_t i = 0; i < r.inputs.size(); ++i) {
-    const auto& in = r.inputs[i];
     out += i ? ", "sv : ""sv;
-    append_json_string(out, in.key);
-    out += ": {\"value\": "sv;
-    if (const auto* q = std::get_if<Quantity>(&in.value)) {
-      const MachineQuantity m = machine_quantity(in.key, *q);
-      append_machine(out, m.value);
-      out += ", \"unit\": "sv;
-      append_json_string(out, m.unit);
-    } else {
-      append_cell_json(out, in.value);
-    }
-    out += ", \"from\": "sv;
-    append_json_string(out, origin_name(in.origin));
-    if (!in.from.empty()) {
-      out += ", \"id\": "sv;
-      append_json_string(out, in.from);
-    }
-    out += "}"sv;
+    append_input_json(out, r.inputs[i], i);
   }
   out += "}, \"results\": {"sv;
   for (std::size_t i = 0; i < r.values.size(); ++i) {
     out += i ? ", "sv : ""sv;
-    append_json_string(out, r.values[i].key);
-    out += ": "sv;
-    append_json_quantity(out, machine_quantity(r.values[i].key, r.values[i].q));
+    append_value_json(out, r.values[i], i);
   }
   out += "}, \"verdicts\": {"sv;
   for (std::size_t i = 0; i < r.verdicts.size(); ++i) {

@@ -89,7 +89,18 @@ CacheSize cache_size(const ModelArch& m, const KvPrecision& precision, Tokens co
   double positions = 0;
   // layer_positions() of a cached layer, decided once here: this loop runs for every batch record.
   const double window_positions = std::min(context.value(), static_cast<double>(m.sliding_window));
-  for (int l = 0; l < m.layers; ++l) {
+  // Without state-space layers or a window every layer below the shared ones is a full cached layer: the
+  // same sums in the same order, without three tests per layer (this loop runs for every batch record).
+  const bool uniform = !m.ssm && m.sliding_window <= 0;
+  const int uniform_cached = uniform ? std::max(0, m.layers - std::max(0, m.kv_shared_layers)) : 0;
+  for (int l = 0; l < uniform_cached; ++l) {
+    const auto stage = static_cast<std::size_t>(std::min(pp - 1, l / per_stage));
+    positions += context.value();
+    stage_positions[stage] += context.value();
+    stage_layers[stage] += 1;
+  }
+  out.cached_layers = out.full_layers = uniform_cached;
+  for (int l = 0; !uniform && l < m.layers; ++l) {
     if (layer_state_space(m, l)) {
       ++out.ssm_layers;
       ++stage_ssm[static_cast<std::size_t>(std::min(pp - 1, l / per_stage))];
