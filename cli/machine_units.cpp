@@ -71,23 +71,29 @@ const KeyUnitWord* converting_word_of(std::string_view key) {
 }  // namespace
 
 MachineQuantity machine_quantity(std::string_view key, const Quantity& q) {
-  const KeyUnitWord* word = q.point ? nullptr : converting_word_of(key);
-  if (word == nullptr) return {q.value, machine_unit(q)};
+  if (q.point) return {q.value, machine_unit(q)};
+  MachineConversion c = machine_conversion(key, q.dim);
+  return {q.value / c.factor, std::move(c.unit)};
+}
+
+MachineConversion machine_conversion(std::string_view key, const Dim& dim) {
+  const KeyUnitWord* word = converting_word_of(key);
+  if (word == nullptr) return {base_unit_string(dim), 1.0};
   // A few dimensions and words recur in every result: remember each unit and its factor.
   thread_local std::vector<Converted> seen;
   for (const auto& c : seen)
-    if (c.word == word && c.dim == q.dim) return {q.value / c.factor, c.unit};
-  const std::string base = machine_unit(q);
+    if (c.word == word && c.dim == dim) return {c.unit, c.factor};
+  const std::string base = base_unit_string(dim);
   std::string unit = word->base_symbol.empty() ? std::string(word->symbol) : replace_symbol(base, word->base_symbol, word->symbol);
   double factor = 1;
   if (unit != base) {
     // The renamed unit is read back by the one unit parser, so its factor is the one `calc` uses.
     auto parsed = parse_unit(unit);
-    if (parsed && parsed->dim == q.dim) factor = parsed->factor;
+    if (parsed && parsed->dim == dim) factor = parsed->factor;
     else unit = base;
   }
-  if (seen.size() < 64) seen.push_back({q.dim, word, unit, factor});
-  return {q.value / factor, unit};
+  if (seen.size() < 64) seen.push_back({dim, word, unit, factor});
+  return {unit, factor};
 }
 
 }  // namespace infracalc::cli

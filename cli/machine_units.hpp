@@ -50,6 +50,18 @@ struct MachineQuantity {
   std::string unit;
 };
 
+/// How machine_quantity writes values of one dimension under `key`: the unit, and the factor a value in base units
+/// is divided by (1 where the key names no other unit). Temperature points are not converted (see machine_quantity).
+struct MachineConversion {
+  /// The unit.
+  std::string unit;
+  /// Base units per `unit`.
+  double factor = 1;
+};
+
+/// The conversion machine_quantity applies to a quantity of `dim` (not a temperature point) under `key`.
+[[nodiscard]] MachineConversion machine_conversion(std::string_view key, const Dim& dim);
+
 /// `q` as machine output under `key`: in base units (machine_unit), with a base symbol replaced where a word of the
 /// key names another unit of that dimension (kKeyUnitWords) and the value scaled to match.
 [[nodiscard]] MachineQuantity machine_quantity(std::string_view key, const Quantity& q);

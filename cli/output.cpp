@@ -352,14 +352,18 @@ void append_result_json(std::string& out, const Result& r, std::size_t record) {
     out += ": {\"title\": "sv;
     append_json_string(out, t.title);
     out += ", \"columns\": ["sv;
+    // Each column's unit and factor, found once for all its rows.
+    std::vector<MachineConversion> conversions;
+    conversions.reserve(t.columns.size());
     for (std::size_t c = 0; c < t.columns.size(); ++c) {
       out += c ? ", " : "";
       out += "{\"key\": "sv;
       append_json_string(out, t.columns[c].key);
+      conversions.push_back(machine_conversion(t.columns[c].key, t.columns[c].dim));
       const bool text = !t.rows.empty() && std::holds_alternative<std::string>(t.rows.front()[c]);
       if (!text) {
         out += ", \"unit\": "sv;
-        append_json_string(out, machine_quantity(t.columns[c].key, Quantity{1, t.columns[c].dim}).unit);
+        append_json_string(out, conversions.back().unit);
       }
       out += "}"sv;
     }
@@ -368,8 +372,11 @@ void append_result_json(std::string& out, const Result& r, std::size_t record) {
       out += k ? ", [" : "[";
       for (std::size_t c = 0; c < t.rows[k].size(); ++c) {
         out += c ? ", " : "";
-        if (const auto* q = std::get_if<Quantity>(&t.rows[k][c]); q != nullptr && c < t.columns.size())
+        const auto* q = std::get_if<Quantity>(&t.rows[k][c]);
+        if (q != nullptr && c < t.columns.size() && (q->point || q->dim != t.columns[c].dim))
           append_machine(out, machine_quantity(t.columns[c].key, *q).value);
+        else if (q != nullptr && c < t.columns.size())
+          append_machine(out, q->value / conversions[c].factor);
         else
           append_cell_json(out, t.rows[k][c]);
       }
@@ -378,9 +385,22 @@ void append_result_json(std::string& out, const Result& r, std::size_t record) {
     out += "]}"sv;
   }
   out += "}, \"notes\": ["sv;
+  // Records of one batch mostly repeat their notes: the JSON of the note last seen at each place is kept and
+  // reused while the text is the same (comparing is cheaper than escaping).
+  thread_local std::vector<std::pair<std::string, std::string>> note_json;
   for (std::size_t i = 0; i < r.notes.size(); ++i) {
     out += i ? ", "sv : ""sv;
+    if (i < note_json.size() && note_json[i].first == r.notes[i]) {
+      out += note_json[i].second;
+      continue;
+    }
+    const std::size_t start = out.size();
     append_json_string(out, r.notes[i]);
+    if (i < 32) {
+      if (note_json.size() <= i) note_json.resize(i + 1);
+      note_json[i].first = r.notes[i];
+      note_json[i].second.assign(out, start, std::string::npos);
+    }
   }
   out += "], \"provenance\": ["sv;
   for (std::size_t i = 0; i < r.provenance.size(); ++i) {

@@ -253,8 +253,9 @@ struct Kernel {
   std::function<std::vector<KernelCheck>(const KernelOptions&)> run;
 };
 
-/// A calculator's input and reference names to their positions, built on first use: the host resolves every
-/// input of every batch record by name. A copy starts empty, so a copied descriptor may be changed freely.
+/// A descriptor's names to their positions, built on first use: the host resolves every input of every batch
+/// record by name, and calculators set their outputs by name. A copy starts empty, so a copied descriptor may be
+/// changed freely.
 class NameIndex {
  public:
   NameIndex() = default;
@@ -263,23 +264,32 @@ class NameIndex {
   /// Empties the table: it now belongs to another descriptor.
   NameIndex& operator=(const NameIndex& /*unused*/) {
     table_.clear();
-    inputs_ = nullptr;
-    refs_ = nullptr;
+    first_ = second_ = nullptr;
     return *this;
   }
   ~NameIndex() = default;
 
   /// The position of `name` in `inputs`, or inputs.size() + its position in `refs`, or -1 when neither declares it.
   [[nodiscard]] int find(std::string_view name, const std::vector<Input>& inputs, const std::vector<CatalogRef>& refs) const;
+  /// The position of `name` in `outputs`, or -1.
+  [[nodiscard]] int find(std::string_view name, const std::vector<Output>& outputs) const;
 
  private:
+  [[nodiscard]] int lookup(std::string_view name) const;
+  // Adds a name; false when it is already there (the first keeps its position).
+  bool add(std::string_view name, int position) const;
+  void reset(std::size_t names, const void* first, std::size_t first_count, const void* second, std::size_t second_count) const;
+  [[nodiscard]] bool built_from(const void* first, std::size_t first_count, const void* second, std::size_t second_count) const {
+    return first_ == first && first_count_ == first_count && second_ == second && second_count_ == second_count && !table_.empty();
+  }
+
   // Open addressing keyed by length and end characters: cheaper than hashing every byte of short names.
   mutable std::vector<std::pair<std::string_view, int>> table_;
   // What the table was built from: it is rebuilt when the descriptor's vectors change.
-  mutable const Input* inputs_ = nullptr;
-  mutable std::size_t input_count_ = 0;
-  mutable const CatalogRef* refs_ = nullptr;
-  mutable std::size_t ref_count_ = 0;
+  mutable const void* first_ = nullptr;
+  mutable std::size_t first_count_ = 0;
+  mutable const void* second_ = nullptr;
+  mutable std::size_t second_count_ = 0;
 };
 
 /// A chart a calculator's result can be drawn as: `--plot FILE.svg` (the cli draws it from the result's tables).
@@ -311,10 +321,14 @@ struct Calculator {
   Chart chart = Chart::none;
   /// Names of `inputs` and `refs` to positions (see slot()).
   NameIndex names{};
+  /// Names of `outputs` to positions (see output_slot()).
+  NameIndex output_names{};
 
   /// The position of the input called `name` in `inputs`, or inputs.size() + the position of the reference in
   /// `refs`, or -1 when neither declares it.
   [[nodiscard]] int slot(std::string_view name) const { return names.find(name, inputs, refs); }
+  /// The position of the output called `name` in `outputs`, or -1.
+  [[nodiscard]] int output_slot(std::string_view name) const { return output_names.find(name, outputs); }
 };
 
 /// A plugin: a named group of calculators and their kernels.

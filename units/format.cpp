@@ -4,6 +4,7 @@
 #include <array>
 #include <charconv>
 #include <cmath>
+#include <cstdint>
 #include <fmt/format.h>
 
 #include "units/unit_table.hpp"
@@ -304,8 +305,26 @@ std::string format_machine(double v) {
 }
 
 void append_machine(std::string& out, double v) {
-  // std::to_chars gives the shortest text that reads back to the same double, like fmt's "{}" but faster.
   char buf[32];
+  // Whole numbers below 10^15 (byte counts, layers, tokens: most of a result) are written from their integer
+  // digits, as std::to_chars writes them: below 2^53 every integer is exact and no shorter decimal reads back to
+  // it, so the shortest text is the digits without trailing zeros, in fixed or scientific form, whichever is
+  // shorter (fixed on a tie, as the standard says for to_chars without a format).
+  if (v != 0 && v > -1e15 && v < 1e15 && v == static_cast<double>(static_cast<std::int64_t>(v))) {
+    const auto n = static_cast<std::int64_t>(v);
+    const auto r = std::to_chars(buf, buf + sizeof buf, n);
+    const char* digits = buf + (n < 0 ? 1 : 0);
+    const auto length = static_cast<int>(r.ptr - digits);
+    int significant = length;
+    while (significant > 1 && digits[significant - 1] == '0') --significant;
+    const int exponent = length - 1;
+    const int scientific = 1 + (significant > 1 ? significant : 0) + 2 + (exponent >= 100 ? 3 : 2);
+    if (scientific >= length) {
+      out.append(buf, r.ptr);
+      return;
+    }
+  }
+  // std::to_chars gives the shortest text that reads back to the same double, like fmt's "{}" but faster.
   const auto r = std::to_chars(buf, buf + sizeof buf, v);
   out.append(buf, r.ptr);
 }

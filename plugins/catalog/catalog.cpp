@@ -217,6 +217,7 @@ void Catalog::add_overlay_dir(const std::string& dir, bool may_be_empty) {
   overlay_dirs_.push_back(dir);
   if (may_be_empty) may_be_empty_.push_back(dir);
   overlay_index_.reset();
+  ++generation_;
 }
 
 void Catalog::reset() {
@@ -224,6 +225,7 @@ void Catalog::reset() {
   may_be_empty_.clear();
   cache_.clear();
   overlay_index_.reset();
+  ++generation_;
 }
 
 namespace {

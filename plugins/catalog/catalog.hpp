@@ -2,6 +2,7 @@
 // Files are parsed lazily, one at a time, the first time an id is needed.
 #pragma once
 
+#include <cstdint>
 #include <functional>
 #include <memory>
 #include <optional>
@@ -168,6 +169,9 @@ class Catalog {
   void reset();
   /// How many files have been parsed so far (lazy loading is observable in tests).
   [[nodiscard]] std::size_t parsed_count() const { return cache_.size(); }
+  /// Changes whenever entries may have been dropped or replaced (reset, a new overlay): what is remembered about
+  /// an entry by its address is valid only within one generation.
+  [[nodiscard]] std::uint64_t generation() const { return generation_; }
 
  private:
   Catalog() = default;
@@ -178,6 +182,7 @@ class Catalog {
   std::vector<std::string> may_be_empty_;
   std::vector<std::pair<std::string, std::unique_ptr<Entry>>> cache_;
   std::optional<std::vector<IndexItem>> overlay_index_;
+  std::uint64_t generation_ = 0;
 };
 
 /// The kind a data folder holds: "accelerators" → "accelerator".

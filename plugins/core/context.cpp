@@ -147,36 +147,57 @@ std::size_t name_hash(std::string_view name) {
 }
 }  // namespace
 
-int NameIndex::find(std::string_view name, const std::vector<Input>& inputs, const std::vector<CatalogRef>& refs) const {
-  if (inputs_ != inputs.data() || input_count_ != inputs.size() || refs_ != refs.data() || ref_count_ != refs.size()) {
-    std::size_t size = 8;
-    while (size < 2 * (inputs.size() + refs.size())) size *= 2;
-    table_.assign(size, {std::string_view{}, -1});
-    auto add = [&](std::string_view key, int slot) {
-      for (std::size_t h = name_hash(key);; ++h) {
-        auto& cell = table_[h & (size - 1)];
-        if (cell.second < 0) {
-          cell = {key, slot};
-          return true;
-        }
-        if (cell.first == key) return false;
-      }
-    };
-    for (std::size_t i = 0; i < inputs.size(); ++i)
-      if (!add(inputs[i].name, static_cast<int>(i))) throw std::logic_error("input '" + std::string(inputs[i].name) + "' is declared twice");
-    // A reference named like an input shares the input's slot.
-    for (std::size_t j = 0; j < refs.size(); ++j) add(refs[j].name, static_cast<int>(inputs.size() + j));
-    inputs_ = inputs.data();
-    input_count_ = inputs.size();
-    refs_ = refs.data();
-    ref_count_ = refs.size();
+void NameIndex::reset(std::size_t names, const void* first, std::size_t first_count, const void* second, std::size_t second_count) const {
+  std::size_t size = 8;
+  while (size < 2 * names) size *= 2;
+  table_.assign(size, {std::string_view{}, -1});
+  first_ = first;
+  first_count_ = first_count;
+  second_ = second;
+  second_count_ = second_count;
+}
+
+bool NameIndex::add(std::string_view name, int position) const {
+  const std::size_t mask = table_.size() - 1;
+  for (std::size_t h = name_hash(name);; ++h) {
+    auto& cell = table_[h & mask];
+    if (cell.second < 0) {
+      cell = {name, position};
+      return true;
+    }
+    if (cell.first == name) return false;
   }
+}
+
+int NameIndex::lookup(std::string_view name) const {
   const std::size_t mask = table_.size() - 1;
   for (std::size_t h = name_hash(name);; ++h) {
     const auto& cell = table_[h & mask];
     if (cell.second < 0) return -1;
-    if (cell.first == name) return cell.second;
+    // Calculators name inputs and outputs with the same literals their descriptors declare, which the linker
+    // merges: the same address is the same name without comparing the bytes.
+    if (cell.first.size() == name.size() && (cell.first.data() == name.data() || cell.first == name)) return cell.second;
   }
+}
+
+int NameIndex::find(std::string_view name, const std::vector<Input>& inputs, const std::vector<CatalogRef>& refs) const {
+  if (!built_from(inputs.data(), inputs.size(), refs.data(), refs.size())) {
+    reset(inputs.size() + refs.size(), inputs.data(), inputs.size(), refs.data(), refs.size());
+    for (std::size_t i = 0; i < inputs.size(); ++i)
+      if (!add(inputs[i].name, static_cast<int>(i))) throw std::logic_error("input '" + std::string(inputs[i].name) + "' is declared twice");
+    // A reference named like an input shares the input's slot.
+    for (std::size_t j = 0; j < refs.size(); ++j) add(refs[j].name, static_cast<int>(inputs.size() + j));
+  }
+  return lookup(name);
+}
+
+int NameIndex::find(std::string_view name, const std::vector<Output>& outputs) const {
+  if (!built_from(outputs.data(), outputs.size(), nullptr, 0)) {
+    reset(outputs.size(), outputs.data(), outputs.size(), nullptr, 0);
+    for (std::size_t i = 0; i < outputs.size(); ++i)
+      if (!add(outputs[i].name, static_cast<int>(i))) throw std::logic_error("output '" + std::string(outputs[i].name) + "' is declared twice");
+  }
+  return lookup(name);
 }
 
 bool KernelCheck::pass() const {
@@ -276,19 +297,75 @@ Context::Context(const Plugin& plugin, const Calculator& calc, const RawInputs& 
   auto raw_value = [&](std::size_t slot) -> const std::string* {
     return given[slot] < 0 ? nullptr : &raw[static_cast<std::size_t>(given[slot])].second;
   };
-  result_.inputs.reserve(calc.inputs.size());
-  // Set one by one while the calculator runs; growing the vectors moved every value and citation already there.
-  result_.values.reserve(calc.outputs.size());
-  if (!calc.refs.empty()) result_.provenance.reserve(8);
   for (const auto& r : calc.refs) {
     // The reference's own slot, or the input's when an input has the same name (both take the value).
-    if (const std::string* id = raw_value(static_cast<std::size_t>(calc.slot(r.name)))) {
-      const Entry& e = Catalog::instance().get(*id, r.kinds, flag_name(r.name));
-      refs_.emplace_back(std::string(r.name), &e);
-      if (e.overlay())
-        result_.notes.push_back("overlay in effect: " + e.id() + " comes from " + e.file() + ", not the built-in data");
-    }
+    if (const std::string* id = raw_value(static_cast<std::size_t>(calc.slot(r.name))))
+      refs_.emplace_back(std::string(r.name), &Catalog::instance().get(*id, r.kinds, flag_name(r.name)));
   }
+  // Values the user typed are checked first, so a bad value is reported before a missing one.
+  std::vector<std::optional<Cell>> typed(calc.inputs.size());
+  std::vector<bool> typed_mask(calc.inputs.size());
+  for (std::size_t i = 0; i < calc.inputs.size(); ++i)
+    if (const std::string* text = raw_value(i)) {
+      typed[i] = parse_value(calc.inputs[i], *text, [&] { return flag_name(calc.inputs[i].name); });
+      typed_mask[i] = true;
+    }
+  // Result values are set one by one while the calculator runs; growing the vector moved every value there.
+  result_.values.reserve(calc.outputs.size());
+  resolve_untyped(typed_mask);
+  for (std::size_t i = 0; i < calc.inputs.size(); ++i)
+    if (typed[i]) {
+      ResolvedInput& ri = result_.inputs[static_cast<std::size_t>(at_[i])];
+      ri.raw = *raw_value(i);
+      ri.value = std::move(*typed[i]);
+    }
+}
+
+namespace {
+
+// What the host fills in beside the typed values (implied references, catalog fields, defaults, their citations and
+// notes) depends only on the descriptor, the entries the record named and which inputs it typed: a batch of records
+// naming the same model resolves it once. Entries are compared by address within one catalog generation; the
+// descriptor by address and by its inputs' storage, as NameIndex does.
+struct Resolution {
+  const Calculator* calc = nullptr;
+  const Input* inputs = nullptr;
+  std::size_t input_count = 0;
+  std::uint64_t generation = 0;
+  std::vector<std::pair<std::string, const Entry*>> given_refs;
+  std::vector<bool> typed;
+  std::vector<std::pair<std::string, const Entry*>> refs;
+  std::vector<std::string> notes;
+  std::vector<Provenance> provenance;
+  std::vector<ResolvedInput> resolved;  // typed inputs hold their key and origin only
+  std::vector<int> at;
+};
+
+}  // namespace
+
+void Context::resolve_untyped(const std::vector<bool>& typed) {
+  const Calculator& calc = calc_;
+  const std::uint64_t generation = Catalog::instance().generation();
+  thread_local std::array<Resolution, 16> memo;
+  std::size_t h = std::hash<const void*>{}(&calc) ^ (std::hash<std::vector<bool>>{}(typed) * 31);
+  for (const auto& [n, e] : refs_) h = h * 1099511628211ull ^ std::hash<const void*>{}(e);
+  Resolution& m = memo[h % memo.size()];
+  if (m.calc == &calc && m.inputs == calc.inputs.data() && m.input_count == calc.inputs.size() && m.generation == generation &&
+      m.typed == typed && m.given_refs == refs_) {
+    refs_ = m.refs;
+    result_.notes = m.notes;
+    // Calculators cite more as they run: room for them, as on the first resolution.
+    result_.provenance.reserve(m.provenance.size() + 8);
+    result_.provenance.assign(m.provenance.begin(), m.provenance.end());
+    result_.inputs = m.resolved;
+    at_ = m.at;
+    return;
+  }
+  const std::vector<std::pair<std::string, const Entry*>> given_refs = refs_;
+  result_.inputs.reserve(calc.inputs.size());
+  if (!calc.refs.empty()) result_.provenance.reserve(8);
+  for (const auto& [n, e] : refs_)
+    if (e->overlay()) result_.notes.push_back("overlay in effect: " + e->id() + " comes from " + e->file() + ", not the built-in data");
   // A reference given stands for the references it implies that were not given (a system for its accelerator).
   for (const auto& r : calc.refs) {
     const Entry* e = ref(r.name);
@@ -304,11 +381,6 @@ Context::Context(const Plugin& plugin, const Calculator& calc, const RawInputs& 
                               std::string(field) + "); give " + flag_name(target) + " to choose another");
     }
   }
-  // Values the user typed are checked first, so a bad value is reported before a missing one.
-  std::vector<std::optional<Cell>> typed(calc.inputs.size());
-  for (std::size_t i = 0; i < calc.inputs.size(); ++i)
-    if (const std::string* text = raw_value(i))
-      typed[i] = parse_value(calc.inputs[i], *text, [&] { return flag_name(calc.inputs[i].name); });
   at_.assign(calc.inputs.size(), -1);
   for (std::size_t i = 0; i < calc.inputs.size(); ++i) {
     const Input& in = calc.inputs[i];
@@ -317,8 +389,6 @@ Context::Context(const Plugin& plugin, const Calculator& calc, const RawInputs& 
     auto label = [&] { return flag_name(in.name); };
     if (typed[i]) {
       ri.origin = Origin::flag;
-      ri.raw = *raw_value(i);
-      ri.value = std::move(*typed[i]);
       at_[i] = static_cast<int>(result_.inputs.size());
       result_.inputs.push_back(std::move(ri));
       continue;
@@ -387,6 +457,8 @@ Context::Context(const Plugin& plugin, const Calculator& calc, const RawInputs& 
     }
     throw UserError{{"missing " + label() + " (" + std::string(in.help) + ")", hint}};
   }
+  m = Resolution{&calc, calc.inputs.data(), calc.inputs.size(), generation, given_refs, typed, refs_, result_.notes,
+                 result_.provenance, result_.inputs, at_};
 }
 
 const ResolvedInput* Context::find(std::string_view key) const {
@@ -478,28 +550,39 @@ std::optional<std::string> Context::catalog_text(const Entry& e, std::string_vie
 }
 
 void Context::cite(const Provenance& p) {
+  // Fields first: one entry's citations share their id, so comparing ids first compares every byte each time.
   for (const auto& x : result_.provenance)
-    if (x.id == p.id && x.field == p.field) return;
+    if (x.field == p.field && x.id == p.id) return;
   result_.provenance.push_back(p);
 }
 
 void Context::set_quantity(std::string_view key, const Quantity& q) {
-  const Output* decl = nullptr;
-  for (const auto& o : calc_.outputs)
-    if (o.name == key) decl = &o;
-  if (decl == nullptr) throw std::logic_error("calculator set undeclared output '" + std::string(key) + "'");
-  if (decl->dim != q.dim || decl->point != q.point)
-    throw std::logic_error("output '" + std::string(key) + "' declared as " + dim_formula(decl->dim) + ", set as " +
-                           dim_formula(q.dim));
+  const int slot = calc_.output_slot(key);
+  if (slot < 0) throw std::logic_error("calculator set undeclared output '" + std::string(key) + "'");
+  const Output& decl = calc_.outputs[static_cast<std::size_t>(slot)];
+  if (decl.dim != q.dim || decl.point != q.point)
+    throw std::logic_error("output '" + std::string(key) + "' declared as " + dim_formula(decl.dim) + ", set as " + dim_formula(q.dim));
   if (!std::isfinite(q.value))
     throw UserError{{std::string(key) + ": the result is not a finite number (overflow or division by zero)",
                      "check the inputs for zeros and extreme magnitudes"}};
-  for (auto& v : result_.values)
-    if (v.key == key) {
-      v.q = q;
-      return;
-    }
-  result_.values.push_back({std::string(key), q, std::string(decl->unit_hint)});
+  // Where this output was stored when first set; checked, since a calculator may have rearranged result().values.
+  if (out_at_.empty()) out_at_.assign(calc_.outputs.size(), -1);
+  int& at = out_at_[static_cast<std::size_t>(slot)];
+  if (at >= 0 && static_cast<std::size_t>(at) < result_.values.size() && result_.values[static_cast<std::size_t>(at)].key == key) {
+    result_.values[static_cast<std::size_t>(at)].q = q;
+    return;
+  }
+  // Moved since (the calculator rearranged result().values), or not set through this context (it pushed the value
+  // itself): found by key and replaced, not repeated.
+  if (at >= 0 || result_.values.size() != outputs_set_)
+    for (auto& v : result_.values)
+      if (v.key == key) {
+        v.q = q;
+        return;
+      }
+  at = static_cast<int>(result_.values.size());
+  ++outputs_set_;
+  result_.values.push_back({std::string(key), q, std::string(decl.unit_hint)});
 }
 
 void Context::verdict(std::string_view key, bool ok, std::string text) {

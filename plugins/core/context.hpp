@@ -93,13 +93,18 @@ class Context {
   [[nodiscard]] static std::string flag_name(std::string_view key);
 
  private:
+  // Fills the implied references, the inputs the record did not type (catalog fields, defaults), their citations and
+  // notes; typed inputs get a place holding their key.
+  void resolve_untyped(const std::vector<bool>& typed);
   const ResolvedInput* find(std::string_view key) const;
   const ResolvedInput& need(std::string_view key) const;
 
   const Calculator& calc_;
   RunOptions options_;
   std::vector<std::pair<std::string, const Entry*>> refs_;
-  std::vector<int> at_;  // for each declared input, its place in result_.inputs as resolved, or -1
+  std::vector<int> at_;      // for each declared input, its place in result_.inputs as resolved, or -1
+  std::vector<int> out_at_;  // for each declared output, its place in result_.values once set, or -1
+  std::size_t outputs_set_ = 0;  // how many values set_quantity added
   Result result_;
 };
 

@@ -280,14 +280,12 @@ ModelArch with_layout(const ModelArch& m, AttentionLayout layout, int kv_heads, 
 }
 
 Bytes mha_position_bytes(const ModelArch& m, const KvPrecision& precision) {
-  const auto heads = static_cast<std::size_t>(std::max(0, m.attention_heads));
-  std::vector<std::int64_t> vectors;
-  if (m.mla && m.mla->qk_nope_head_dim > 0 && m.mla->v_head_dim > 0) {
-    vectors.assign(heads, m.mla->qk_nope_head_dim + m.mla->qk_rope_head_dim);
-    vectors.insert(vectors.end(), heads, m.mla->v_head_dim);
-  } else if (m.head_dim > 0) {
-    vectors.assign(2 * heads, m.head_dim);
-  }
+  const std::int64_t heads = std::max(0, m.attention_heads);
+  VectorRuns vectors{};
+  if (m.mla && m.mla->qk_nope_head_dim > 0 && m.mla->v_head_dim > 0)
+    vectors = {VectorRun{heads, m.mla->qk_nope_head_dim + m.mla->qk_rope_head_dim}, VectorRun{heads, m.mla->v_head_dim}};
+  else if (m.head_dim > 0)
+    vectors = {VectorRun{2 * heads, m.head_dim}, VectorRun{}};
   return vectors_bytes(precision, vectors);
 }
 

@@ -61,8 +61,7 @@ void run_compare(Context& ctx) {
   for (const auto& r : rows) {
     const CacheSize c = cache_size(r.arch, prec, tokens, batch, par);
     const Bytes pos = bytes_per_position(r.arch, prec, 1);
-    double elements = 0;
-    for (auto n : position_vectors(r.arch, 1)) elements += static_cast<double>(n);
+    const auto elements = static_cast<double>(vector_elements(position_vectors(r.arch, 1)));
     const double factor = mha_pos / pos;
     t.rows.push_back({std::string(r.name), r.heads, Quantity::number(elements), to_quantity(c.per_token), to_quantity(c.total),
                       to_quantity(c.per_device), Quantity::number(factor), std::string(own == r.name ? "yes" : "")});

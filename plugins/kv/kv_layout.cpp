@@ -18,10 +18,15 @@ int kv_heads_per_rank(const ModelArch& m, int tp) {
   return std::max(1, (m.kv_heads + ranks - 1) / ranks);
 }
 
-std::vector<std::int64_t> position_vectors(const ModelArch& m, int tp) {
-  if (m.mla) return {m.mla->kv_lora_rank, m.mla->qk_rope_head_dim};
-  const int heads = kv_heads_per_rank(m, tp);
-  return std::vector<std::int64_t>(static_cast<std::size_t>(2 * heads), m.head_dim);
+VectorRuns position_vectors(const ModelArch& m, int tp) {
+  if (m.mla) return {VectorRun{1, m.mla->kv_lora_rank}, VectorRun{1, m.mla->qk_rope_head_dim}};
+  return {VectorRun{2 * static_cast<std::int64_t>(kv_heads_per_rank(m, tp)), m.head_dim}, VectorRun{}};
+}
+
+std::int64_t vector_elements(const VectorRuns& runs) {
+  std::int64_t n = 0;
+  for (const auto& r : runs) n += r.count * r.length;
+  return n;
 }
 
 Bytes bytes_per_position(const ModelArch& m, const KvPrecision& precision, int tp) {

@@ -52,9 +52,11 @@ struct CacheSize {
 /// head count). MLA caches are not split (the latent serves every head).
 [[nodiscard]] int kv_heads_per_rank(const ModelArch& m, int tp);
 
-/// The lengths of the vectors one cached position of one layer stores on one rank: 2 × heads of
-/// head_dim for MHA/GQA/MQA (K and V), {kv_lora_rank, qk_rope_head_dim} for MLA.
-[[nodiscard]] std::vector<std::int64_t> position_vectors(const ModelArch& m, int tp);
+/// The vectors one cached position of one layer stores on one rank: 2 × heads of head_dim for MHA/GQA/MQA
+/// (K and V), one of kv_lora_rank and one of qk_rope_head_dim for MLA.
+[[nodiscard]] VectorRuns position_vectors(const ModelArch& m, int tp);
+/// Elements of all the vectors in `runs`.
+[[nodiscard]] std::int64_t vector_elements(const VectorRuns& runs);
 
 /// Bytes one cached position of one layer takes on one device: 2 × kv_heads × head_dim elements for
 /// MHA/GQA/MQA (kv heads divided over tp ranks, at least one), kv_lora_rank + qk_rope_head_dim for MLA.

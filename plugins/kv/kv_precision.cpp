@@ -22,19 +22,21 @@ std::int64_t scale_groups(const KvPrecision& p, std::int64_t elements) {
 // Element bits use the storage table's bits_per_value (which already averages any scales that format
 // itself defines); the KV-specific scales are added per vector. Sub-byte elements are packed, so a
 // vector's elements are counted in bits and the total is not rounded per element.
-Bytes vectors_bytes(const KvPrecision& p, const std::vector<std::int64_t>& vector_lengths) {
+Bytes vectors_bytes(const KvPrecision& p, const VectorRuns& runs) {
   double bytes = 0;
   const double per_scale = p.scale_bytes.value() * (p.zero_point ? 2.0 : 1.0);
-  for (const auto n : vector_lengths) {
-    bytes += static_cast<double>(n) * p.format->bits_per_value / 8.0;
+  for (const auto& run : runs) {
+    if (run.count == 0) continue;
+    double one = static_cast<double>(run.length) * p.format->bits_per_value / 8.0;
     // Per-tensor scales add nothing per vector (scale_groups is 0): skipped, as this runs for every batch record.
-    if (p.scales != ScaleGranularity::tensor || !std::isfinite(per_scale)) bytes += static_cast<double>(scale_groups(p, n)) * per_scale;
+    if (p.scales != ScaleGranularity::tensor || !std::isfinite(per_scale)) one += static_cast<double>(scale_groups(p, run.length)) * per_scale;
+    bytes += static_cast<double>(run.count) * one;
   }
   return from_base<Bytes>(bytes);
 }
 
 Bytes bytes_per_element(const KvPrecision& p, std::int64_t elements) {
-  return vectors_bytes(p, {elements}) / static_cast<double>(elements);
+  return vectors_bytes(p, {VectorRun{1, elements}}) / static_cast<double>(elements);
 }
 
 std::string_view granularity_name(ScaleGranularity g) {

@@ -2,6 +2,8 @@
 // quantized cache keeps beside it.
 #pragma once
 
+#include <array>
+
 #include <cstdint>
 #include <string_view>
 #include <vector>
@@ -39,9 +41,21 @@ struct KvPrecision {
 /// ceil(elements / group_size) per group).
 [[nodiscard]] std::int64_t scale_groups(const KvPrecision& p, std::int64_t elements);
 
-/// Bytes that vectors of the given lengths take: packed elements (bits rounded up to whole bytes per
-/// vector only when the format packs sub-byte values) plus their scales.
-[[nodiscard]] Bytes vectors_bytes(const KvPrecision& p, const std::vector<std::int64_t>& vector_lengths);
+/// `count` cached vectors of `length` elements each.
+struct VectorRun {
+  /// How many vectors.
+  std::int64_t count = 0;
+  /// Elements in each.
+  std::int64_t length = 0;
+};
+
+/// The vectors of one cached position: at most two runs (K and V of the same heads; MLA's latent and RoPE key;
+/// MHA's K and V when their widths differ). An unused run has count 0.
+using VectorRuns = std::array<VectorRun, 2>;
+
+/// Bytes that the vectors take: packed elements (bits rounded up to whole bytes per vector only when the format
+/// packs sub-byte values) plus their scales.
+[[nodiscard]] Bytes vectors_bytes(const KvPrecision& p, const VectorRuns& runs);
 
 /// Average bytes per element of a vector of `elements` elements, scales included.
 [[nodiscard]] Bytes bytes_per_element(const KvPrecision& p, std::int64_t elements);

@@ -30,8 +30,7 @@ void run_work(Context& ctx) {
     const KvPrecision prec = resolve_precision(ctx);
     const CacheSize one = cache_size(*arch, prec, from_base<Tokens>(1.0), Number::from_value(1.0));
     // One K or V projection of one token is a (hidden x width) GEMV: 2 FLOP per weight (multiply and add).
-    double width = 0;
-    for (auto v : position_vectors(*arch, 1)) width += static_cast<double>(v);
+    const auto width = static_cast<double>(vector_elements(position_vectors(*arch, 1)));
     if (arch->hidden_size <= 0 && !ctx.has("hidden")) {
       ctx.note("give --hidden (model width) or --model to count projection FLOPs");
     } else {

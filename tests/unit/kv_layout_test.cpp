@@ -139,17 +139,17 @@ TEST_CASE("Llama 3 70B under TP 8 holds one KV head per rank", "[kv][layout]") {
 
 TEST_CASE("quantization scales add their bytes per vector or group", "[kv][layout]") {
   kv::KvPrecision p = kv::plain_precision(*find_storage_format("int4"));
-  CHECK(kv::vectors_bytes(p, {128, 128}).value() == 128);
+  CHECK(kv::vectors_bytes(p, {kv::VectorRun{2, 128}}).value() == 128);
   p.scales = kv::ScaleGranularity::group;
   p.group_size = 32;
-  CHECK(kv::vectors_bytes(p, {128}).value() == 64 + 4 * 2);
+  CHECK(kv::vectors_bytes(p, {kv::VectorRun{1, 128}}).value() == 64 + 4 * 2);
   CHECK(kv::scale_groups(p, 100) == 4);  // a partial group still has a scale
   p.zero_point = true;
-  CHECK(kv::vectors_bytes(p, {128}).value() == 64 + 4 * 4);
+  CHECK(kv::vectors_bytes(p, {kv::VectorRun{1, 128}}).value() == 64 + 4 * 4);
   p.scales = kv::ScaleGranularity::vector;
   p.zero_point = false;
   p.scale_bytes = from_base<Bytes>(4);
-  CHECK(kv::vectors_bytes(p, {128}).value() == 64 + 4);
+  CHECK(kv::vectors_bytes(p, {kv::VectorRun{1, 128}}).value() == 64 + 4);
   const auto c = kv::cache_size(llama70b(), p, from_base<Tokens>(1), Number::from_value(1));
   CHECK(c.scales_per_token.value() == 80.0 * 16 * 4);
 }

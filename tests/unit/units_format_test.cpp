@@ -1,6 +1,10 @@
 // Human and machine formatting: significant digits, prefixes, preferred units, re-prefixing after rounding.
 #include <catch2/catch.hpp>
 
+#include <charconv>
+#include <cstdint>
+#include <vector>
+
 #include "units/format.hpp"
 
 using namespace infracalc;
@@ -111,6 +115,33 @@ TEST_CASE("machine output round-trips", "[units][format]") {
   CHECK(base_unit_string(dims::energy_per_token) == "J/tok");
   CHECK(base_unit_string(dims::money_per_token) == "USD/tok");
   CHECK(base_unit_string(dims::none) == "1");
+}
+
+TEST_CASE("machine output of whole numbers is std::to_chars's, digit for digit", "[units][format]") {
+  // append_machine writes whole numbers from their integer digits; it must choose fixed or scientific exactly as
+  // the shortest round-trip form does.
+  auto reference = [](double v) {
+    char buf[64];
+    const auto r = std::to_chars(buf, buf + sizeof buf, v);
+    return std::string(buf, r.ptr);
+  };
+  std::vector<double> values = {1, -1, 7, 10, 100, 1000, 10000, 100000, 1e6, 1e7, 1.2e7, 120000, 1200000, 12345000,
+                                -1e6, -120000, 1e14, 9.99e14, 999999999999999, -999999999999999, 1e15, 123456789012345,
+                                327680, 80, 8192, 2.5e11, 3e11, 140e9, 1099511627776, 0.5, -0.0, 0.0, 1e15 - 1, 4503599627370497.0};
+  std::uint64_t x = 88172645463325252ull;  // xorshift: whole numbers of every length, many with trailing zeros
+  for (int i = 0; i < 20000; ++i) {
+    x ^= x << 13;
+    x ^= x >> 7;
+    x ^= x << 17;
+    const int digits = static_cast<int>(x % 16);
+    double v = static_cast<double>((x >> 8) % 1000);
+    for (int d = 0; d < digits; ++d) v *= 10;
+    values.push_back((x & 1) ? -v : v);
+  }
+  for (double v : values) {
+    INFO(reference(v));
+    CHECK(format_machine(v) == reference(v));
+  }
 }
 
 TEST_CASE("conversions with ->", "[units][format]") {
