@@ -5,6 +5,7 @@
 
 #include "plugins/core/catalog_input.hpp"
 #include "plugins/core/words.hpp"
+#include "plugins/formats/storage.hpp"
 #include "plugins/kv/kv_arch.hpp"
 #include "plugins/kv/kv_calculators.hpp"
 #include "plugins/kv/kv_reserve.hpp"
@@ -81,10 +82,11 @@ void run_capacity(Context& ctx) {
     double params = 0;
     if (ctx.has("params")) {
       params = static_cast<double>(ctx.integer("params"));
-      weights_from = fmt::format("--params {:.4g} x {:g} B ({})", params, wfmt->bits_per_value / 8.0, wfmt->name);
+      weights_from = fmt::format("--params {} x {} ({})", ctx.quote_count(params), ctx.quote(bytes_per_value(*wfmt)), wfmt->name);
     } else if (ctx.ref("model") != nullptr) {
       params = count_params(m).total;
-      weights_from = fmt::format("{:.4g} parameters counted from the architecture x {:g} B ({})", params, wfmt->bits_per_value / 8.0, wfmt->name);
+      weights_from = fmt::format("{} parameters counted from the architecture x {} ({})", ctx.quote_count(params),
+                                 ctx.quote(bytes_per_value(*wfmt)), wfmt->name);
     } else {
       throw UserError{{"missing the weights: give --weights, --params or --model", "e.g. --weights 140GB or --params 70e9"}};
     }
@@ -178,9 +180,9 @@ void run_capacity(Context& ctx) {
                                                  : ", split evenly over tp x pp = " + plural(replica, "device")));
   if (pooled)
     ctx.note("pooled: the cache is spread evenly over every device (as ring/context parallelism does), not split by KV heads");
-  ctx.note(fmt::format("usable memory per device = {} x {:g} - {} reserved = {}; activations, CUDA graphs and allocator slack belong "
+  ctx.note(fmt::format("usable memory per device = {} x {} - {} reserved = {}; activations, CUDA graphs and allocator slack belong "
                        "in --reserve or --utilization (vLLM reserves 10% by default: --utilization 0.9)",
-                       format_human(to_quantity(*memory)), util, format_human(to_quantity(reserve)), format_human(to_quantity(usable))));
+                       ctx.quote(*memory), ctx.quote_number(util), ctx.quote(reserve), ctx.quote(usable)));
   ctx.note("max_tokens counts every layer storing every token (exact for full attention; sliding-window layers make long "
            "sequences cheaper, see max_context)");
 }

@@ -4,7 +4,6 @@
 
 #include "plugins/core/catalog_input.hpp"
 #include "plugins/core/words.hpp"
-#include "plugins/serve/serve_text.hpp"
 #include "units/bridge.hpp"
 #include "units/format.hpp"
 
@@ -52,12 +51,12 @@ void report_slo_and_cost(Context& ctx, const SimResult& r, const Summary& s, int
   if (ttft.value() > 0) {
     const bool ok = s.ttft.p95 <= ttft;
     failed |= !ok;
-    ctx.verdict("ttft_p95_within_target", ok, fmt::format("p95 TTFT {} against {}", human(to_quantity(s.ttft.p95)), human(to_quantity(ttft))));
+    ctx.verdict("ttft_p95_within_target", ok, fmt::format("p95 TTFT {} against {}", ctx.quote(to_quantity(s.ttft.p95)), ctx.quote(to_quantity(ttft))));
   }
   if (tpot.value() > 0) {
     const bool ok = s.tpot.count == 0 || s.tpot.p95 <= tpot;
     failed |= !ok;
-    ctx.verdict("tpot_p95_within_target", ok, fmt::format("p95 TPOT {} against {}", human(to_quantity(s.tpot.p95)), human(to_quantity(tpot))));
+    ctx.verdict("tpot_p95_within_target", ok, fmt::format("p95 TPOT {} against {}", ctx.quote(to_quantity(s.tpot.p95)), ctx.quote(to_quantity(tpot))));
   }
   if (failed && ctx.flag("require_slo")) ctx.fail_check();
   if (!ctx.has("gpu_hour") && ctx.ref("rental") != nullptr &&
@@ -68,7 +67,7 @@ void report_slo_and_cost(Context& ctx, const SimResult& r, const Summary& s, int
     ctx.set("cost_per_hour", per_hour);
     if (s.output_rate.value() > 0) ctx.set("cost_per_output_token", per_hour / s.output_rate);
     ctx.note(fmt::format("cost: {} x {} for the whole makespan, idle time included", plural(devices, "device"),
-                         human(to_quantity(ctx.get<UsdPerHour>("gpu_hour")))));
+                         ctx.quote(to_quantity(ctx.get<UsdPerHour>("gpu_hour")))));
   }
 }
 
@@ -93,7 +92,7 @@ void simulate_notes(Context& ctx, const Replica& rep, const SimResult& r, const 
     ctx.note(fmt::format("{} preemptions: the KV pool ran out while sequences grew; {} tokens were prefilled again", r.preemptions,
                          r.recomputed_tokens));
   ctx.note(fmt::format("Little's law: {:.4g} sequences in the batch on average against {:.4g} answers/s x {} in the batch = {:.4g}",
-                       s.mean_running, s.request_rate.value(), human(to_quantity(s.mean_residence)),
+                       s.mean_running, s.request_rate.value(), ctx.quote(to_quantity(s.mean_residence)),
                        s.request_rate.value() * s.mean_residence.value()));
   ctx.note("the first output token comes out of the prefill step; TTFT counts queueing and the prefill, not network or tokenisation "
            "(see `serve latency`)");
