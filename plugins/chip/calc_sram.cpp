@@ -80,9 +80,9 @@ void run_sram(Context& ctx) {
   ctx.note(fmt::format("decode_ceiling = {} aggregate SRAM bandwidth / {} per token: every chip reads its share of the weights "
                        "at once (tensor-parallel); a layer pipeline reads one chip at a time, {} / {} per token "
                        "(pipeline_decode_ceiling). Both ignore KV reads, chip-to-chip hops and compute",
-                       format_human(to_quantity(aggregate)), gb(weights), format_human(to_quantity(chip_bw)), gb(weights)));
-  ctx.note(fmt::format("HBM: {} / {} per token = {}; SRAM/HBM = 10^{:.2f}", format_human(to_quantity(hbm)), gb(weights),
-                       format_human(to_quantity(hbm_ceiling)), chip::orders_of_magnitude(aggregate, hbm)));
+                       ctx.quote(aggregate), gb(weights), ctx.quote(chip_bw), gb(weights)));
+  ctx.note(fmt::format("HBM: {} / {} per token = {}; SRAM/HBM = 10^{}", ctx.quote(hbm), gb(weights), ctx.quote(hbm_ceiling),
+                       ctx.quote_number(chip::orders_of_magnitude(aggregate, hbm))));
 }
 
 }  // namespace

@@ -118,9 +118,9 @@ void run_flow(Context& ctx) {
     const KilogramsPerSecond m2 = heat / per_kg;
     ctx.set("two_phase_mass_flow", m2);
     ctx.set_number("two_phase_ratio", (m2 / fp.mass_flow).value());
-    ctx.note(fmt::format("two-phase against this single-phase loop: mass flow x {:.3g} = c_p dT / (x h_fg); against water the "
+    ctx.note(fmt::format("two-phase against this single-phase loop: mass flow x {} = c_p dT / (x h_fg); against water the "
                          "saving is modest, against a single-phase dielectric (c_p about 1.1-1.3 kJ/(kg*K)) about tenfold",
-                         (m2 / fp.mass_flow).value()));
+                         ctx.quote_number((m2 / fp.mass_flow).value())));
   }
   run_pipe(ctx, c, fp);
 }

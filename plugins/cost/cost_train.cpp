@@ -71,7 +71,7 @@ void run_train(Context& ctx) {
   if (has_work)
     ctx.note("accelerator time = FLOPs / (peak x MFU); the rent does not depend on how many accelerators share the work");
   if (goodput < 1)
-    ctx.note(fmt::format("{:g}% of the paid time is useful (failures, restarts, checkpoints)", goodput * 100));
+    ctx.note(fmt::format("{} of the paid time is useful (failures, restarts, checkpoints)", ctx.quote_percent(goodput)));
   ctx.note("left out: storage, networking, staff, data preparation, evaluation and failed runs");
 }
 

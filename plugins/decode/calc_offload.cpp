@@ -58,8 +58,8 @@ std::optional<Bytes> host_memory(Context& ctx) {
   const Bytes share = *total / n->value();
   record_input(ctx, "host_memory", to_quantity(share), Origin::derived, format_human(to_quantity(share)), sys->id(),
                "host_memory / accelerators");
-  ctx.note(fmt::format("host memory per device: {}'s {} shared by its {:g} accelerators, {}", sys->id(), format_human(to_quantity(*total)),
-                       n->value(), format_human(to_quantity(share))));
+  ctx.note(fmt::format("host memory per device: {}'s {} shared by its {} accelerators, {}", sys->id(), ctx.quote(*total),
+                       ctx.quote_count(n->value()), ctx.quote(share)));
   return share;
 }
 

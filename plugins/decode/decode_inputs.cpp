@@ -62,8 +62,6 @@ void check_heads(const ModelArch& m) {
                      "in GQA each KV head serves the same number of query heads"}};
 }
 
-std::string sig(double v) { return fmt::format("{:.4g}", v); }
-
 }  // namespace
 
 std::vector<CatalogRef> model_gpu_refs() {
@@ -177,16 +175,16 @@ std::optional<Workload> resolve_workload(Context& ctx, bool required) {
   } else if (has_model) {
     w = workload_from_arch(*arch, wf, kf);
     std::string published;
-    if (arch->params_total_published > 0) published = fmt::format(" (published: {}e9)", sig(arch->params_total_published / 1e9));
-    ctx.note(fmt::format("parameters counted from the architecture: {}e9 total, {}e9 active per token{}", sig(w.params_total / 1e9),
-                         sig(w.params_active / 1e9), published));
+    if (arch->params_total_published > 0) published = fmt::format(" (published: {})", ctx.quote_count(arch->params_total_published));
+    ctx.note(fmt::format("parameters counted from the architecture: {} total, {} active per token{}", ctx.quote_count(w.params_total),
+                         ctx.quote_count(w.params_active), published));
   } else if (ctx.has("weights_bytes")) {
     const Bytes wb = ctx.get<Bytes>("weights_bytes");
     w = workload_from_params(wb / bytes_per_value(wf), wf);
     w.arch = arch;
     w.kv_format = kf;
-    ctx.note(fmt::format("arithmetic per token taken as 2 x parameters, the parameters being --weights-bytes / {} B ({})",
-                         sig(bytes_per_value(wf).value()), wf.name));
+    ctx.note(fmt::format("arithmetic per token taken as 2 x parameters, the parameters being --weights-bytes / {} ({})",
+                         ctx.quote(bytes_per_value(wf)), wf.name));
   } else {
     if (required)
       throw UserError{{"no model: give --model ID, --params N or --weights-bytes SIZE", "e.g. --model llama-3-70b or --weights-bytes 140GB"}};

@@ -92,12 +92,12 @@ bool expected_wanted(Context& ctx) {
 void expected_note(Context& ctx, Engine engine) {
   const Efficiency& e = efficiency();
   ctx.note(fmt::format("expected figures: calibrated on published measurements (data/calibration/efficiency.toml; engine {}): "
-                       "{:.0f}% of the bandwidth for large steps, {:.0f}%/{:.0f}%/{:.0f}% of the 16/8/4-bit peak for large "
+                       "{} of the bandwidth for large steps, {}/{}/{} of the 16/8/4-bit peak for large "
                        "matrix multiplies, {} per step; {}",
-                       engine_name(engine), 100 * e.bandwidth_fraction * e.engine(engine).bandwidth_scale,
-                       100 * e.matmul_fraction_16 * e.engine(engine).compute_scale,
-                       100 * e.matmul_fraction_8 * e.engine(engine).compute_scale,
-                       100 * e.matmul_fraction_4 * e.engine(engine).compute_scale,
+                       engine_name(engine), ctx.quote_percent(e.bandwidth_fraction * e.engine(engine).bandwidth_scale),
+                       ctx.quote_percent(e.matmul_fraction_16 * e.engine(engine).compute_scale),
+                       ctx.quote_percent(e.matmul_fraction_8 * e.engine(engine).compute_scale),
+                       ctx.quote_percent(e.matmul_fraction_4 * e.engine(engine).compute_scale),
                        format_human(to_quantity(e.engine(engine).step_overhead)), band_text("inference")));
 }
 

@@ -58,21 +58,21 @@ void run_offload(Context& ctx) {
         reserved = *weights;
         ctx.note(fmt::format("HBM for the cache is the capacity less the model's 16-bit weights on this device, {} (give "
                              "--hbm-reserved for another figure, e.g. with activations and quantized weights)",
-                             format_human(to_quantity(*weights))));
+                             ctx.quote(*weights)));
       }
       if (reserved >= tier.capacity)
         ctx.note(fmt::format("implausible: the {} reserved in HBM (weights) fill the {} device: no HBM is left for the cache; "
                              "split the model over more devices (--tp, --pp)",
-                             format_human(to_quantity(reserved)), format_human(to_quantity(tier.capacity))));
+                             ctx.quote(reserved), ctx.quote(tier.capacity)));
       tier.capacity = reserved >= tier.capacity ? from_base<Bytes>(0) : tier.capacity - reserved;
     } else if ((n == "dram" || n == "cxl") && tier.latency.value() < kLinkRoundTrip) {
       ctx.note(fmt::format("implausible: --{}-latency {} is the memory's own access time; an accelerator reaches {} over "
                            "PCIe{}, and one read costs the link round trip, at least about 1 us (Neugebauer et al., SIGCOMM "
-                           "2018, measured 0.5-1 us for small PCIe reads), so {} is not {:.2g}x HBM's latency: give "
+                           "2018, measured 0.5-1 us for small PCIe reads), so {} is not {}x HBM's latency: give "
                            "--{}-latency 1us or more for the path the accelerator sees",
-                           n, format_human(to_quantity(tier.latency)), n == "dram" ? "host DRAM" : "CXL memory",
+                           n, ctx.quote(tier.latency), n == "dram" ? "host DRAM" : "CXL memory",
                            n == "cxl" ? " and the CXL link" : "", n,
-                           (tier.latency / ctx.get<Seconds>("hbm_latency")).value(), n));
+                           ctx.quote_number((tier.latency / ctx.get<Seconds>("hbm_latency")).value()), n));
     }
     tiers.push_back(tier);
   }

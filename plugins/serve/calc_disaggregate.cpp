@@ -107,9 +107,9 @@ void run_disaggregate(Context& ctx) {
         ctx.set_number("transfer_utilization", needed / (links * ctx.get<BytesPerSecond>("transfer_bandwidth")));
       }
     }
-    ctx.note(fmt::format("pools for {}: {:.4g} prefill and {:.4g} decode accelerators at full utilisation, rounded up to whole replicas "
+    ctx.note(fmt::format("pools for {}: {} prefill and {} decode accelerators at full utilisation, rounded up to whole replicas "
                          "of {} and {} (at least one each; no headroom for queueing)",
-                         ctx.quote(rate), p_dev, d_dev, plural(prefill_tp, "device"), plural(decode_tp, "device")));
+                         ctx.quote(rate), ctx.quote_number(p_dev), ctx.quote_number(d_dev), plural(prefill_tp, "device"), plural(decode_tp, "device")));
   }
   ctx.note(fmt::format("prefill: {} of {} tokens per step (the --step-tokens budget) on {}; decode: batch {} for {} on {}, contexts {} "
                        "to {}",

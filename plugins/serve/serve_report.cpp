@@ -78,9 +78,10 @@ void simulate_notes(Context& ctx, const Replica& rep, const SimResult& r, const 
                          "is done, answers returned when the batch ends",
                          r.batches));
     if (r.idle_slot_steps > 0)
-      ctx.note(fmt::format("{} token slots decoded padding for sequences already finished ({:.4g}% of the batches' slots); continuous batching "
+      ctx.note(fmt::format("{} token slots decoded padding for sequences already finished ({} of the batches' slots); continuous batching "
                            "would hand each freed slot to a waiting request at the next step",
-                           r.idle_slot_steps, 100.0 * static_cast<double>(r.idle_slot_steps) / static_cast<double>(r.batch_slot_steps)));
+                           ctx.quote_count(static_cast<double>(r.idle_slot_steps)),
+                           ctx.quote_percent(static_cast<double>(r.idle_slot_steps) / static_cast<double>(r.batch_slot_steps))));
   } else {
     ctx.note(fmt::format("continuous batching, at most {} sequences and {} tokens per step, {}; admissions first come first served, "
                          "preemption of the latest admitted ({})",
@@ -91,9 +92,9 @@ void simulate_notes(Context& ctx, const Replica& rep, const SimResult& r, const 
   if (r.preemptions > 0)
     ctx.note(fmt::format("{} preemptions: the KV pool ran out while sequences grew; {} tokens were prefilled again", r.preemptions,
                          r.recomputed_tokens));
-  ctx.note(fmt::format("Little's law: {:.4g} sequences in the batch on average against {:.4g} answers/s x {} in the batch = {:.4g}",
-                       s.mean_running, s.request_rate.value(), ctx.quote(to_quantity(s.mean_residence)),
-                       s.request_rate.value() * s.mean_residence.value()));
+  ctx.note(fmt::format("Little's law: {} sequences in the batch on average against {} answers/s x {} in the batch = {}",
+                       ctx.quote_number(s.mean_running), ctx.quote_number(s.request_rate.value()), ctx.quote(s.mean_residence),
+                       ctx.quote_number((s.request_rate * s.mean_residence).value())));
   ctx.note("the first output token comes out of the prefill step; TTFT counts queueing and the prefill, not network or tokenisation "
            "(see `serve latency`)");
 }

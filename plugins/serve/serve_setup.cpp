@@ -46,18 +46,18 @@ Bytes fit_budget(Context& ctx, const decode::Workload& w, int tp, const EngineCo
   const Bytes usable = of_free ? memory : util * memory;
   const Bytes budget = of_free ? util * (memory - other) : usable - other;
   if (of_free)
-    ctx.note(fmt::format("engine trtllm: the KV pool takes {:g}% of the memory free after weights, activations and reserves "
+    ctx.note(fmt::format("engine trtllm: the KV pool takes {} of the memory free after weights, activations and reserves "
                          "(TensorRT-LLM's free_gpu_memory_fraction)",
-                         util * 100));
+                         ctx.quote_percent(util)));
   if (budget.value() <= 0)
     throw UserError{{fmt::format("no memory left for the KV cache: weights {} + activations {} + reserve {} + buffers {} per device against {} "
                                  "usable ({:g}% of {})",
                                  ctx.quote(weights), ctx.quote(wf.activations), ctx.quote(wf.framework), ctx.quote(wf.comm), ctx.quote(usable), util * 100,
                                  ctx.quote(memory)),
                      "raise --tp, use a smaller --dtype, or lower --max-batch / --step-tokens"}};
-  ctx.note(fmt::format("KV budget per device {} = {:g}% of {} - weights {} - activations {} ({} step, {}) - framework "
+  ctx.note(fmt::format("KV budget per device {} = {} of {} - weights {} - activations {} ({} step, {}) - framework "
                        "reserve {} - communication buffers {} (fit plugin's waterfall)",
-                       ctx.quote(budget), util * 100, ctx.quote(memory), ctx.quote(weights), ctx.quote(wf.activations), with_article(fmt::format("{}-token", e.step_tokens)), plural(e.max_batch, "sequence"),
+                       ctx.quote(budget), ctx.quote_percent(util), ctx.quote(memory), ctx.quote(weights), ctx.quote(wf.activations), with_article(fmt::format("{}-token", e.step_tokens)), plural(e.max_batch, "sequence"),
                        ctx.quote(wf.framework), ctx.quote(wf.comm)));
   return budget;
 }

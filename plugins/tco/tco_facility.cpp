@@ -29,7 +29,7 @@ Usd it_capex(Context& ctx, std::string& how, PurchaseBasis& bought) {
     if (!ctx.has("capex_per_accelerator")) missing(ctx, "capex_per_accelerator", "price of one accelerator", "$30000", "purchase");
     const double n = static_cast<double>(ctx.integer("accelerators"));
     total += ctx.get<Usd>("capex_per_accelerator") * n;
-    items.push_back(fmt::format("{:g} accelerators x {}", n, format_human(ctx.quantity("capex_per_accelerator"))));
+    items.push_back(fmt::format("{} accelerators x {}", ctx.quote_count(n), ctx.quote(ctx.quantity("capex_per_accelerator"))));
   }
   for (const char* key : {"servers", "network"})
     if (ctx.has(key)) {
