@@ -250,14 +250,14 @@ std::optional<Link> resolve_link(Context& ctx) {
       add_resolved(ctx, "link_bandwidth", Origin::derived, to_quantity(l.bandwidth), link->id() + ".bandwidth_per_direction", link->id());
       ctx.note(fmt::format("link bandwidth: {} has no scale-up fabric, so tensor-parallel peers exchange over its host link ({}, {} per "
                            "direction)",
-                           g->id(), link->id(), format_human(to_quantity(l.bandwidth))));
+                           g->id(), link->id(), ctx.quote(l.bandwidth)));
       if (!ctx.has("link_latency")) add_resolved(ctx, "link_latency", Origin::default_value, to_quantity(l.latency), "1us", "");
       return l;
     }
     l.bandwidth = 0.5 * *both;
     add_resolved(ctx, "link_bandwidth", Origin::derived, to_quantity(l.bandwidth), g->id() + ".scaleup_bandwidth / 2", g->id());
     ctx.note(fmt::format("link bandwidth: half of {}'s scaleup_bandwidth ({}, both directions combined)", g->id(),
-                         format_human(to_quantity(*both))));
+                         ctx.quote(*both)));
   } else {
     return std::nullopt;
   }

@@ -50,10 +50,10 @@ void run_capacity(Context& ctx) {
             memory = dm->bytes;
             ctx.note(dm->visible ? fmt::format("memory per device: {}, the capacity software sees on {} (memory_visible), not the "
                                                "marketed total of {}",
-                                               format_human(to_quantity(dm->bytes), "GB"), a->id(), sys->id())
+                                               ctx.quote(dm->bytes, "GB"), a->id(), sys->id())
                                  : fmt::format("memory per device: the marketed {} of {} (memory_capacity); the catalog has no "
                                                "capacity visible to software for it",
-                                               format_human(to_quantity(dm->bytes), "GB"), a->id()));
+                                               ctx.quote(dm->bytes, "GB"), a->id()));
           }
         }
       }
@@ -99,7 +99,7 @@ void run_capacity(Context& ctx) {
   if (!ctx.has("reserve")) {
     const Bytes framework = as<Bytes>(parse_quantity(kFrameworkReserve).value(), "framework reserve");
     const Bytes comm = n > 1 ? as<Bytes>(parse_quantity(kCommBuffers).value(), "communication buffers") : from_base<Bytes>(0.0);
-    record_input(ctx, "reserve", to_quantity(framework + comm), Origin::default_value, format_human(to_quantity(framework + comm)), "");
+    record_input(ctx, "reserve", to_quantity(framework + comm), Origin::default_value, ctx.quote(framework + comm), "");
     ctx.note(fmt::format("reserve per device = {} framework reserve{} (the same definition as fit inference); activations are not "
                          "included: fit inference estimates them, or add them to --reserve",
                          kFrameworkReserve, n > 1 ? fmt::format(" + {} communication buffers", kCommBuffers) : std::string()));
@@ -165,9 +165,9 @@ void run_capacity(Context& ctx) {
     ctx.set_number("devices_for_kv", std::ceil(need.total / usable - 1e-12));
     ctx.set_number("devices_needed", std::ceil((need.total + weights) / usable - 1e-12));
     ctx.verdict("fits", fits,
-                fits ? fmt::format("weights and {} cache fit in {} x {}", with_article(format_human(to_quantity(need.total))), n, format_human(to_quantity(*memory)))
+                fits ? fmt::format("weights and {} cache fit in {} x {}", with_article(ctx.quote(need.total)), n, ctx.quote(*memory))
                      : fmt::format("weights + cache need {} per device; {} is usable",
-                                   format_human(to_quantity(weights_dev + need_dev)), format_human(to_quantity(usable))));
+                                   ctx.quote(weights_dev + need_dev), ctx.quote(usable)));
     if (!fits && ctx.flag("require_fit")) ctx.fail_check();
     ctx.note("devices_needed = ceil((weights + cache) / usable memory per device), rounded up to whole devices, with the cache "
              "spread evenly (context/sequence parallelism); devices_for_kv counts the cache alone");

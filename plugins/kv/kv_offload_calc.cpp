@@ -109,7 +109,7 @@ void run_offload(Context& ctx) {
     row.push_back(Quantity::number(tier.latency / tiers[0].latency));
     t.rows.push_back(std::move(row));
     ctx.verdict(tier.name + "_fits", fits,
-                fmt::format("{} of {} {}", format_human(to_quantity(cache)), format_human(to_quantity(tier.capacity)), tier.name));
+                fmt::format("{} of {} {}", ctx.quote(cache), ctx.quote(tier.capacity), tier.name));
   }
   ctx.add_table(std::move(t));
   ctx.set_number("cxl_vs_nvme_latency", tiers[3].latency / tiers[2].latency);
@@ -126,12 +126,12 @@ void run_offload(Context& ctx) {
     for (const auto& tier : tiers)
       if (tier.name != "hbm")
         ctx.note(fmt::format("{}: reloading takes {} vs {} to prefill again: {}", tier.name,
-                             format_human(to_quantity(transfer_time(tier, cache, chunks))), format_human(to_quantity(recompute)),
+                             ctx.quote(transfer_time(tier, cache, chunks)), ctx.quote(recompute),
                              transfer_time(tier, cache, chunks) < recompute ? "reload" : "recompute"));
   }
   ctx.note(fmt::format("move = {} x latency + bytes / bandwidth (one transfer{}); read_ceiling = sequences / move time, the decode rate "
                        "if every step read the whole cache from that tier",
-                       chunks, ctx.has("chunk") ? fmt::format(" per {} chunk, not overlapped", format_human(to_quantity(ctx.get<Bytes>("chunk")))) : ""));
+                       chunks, ctx.has("chunk") ? fmt::format(" per {} chunk, not overlapped", ctx.quote(ctx.get<Bytes>("chunk"))) : ""));
   ctx.note("defaults: one H100 SXM's HBM and, per GPU, a DGX H100 share of host DRAM over PCIe 5.0 x16, one Micron CZ120 CXL "
            "module and one PCIe 5.0 NVMe drive; every default is sourced in docs/kv.md; latency is the medium's access latency "
            "(link and driver overheads not included)");

@@ -71,8 +71,8 @@ void run_distribution(Context& ctx) {
     const Ohms one = pwr::conductor_resistance(rho, ctx.get<Meters>("length"), *area) / static_cast<double>(parallel);
     path = pwr::path_resistance(one, supply);
     ctx.set("conductor_resistance", one);
-    ctx.note(fmt::format("{} at {}: resistivity {} ({})", mat->name, format_human(to_quantity(ctx.get<TemperaturePoint>("conductor_temp"))),
-                         format_human(to_quantity(rho)), mat->source));
+    ctx.note(fmt::format("{} at {}: resistivity {} ({})", mat->name, ctx.quote(ctx.get<TemperaturePoint>("conductor_temp")),
+                         ctx.quote(rho), mat->source));
   } else if (area) {
     throw UserError{{"a conductor size needs --length (one-way length of the run)", "e.g. --length 2m"}};
   }

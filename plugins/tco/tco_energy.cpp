@@ -82,7 +82,7 @@ void run_energy(Context& ctx) {
   } else if (ctx.has("connection_capex")) {
     ctx.note("--connection-capex is compared with the swing of a --tariff-range; no range given");
   }
-  ctx.note("bill = energy x tariff over " + format_human(ctx.quantity("period"), "yr") +
+  ctx.note("bill = energy x tariff over " + ctx.quote(ctx.quantity("period"), "yr") +
            "; the tariff is the delivered price (energy, network and fees per MWh); demand charges per kW are not included");
 }
 
