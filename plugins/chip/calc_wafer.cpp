@@ -16,7 +16,6 @@ using chip::PerSquareMeter;
 
 constexpr Dim kPerArea = dims::none / dims::area;
 
-std::string q(const auto& x, std::string_view hint = {}) { return format_human(to_quantity(x), hint); }
 
 // The formatter has no display rule for an inverse area; defect densities are quoted per cm2.
 std::string per_cm2(const Context& ctx, PerSquareMeter d) { return ctx.quote_number(d.value() * 1e-4) + "/cm2"; }

@@ -55,7 +55,7 @@ void run_cdu(Context& ctx) {
       const double by_flow = std::floor((pump / rack_flow).value() + 1e-9);
       if (by_flow < 1.0)
         throw UserError{{fmt::format("one rack needs {} at --flow-per-heat, more than the CDU's --max-flow of {}",
-                                     format_human(to_quantity(rack_flow), {}, "L/min"), format_human(to_quantity(pump), {}, "L/min")),
+                                     ctx.quote(rack_flow, "L/min"), ctx.quote(pump, "L/min")),
                          "choose a CDU with more pump flow or split the rack's loop"}};
       ctx.set_number("racks_by_flow", by_flow);
       if (by_flow < per_cdu) {
