@@ -119,8 +119,8 @@ void run_failures(Context& ctx) {
       ctx.set("checkpoint_time_total", segments * delta);
       ctx.set("failure_time_total", wall - segments * (tau + delta));
     }
-    ctx.note(fmt::format("Young: sqrt(2 x {} x {}) = {}; Daly's higher-order optimum {}{}", ctx.quote(delta, "s"),
-                         ctx.quote(fleet, "s"), ctx.quote(young, "min"), ctx.quote(daly, "min"),
+    ctx.note(fmt::format("Young: sqrt(2 x {} x {}) = {}; Daly's higher-order optimum {}{}", ctx.quote(delta),
+                         ctx.quote(fleet), ctx.quote(young, "min"), ctx.quote(daly, "min"),
                          ctx.has("interval") ? fmt::format("; evaluating the given --interval {}", ctx.quote(tau, "min")) : std::string()));
     ctx.note(fmt::format("goodput = tau / (M e^(R/M) (e^((tau+delta)/M) - 1)) (Daly 2006): failures strike anywhere, restarts included; "
                          "restart {}{}",
