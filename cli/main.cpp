@@ -617,9 +617,10 @@ ExitStatus run_plugin(const Plugin& p, int argc, char** argv) {
   RunOptions ro;
   ro.as_of = as_of_option(g);
   ro.number = g.out.number;
-  // A long run (a `serve simulate` of many requests) draws a bar on stderr, only when it is a terminal.
+  // A long run (a `serve simulate` of many requests) draws a bar on stderr, only when it is a terminal and the result
+  // is the human table: machine formats (JSON, CSV) keep both streams to what the command computes.
   std::optional<Progress> bar;
-  if (Progress::stderr_is_terminal()) {
+  if (Progress::stderr_is_terminal() && g.out.format == OutputFormat::table) {
     const std::string label = std::string(p.name) + " " + std::string(calc->name);
     ro.progress = [&bar, label](double done, double total) {
       if (!bar) bar.emplace(label, total);

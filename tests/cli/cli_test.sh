@@ -113,6 +113,9 @@ if [ -s "$tmp/err" ]; then bad "progress written to a stderr that is not a termi
 if command -v script >/dev/null; then
   INFRACALC_PROGRESS_DELAY=0 script -qfec "'$bin' serve simulate --count 64 --prompt-tokens 100 --output-tokens 200 --step-time 20ms --max-batch 16 >/dev/null" /dev/null >"$tmp/tty" 2>&1
   if grep -aq "serve simulate \[" "$tmp/tty" && grep -aq "/64 " "$tmp/tty"; then ok; else bad "no serve simulate progress on a terminal: $(head -c 200 "$tmp/tty")"; fi
+  # JSON output keeps stderr clean even on a terminal.
+  INFRACALC_PROGRESS_DELAY=0 script -qfec "'$bin' serve simulate --count 64 --prompt-tokens 100 --output-tokens 200 --step-time 20ms --max-batch 16 --json >/dev/null" /dev/null >"$tmp/tty" 2>&1
+  if grep -aq "serve simulate" "$tmp/tty"; then bad "progress drawn for --json: $(head -c 200 "$tmp/tty")"; else ok; fi
 fi
 INFRACALC_PROGRESS_DELAY=0 "$bin" serve simulate --count 64 --prompt-tokens 100 --output-tokens 200 --step-time 20ms --max-batch 16 --json >/dev/null 2>"$tmp/err"
 if [ -s "$tmp/err" ]; then bad "serve simulate progress written to a stderr that is not a terminal: $(head -c 200 "$tmp/err")"; else ok; fi
