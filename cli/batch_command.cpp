@@ -223,6 +223,7 @@ ExitStatus run_batch(const std::string& path, bool fail_fast, const std::string&
   }
   RunOptions ro;
   ro.as_of = as_of_option(g);
+  ro.number = g.out.number;  // notes in a record's JSON quote numbers as the command line asked (--digits, --binary)
   // --fields names results of any calculator (records differ); a name none declares is a usage error.
   std::vector<std::string> fields;
   if (!g.fields.empty()) {

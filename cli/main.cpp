@@ -5,6 +5,7 @@
 #include <csignal>
 #include <cstdio>
 #include <fmt/format.h>
+#include <optional>
 
 #include "cli/app.hpp"
 #include "cli/calculator_svg.hpp"
@@ -13,6 +14,7 @@
 #include "units/printable.hpp"
 #include "cli/plan_command.hpp"
 #include "cli/plan_file.hpp"
+#include "cli/progress.hpp"
 #include "plugins/catalog/embedded.hpp"
 #include "plugins/core/atomic_file.hpp"
 #include "plugins/core/context.hpp"
@@ -614,6 +616,17 @@ ExitStatus run_plugin(const Plugin& p, int argc, char** argv) {
   }
   RunOptions ro;
   ro.as_of = as_of_option(g);
+  ro.number = g.out.number;
+  // A long run (a `serve simulate` of many requests) draws a bar on stderr, only when it is a terminal and the result
+  // is the human table: machine formats (JSON, CSV) keep both streams to what the command computes.
+  std::optional<Progress> bar;
+  if (Progress::stderr_is_terminal() && g.out.format == OutputFormat::table) {
+    const std::string label = std::string(p.name) + " " + std::string(calc->name);
+    ro.progress = [&bar, label](double done, double total) {
+      if (!bar) bar.emplace(label, total);
+      bar->reach(done);
+    };
+  }
   std::vector<std::string> fields;
   if (!g.fields.empty()) {
     std::vector<std::string_view> declared;
@@ -633,6 +646,7 @@ ExitStatus run_plugin(const Plugin& p, int argc, char** argv) {
     pending.emplace();
   }
   Result r = run_calculator(p, *calc, raw, ro);
+  if (bar) bar->finish();
   if (chart) {
     chart->write(calculator_svg(*calc, r));
     chart->commit();

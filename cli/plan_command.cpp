@@ -90,6 +90,7 @@ ExitStatus run_plan(const PlanOptions& o, const GlobalOptions& g) {
   if (o.file.empty()) throw UserError{{"plan: missing the plan file", "e.g. infracalc plan examples/llama3-70b-h100.toml"}};
   RunOptions ro;
   ro.as_of = as_of_option(g);
+  ro.number = g.out.number;
   plan::Problems problems;
   plan::PlanSpec spec = plan::load_plan_file(o.file, problems);
   if (spec.syntax_error) problems.throw_if_any();

@@ -22,6 +22,8 @@ class Progress {
 
   /// `n` more steps are done; `what` names the one now running (a kernel), shown after the count.
   void advance(double n = 1, std::string_view what = {});
+  /// `done` steps in all are done now (a calculator's progress sink reports totals, not increments).
+  void reach(double done) { advance(done - done_); }
   /// The work is done: clears the bar's line, so that what the command prints next starts on a clean line.
   void finish();
   /// The line the bar draws now (for tests): label, bar, count, share and time left.

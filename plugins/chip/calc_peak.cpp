@@ -45,9 +45,9 @@ void run_peak(Context& ctx) {
   const auto clock = ctx.get<PerSecond>("clock");
   const FlopsPerSecond peak = chip::peak_rate(macs, ops, clock);
   ctx.set("peak", peak);
-  ctx.note(fmt::format("peak = {:g} compute units x {:g} matrix units x {:g} MACs/cycle x {:g} ops/MAC x {} = {}",
-                       static_cast<double>(units), static_cast<double>(matrix), per_unit, ops,
-                       format_human(to_quantity(clock), "Hz"), format_human(to_quantity(peak))));
+  ctx.note(fmt::format("peak = {} compute units x {} matrix units x {} MACs/cycle x {} ops/MAC x {} = {}",
+                       ctx.quote_count(static_cast<double>(units)), ctx.quote_count(static_cast<double>(matrix)), ctx.quote_count(per_unit),
+                       ctx.quote_count(ops), ctx.quote(clock, "Hz"), ctx.quote(peak)));
 
   const Entry* g = ctx.ref("gpu");
   if (g == nullptr) return;
@@ -70,11 +70,10 @@ void run_peak(Context& ctx) {
   ctx.set_number("peak_ratio", ratio);
   ctx.set("implied_clock", implied);
   if (std::abs(ratio - 1.0) > kPeakTolerance)
-    ctx.note(fmt::format("{}'s {} = {} differs from this count by {:+.1f}%: it implies a {} clock against the {} given ({}); a "
+    ctx.note(fmt::format("{}'s {} = {} differs from this count by {}{}: it implies a {} clock against the {} given ({}); a "
                          "quoted peak is at the boost clock, a sustained one runs lower, and a sparse figure counts skipped zeros",
-                         g->id(), field, format_human(to_quantity(*quoted)), (1.0 / ratio - 1.0) * 100.0,
-                         format_human(to_quantity(implied), "Hz"), ctx.origin("clock") == Origin::catalog ? "catalog clock" : "clock",
-                         format_human(to_quantity(clock), "Hz")));
+                         g->id(), field, ctx.quote(*quoted), ratio < 1.0 ? "+" : "", ctx.quote_percent(1.0 / ratio - 1.0),
+                         ctx.quote(implied, "Hz"), ctx.origin("clock") == Origin::catalog ? "catalog clock" : "clock", ctx.quote(clock, "Hz")));
 }
 
 }  // namespace

@@ -17,7 +17,6 @@ namespace infracalc {
 
 namespace {
 
-std::string gb(Bytes b) { return format_human(to_quantity(b), "GB"); }
 
 // KV tokens the SRAM left over holds, when the model's architecture is known: headroom / KV bytes per token.
 void kv_headroom(Context& ctx, const ModelArch& arch, Bytes headroom) {
@@ -29,7 +28,7 @@ void kv_headroom(Context& ctx, const ModelArch& arch, Bytes headroom) {
   ctx.set("kv_tokens", from_base<Tokens>(tokens));
   ctx.note(fmt::format("kv_tokens = floor({} headroom / {} of {} KV per token), across all sequences; sliding windows and "
                        "activations ignored",
-                       format_human(to_quantity(headroom), "MB"), format_human(to_quantity(one.per_token)), kv_dtype.name));
+                       ctx.quote(headroom, "MB"), ctx.quote(one.per_token), kv_dtype.name));
 }
 
 void run_sram(Context& ctx) {
@@ -53,13 +52,13 @@ void run_sram(Context& ctx) {
   ctx.set("total_sram", total);
   ctx.set("headroom", total - weights);
   ctx.note(fmt::format("min_chips = ceil({} / {} per chip): weights only, evenly sharded; racks round up to whole racks of {}",
-                       gb(weights), format_human(to_quantity(sram), "MB"), per_rack));
+                       ctx.quote(weights), ctx.quote(sram, "MB"), per_rack));
   if (m.arch) kv_headroom(ctx, *m.arch, total - weights);
   if (ctx.has("chips")) {
     const bool fits = weights <= total;
     ctx.verdict("fits", fits,
                 fmt::format("weights {} {} of SRAM on {} chips; the {} left must hold the KV cache and activations",
-                            fits ? "fit in" : "exceed", gb(total), chips, gb(total - weights)));
+                            fits ? "fit in" : "exceed", ctx.quote(total), chips, ctx.quote(total - weights)));
   }
 
   const BytesPerToken per_token = weights / from_base<Tokens>(1.0);
@@ -80,9 +79,9 @@ void run_sram(Context& ctx) {
   ctx.note(fmt::format("decode_ceiling = {} aggregate SRAM bandwidth / {} per token: every chip reads its share of the weights "
                        "at once (tensor-parallel); a layer pipeline reads one chip at a time, {} / {} per token "
                        "(pipeline_decode_ceiling). Both ignore KV reads, chip-to-chip hops and compute",
-                       format_human(to_quantity(aggregate)), gb(weights), format_human(to_quantity(chip_bw)), gb(weights)));
-  ctx.note(fmt::format("HBM: {} / {} per token = {}; SRAM/HBM = 10^{:.2f}", format_human(to_quantity(hbm)), gb(weights),
-                       format_human(to_quantity(hbm_ceiling)), chip::orders_of_magnitude(aggregate, hbm)));
+                       ctx.quote(aggregate), ctx.quote(weights), ctx.quote(chip_bw), ctx.quote(weights)));
+  ctx.note(fmt::format("HBM: {} / {} per token = {}; SRAM/HBM = 10^{}", ctx.quote(hbm), ctx.quote(weights), ctx.quote(hbm_ceiling),
+                       ctx.quote_number(chip::orders_of_magnitude(aggregate, hbm))));
 }
 
 }  // namespace

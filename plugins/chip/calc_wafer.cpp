@@ -16,10 +16,9 @@ using chip::PerSquareMeter;
 
 constexpr Dim kPerArea = dims::none / dims::area;
 
-std::string q(const auto& x, std::string_view hint = {}) { return format_human(to_quantity(x), hint); }
 
 // The formatter has no display rule for an inverse area; defect densities are quoted per cm2.
-std::string per_cm2(PerSquareMeter d) { return fmt::format("{:.4g}/cm2", d.value() * 1e-4); }
+std::string per_cm2(const Context& ctx, PerSquareMeter d) { return ctx.quote_number(d.value() * 1e-4) + "/cm2"; }
 
 // Dies and cores from the grid; returns the physical core count, or 0 when none is known.
 double resolve_cores(Context& ctx) {
@@ -77,9 +76,10 @@ void run_cores(Context& ctx, double cores, PerSquareMeter density) {
   ctx.set_number("enabled_share", enabled / cores);
   ctx.set_number("reserve_share", spares / cores);
   ctx.verdict("spares_cover", spares >= defective,
-              fmt::format("{:g} spare cores against {:.4g} expected defective ({:g} cores x (1 - exp(-{} x {}))); the rest of the "
+              fmt::format("{} spare cores against {} expected defective ({} cores x (1 - exp(-{} x {}))); the rest of the "
                           "reserve goes to routing around defects and to parametric losses",
-                          spares, defective, cores, per_cm2(density), q(core_area, "mm2")));
+                          ctx.quote_count(spares), ctx.quote_number(defective), ctx.quote_count(cores), per_cm2(ctx, density),
+                          ctx.quote(core_area, "mm2")));
 }
 
 void run_chiplets(Context& ctx, PerSquareMeter density) {
@@ -103,9 +103,10 @@ void run_chiplets(Context& ctx, PerSquareMeter density) {
   const auto n = static_cast<double>(ctx.integer("regions"));
   ctx.set_number("expected_good_dies", n * poisson);
   ctx.set_number("monolithic_yield", chip::poisson_yield(n * lambda));
-  ctx.note(fmt::format("one die of {} at {} defect density: yield exp(-{:.3g}) = {:.3g}; one monolithic part of {:g} x the area "
-                       "yields exp(-{:.3g}) = {:.3g}, which is why a part is split into dies tested before assembly",
-                       q(area, "mm2"), per_cm2(density), lambda, poisson, n, n * lambda, chip::poisson_yield(n * lambda)));
+  ctx.note(fmt::format("one die of {} at {} defect density: yield exp(-{}) = {}; one monolithic part of {} x the area "
+                       "yields exp(-{}) = {}, which is why a part is split into dies tested before assembly",
+                       ctx.quote(area, "mm2"), per_cm2(ctx, density), ctx.quote_number(lambda), ctx.quote_number(poisson),
+                       ctx.quote_count(n), ctx.quote_number(n * lambda), ctx.quote_number(chip::poisson_yield(n * lambda))));
 }
 
 void run_wafer(Context& ctx) {

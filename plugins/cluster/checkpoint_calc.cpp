@@ -31,10 +31,10 @@ void run_checkpoint(Context& ctx) {
     size = m.params * per;
     ctx.set_number("params", m.params);
     ctx.set("bytes_per_param", per);
-    ctx.note(full ? fmt::format("checkpoint per parameter: {:g} B weights + {:g} B FP32 master + {:g} B optimizer moments = {:g} B "
+    ctx.note(full ? fmt::format("checkpoint per parameter: {} weights + {} FP32 master + {} optimizer moments = {} "
                                 "(gradients are not saved)",
-                                st.weights.value(), st.master.value(), st.moments.value(), per.value())
-                  : fmt::format("weights only: {:g} B per parameter (enough to serve or fine-tune, not to resume the run exactly)", per.value()));
+                                ctx.quote(st.weights), ctx.quote(st.master), ctx.quote(st.moments), ctx.quote(per))
+                  : fmt::format("weights only: {} per parameter (enough to serve or fine-tune, not to resume the run exactly)", ctx.quote(per)));
   } else {
     throw UserError{{"missing the checkpoint size", "give --size 1TB, --params 405e9, or --model ID"}};
   }
@@ -75,7 +75,7 @@ void run_checkpoint(Context& ctx) {
     const Entry& drive = Catalog::instance().get(ctx.text("nvme"), {"storage"}, "--nvme");
     if (auto bw = ctx.catalog<BytesPerSecond>(drive, "write_bandwidth")) {
       const double drives = static_cast<double>(ctx.integer("drives_per_node"));
-      add(fmt::format("local NVMe ({:g} per node)", drives), drive.id(), nodes, drives * *bw);
+      add(fmt::format("local NVMe ({} per node)", ctx.quote_count(drives)), drive.id(), nodes, drives * *bw);
     }
   }
   const Entry& fs = Catalog::instance().get(ctx.text("filesystem"), {"storage"}, "--filesystem");

@@ -112,8 +112,7 @@ Hardware resolve_hardware(Context& ctx) {
       if (both) {
         hw.scaleup = *both / 2.0;
         hw.scaleup_type = "ici";
-        ctx.note(fmt::format("scale-up bandwidth per direction = half the catalog's {:.4g} GB/s (both directions combined)",
-                             both->value() / 1e9));
+        ctx.note(fmt::format("scale-up bandwidth per direction = half the catalog's {} (both directions combined)", ctx.quote(*both)));
       }
     }
   }

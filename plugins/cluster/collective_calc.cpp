@@ -35,9 +35,9 @@ void run_collective(Context& ctx) {
     link.alpha = *ctx.catalog<Seconds>(*l, "latency");
   } else {
     link.alpha = default_step_latency(type);
-    ctx.note(fmt::format("latency per step {:.3g} us: NCCL's tuning model for {} hop (src/graph/tuning.cc, ring, Simple protocol); "
+    ctx.note(fmt::format("latency per step {}: NCCL's tuning model for {} hop (src/graph/tuning.cc, ring, Simple protocol); "
                          "give --latency to override",
-                         link.alpha.value() * 1e6,
+                         ctx.quote(link.alpha),
                          with_article(type == "pcie" || type == "cxl"                 ? "PCIe"
                                       : type == "infiniband" || type == "ethernet" ? "network"
                                                                                    : "NVLink-class")));
@@ -56,7 +56,7 @@ void run_collective(Context& ctx) {
   ctx.set("algbw", c.algbw);
   ctx.set("busbw", c.busbw);
 
-  Table t{"algorithms", fmt::format("{} of {} B on {} ranks, every algorithm", op_name(op), fmt::format("{:.6g}", size.value()), ranks),
+  Table t{"algorithms", fmt::format("{} of {} on {} ranks, every algorithm", op_name(op), ctx.quote(size), ranks),
           {{"algorithm"}, {"steps", dims::none}, {"sent_per_rank", dims::information}, {"time", dims::time}, {"busbw", dims::data_rate}}, {}};
   std::optional<CollectiveCost> ring, innet;
   for (CollectiveAlgo a : {CollectiveAlgo::ring, CollectiveAlgo::tree, CollectiveAlgo::in_network}) {
@@ -79,9 +79,9 @@ void run_collective(Context& ctx) {
   }
   switch (op) {
     case CollectiveOp::allreduce:
-      ctx.note(fmt::format("ring all-reduce: 2(P - 1) = {} steps, each rank sends 2(P - 1)/P x S = {:.6g} B; in-network reduction "
+      ctx.note(fmt::format("ring all-reduce: 2(P - 1) = {} steps, each rank sends 2(P - 1)/P x S = {}; in-network reduction "
                            "sends S once and receives the sum once",
-                           2 * (ranks - 1), 2.0 * (ranks - 1) / ranks * size.value()));
+                           2 * (ranks - 1), ctx.quote(2.0 * (ranks - 1) / ranks * size)));
       break;
     case CollectiveOp::allgather:
       ctx.note("all-gather: --bytes is the gathered output on each rank; each contributes bytes / P");

@@ -55,10 +55,10 @@ void run_experts(Context& ctx) {
   ctx.set_number("total_params", pc.total);
   ctx.set_number("active_params", pc.active);
   ctx.set_number("active_share", pc.active / pc.total);
-  ctx.note(fmt::format("parameters from count_params: {:.4g} total, {:.4g} active per token ({} of {} routed experts{}); "
-                       "each expert is {:.4g} parameters over {} MoE layers",
-                       pc.total, pc.active, d.experts_per_token, d.experts,
-                       d.shared_experts > 0 ? fmt::format(" + {} shared", d.shared_experts) : std::string(), per_expert,
+  ctx.note(fmt::format("parameters from count_params: {} total, {} active per token ({} of {} routed experts{}); "
+                       "each expert is {} parameters over {} MoE layers",
+                       ctx.quote_count(pc.total), ctx.quote_count(pc.active), d.experts_per_token, d.experts,
+                       d.shared_experts > 0 ? fmt::format(" + {} shared", d.shared_experts) : std::string(), ctx.quote_count(per_expert),
                        a.layers - d.dense_layers));
 
   // Load and drops.
@@ -94,11 +94,11 @@ void run_experts(Context& ctx) {
              "the simulation must agree within its sampling error");
   }
   ctx.note(fmt::format("routing simulated {} with seed {}: {} tokens ({} per device x {}), each to {} distinct experts{}; "
-                       "capacity = ceil({:g} x {} x {} / {}) = {} slots per expert; assignments beyond it are dropped (the token "
+                       "capacity = ceil({} x {} x {} / {}) = {} slots per expert; assignments beyond it are dropped (the token "
                        "skips that expert through the residual)",
                        plural(rs.trials, "time"), rs.seed, tokens, static_cast<std::int64_t>(tokens_per_device), plural(ep, "device"), d.experts_per_token,
-                       rs.skew > 0 ? fmt::format(", expert of popularity rank r weighted r^-{:g}", rs.skew) : std::string(" uniformly"),
-                       cf, tokens, d.experts_per_token, d.experts, capacity));
+                       rs.skew > 0 ? fmt::format(", expert of popularity rank r weighted r^-{}", ctx.quote_number(rs.skew)) : std::string(" uniformly"),
+                       ctx.quote_number(cf), tokens, d.experts_per_token, d.experts, capacity));
 
   // All-to-all traffic of one MoE layer and one training step.
   const Bytes dispatch_token = static_cast<double>(a.hidden_size) * from_base<Bytes>(dtype_bytes(ctx.text("dispatch_dtype")));
@@ -112,10 +112,10 @@ void run_experts(Context& ctx) {
   // Forward: dispatch + combine; backward: the gradients of both travel back the same way.
   const Bytes step = 2.0 * (dispatch + combine) * static_cast<double>(moe_layers);
   ctx.set("all_to_all_bytes_per_step", step);
-  ctx.note(fmt::format("dispatch per device per MoE layer = {} tokens x {} copies x {} x {:g} B x ({} - 1)/{} (the share routed off the device); "
+  ctx.note(fmt::format("dispatch per device per MoE layer = {} tokens x {} copies x {} x {} x ({} - 1)/{} (the share routed off the device); "
                        "a training step moves dispatch and combine forward and their gradients backward in {} MoE layers",
                        static_cast<std::int64_t>(tokens_per_device), d.experts_per_token, a.hidden_size,
-                       dtype_bytes(ctx.text("dispatch_dtype")), ep, ep, moe_layers));
+                       ctx.quote(from_base<Bytes>(dtype_bytes(ctx.text("dispatch_dtype")))), ep, ep, moe_layers));
 
   const Hardware hw = resolve_hardware(ctx);
   const bool inside = hw.domain > 0 && static_cast<double>(ep) * static_cast<double>(ctx.integer("tp")) <= hw.domain;
@@ -125,8 +125,8 @@ void run_experts(Context& ctx) {
     const CollectiveCost c = collective_cost(CollectiveOp::alltoall, CollectiveAlgo::ring, dispatch * (static_cast<double>(ep) / std::max(1, ep - 1)), ep, link);
     ctx.set("dispatch_time", c.time);
     ctx.set("all_to_all_time_per_step", c.time * (2.0 * moe_layers) * (1.0 + (combine / dispatch).value()));
-    ctx.note(fmt::format("all-to-all over {} at {:.4g} GB/s per direction per device (pairwise exchange, {} steps)",
-                         inside ? "the scale-up domain" : "the scale-out network", bw->value() / 1e9, ep - 1));
+    ctx.note(fmt::format("all-to-all over {} at {} per direction per device (pairwise exchange, {} steps)",
+                         inside ? "the scale-up domain" : "the scale-out network", ctx.quote(*bw), ep - 1));
   } else if (hw.gpu || hw.system) {
     ctx.note("no link bandwidth for the all-to-all time: give --scaleup-bandwidth or --scaleout-bandwidth");
   }

@@ -25,9 +25,9 @@ Seconds mtbf_from_entry(Context& ctx, const Entry& e) {
   auto events = ctx.catalog<Number>(e, "unexpected_interruptions");
   if (acc && window && events && events->value() > 0) {
     const Seconds m = acc->value() * *window / events->value();
-    ctx.note(fmt::format("per-accelerator MTBF from {}: {:g} accelerators x {:.4g} days / {:g} unexpected interruptions = {:.4g} h "
+    ctx.note(fmt::format("per-accelerator MTBF from {}: {} accelerators x {} / {} unexpected interruptions = {} "
                          "(every cause, not GPU faults alone)",
-                         e.id(), acc->value(), window->value() / 86400, events->value(), m.value() / 3600));
+                         e.id(), ctx.quote_count(acc->value()), ctx.quote(*window, "d"), ctx.quote_count(events->value()), ctx.quote(m, "h")));
     return m;
   }
   if (auto m = ctx.catalog<Seconds>(e, "mtbf_per_accelerator")) return *m;
@@ -63,8 +63,8 @@ void blast_table(Context& ctx, double gpus, Seconds loss_and_restart) {
         "training: the data-parallel replica is lost; serving: every request in flight on it fails");
   row("synchronous job", gpus,
       loss_and_restart.value() > 0
-          ? fmt::format("training stops everywhere and rolls back to the last checkpoint: {:.4g} GPU-hours per failure",
-                        gpus * loss_and_restart.value() / 3600)
+          ? fmt::format("training stops everywhere and rolls back to the last checkpoint: {} of GPU time per failure",
+                        ctx.quote(gpus * loss_and_restart, "h"))
           : std::string("training stops everywhere and rolls back to the last checkpoint"));
   ctx.add_table(std::move(t));
 }
@@ -86,9 +86,9 @@ void run_failures(Context& ctx) {
   ctx.set("mtbf_per_gpu", per_gpu);
   ctx.set("fleet_mtbf", fleet);
   ctx.set_number("failures_per_day", 86400.0 / fleet.value());
-  ctx.note(fmt::format("fleet MTBF = {:.4g} h / {:g} = {:.4g} h: independent, exponentially distributed failures; switches, power and "
+  ctx.note(fmt::format("fleet MTBF = {} / {} = {}: independent, exponentially distributed failures; switches, power and "
                        "software faults outside the per-accelerator rate are not added",
-                       per_gpu.value() / 3600, gpus, fleet.value() / 3600));
+                       ctx.quote(per_gpu, "h"), ctx.quote_count(gpus), ctx.quote(fleet, "h")));
 
   Seconds loss_and_restart = s(0);
   const Seconds restart = ctx.has("restart_time") ? ctx.get<Seconds>("restart_time") : s(0);
@@ -119,12 +119,12 @@ void run_failures(Context& ctx) {
       ctx.set("checkpoint_time_total", segments * delta);
       ctx.set("failure_time_total", wall - segments * (tau + delta));
     }
-    ctx.note(fmt::format("Young: sqrt(2 x {:.4g} s x {:.4g} s) = {:.4g} min; Daly's higher-order optimum {:.4g} min{}",
-                         delta.value(), fleet.value(), young.value() / 60, daly.value() / 60,
-                         ctx.has("interval") ? fmt::format("; evaluating the given --interval {:.4g} min", tau.value() / 60) : std::string()));
+    ctx.note(fmt::format("Young: sqrt(2 x {} x {}) = {}; Daly's higher-order optimum {}{}", ctx.quote(delta),
+                         ctx.quote(fleet), ctx.quote(young, "min"), ctx.quote(daly, "min"),
+                         ctx.has("interval") ? fmt::format("; evaluating the given --interval {}", ctx.quote(tau, "min")) : std::string()));
     ctx.note(fmt::format("goodput = tau / (M e^(R/M) (e^((tau+delta)/M) - 1)) (Daly 2006): failures strike anywhere, restarts included; "
-                         "restart {:.4g} min{}",
-                         restart.value() / 60, ctx.has("restart_time") ? "" : " (no --restart-time: detection, rescheduling and reload not counted)"));
+                         "restart {}{}",
+                         ctx.quote(restart, "min"), ctx.has("restart_time") ? "" : " (no --restart-time: detection, rescheduling and reload not counted)"));
 
     Table sweep{"intervals", "goodput against the checkpoint interval at this fleet MTBF",
                 {{"interval", dims::time}, {"goodput", dims::none}, {"checkpoint_share", dims::none}, {"loss_per_failure", dims::time}}, {}};
@@ -159,13 +159,14 @@ void run_failures(Context& ctx) {
     const double replicas = std::floor(gpus / replica);
     ctx.set_number("replicas", replicas);
     ctx.set_number("in_flight_lost_share", 1.0 / replicas);
-    ctx.note(fmt::format("serving: a fault takes {} of {}, so {:.4g}% of the requests in flight fail with it",
-                         replicas > 1 ? "one" : "the only", plural(static_cast<std::int64_t>(replicas), "replica"), 100.0 / replicas));
+    ctx.note(fmt::format("serving: a fault takes {} of {}, so {} of the requests in flight fail with it",
+                         replicas > 1 ? "one" : "the only", plural(static_cast<std::int64_t>(replicas), "replica"), ctx.quote_percent(1.0 / replicas)));
   }
   if (ctx.has("validated_fraction")) {
     const double f = ctx.number("validated_fraction");
     ctx.set_number("compute_multiplier", 1.0 + f);
-    ctx.note(fmt::format("re-running {:.4g}% of the work to catch silent data corruption costs {:.4g}x the compute", 100 * f, 1.0 + f));
+    ctx.note(fmt::format("re-running {} of the work to catch silent data corruption costs {}x the compute", ctx.quote_percent(f),
+                         ctx.quote_number(1.0 + f)));
   }
   if (ctx.has("hot_standby")) {
     const double k = ctx.number("hot_standby");

@@ -28,7 +28,8 @@ void run_fleet(Context& ctx) {
   if (!per_rack && ctx.has("nodes_per_rack")) {
     if (!per_node) throw UserError{{"--nodes-per-rack needs --chips-per-node (or --system)", "e.g. --nodes-per-rack 9 --chips-per-node 8"}};
     per_rack = static_cast<double>(ctx.integer("nodes_per_rack")) * *per_node;
-    ctx.note(fmt::format("chips per rack = {:g} nodes x {:g} chips", static_cast<double>(ctx.integer("nodes_per_rack")), *per_node));
+    ctx.note(fmt::format("chips per rack = {} nodes x {} chips", ctx.quote_count(static_cast<double>(ctx.integer("nodes_per_rack"))),
+                         ctx.quote_count(*per_node)));
   }
   if (!per_rack && sys) {
     if (auto q = ctx.catalog<Number>(*sys, "accelerators_per_rack")) per_rack = q->value();
@@ -68,7 +69,7 @@ void run_fleet(Context& ctx) {
   if (per_node) ctx.set_number("nodes", std::ceil(chips / *per_node));
   if (const auto domain = count(ctx, "scaleup_domain", sys, "scaleup_domain"); domain && *domain > 0) {
     ctx.set_number("scaleup_domains", std::ceil(chips / *domain));
-    if (std::fmod(chips, *domain) != 0) ctx.note(fmt::format("{:g} chips do not fill whole {:g}-chip scale-up domains", chips, *domain));
+    if (std::fmod(chips, *domain) != 0) ctx.note(fmt::format("{} chips do not fill whole {}-chip scale-up domains", ctx.quote_count(chips), ctx.quote_count(*domain)));
   }
 
   std::optional<FlopsPerSecond> peak;

@@ -6,6 +6,8 @@
 
 #include "plugins/cluster/pipeline.hpp"
 #include "plugins/cluster/train_math.hpp"
+#include "units/bridge.hpp"
+#include "units/format.hpp"
 
 namespace infracalc::cluster {
 
@@ -14,7 +16,8 @@ namespace {
 Bytes b(double v) { return from_base<Bytes>(v); }
 Seconds s(double v) { return from_base<Seconds>(v); }
 
-std::string gb(Bytes x) { return fmt::format("{:.4g} GB", x.value() / 1e9); }
+// Layouts are judged without a Context: their reasons quote sizes with the default options.
+std::string gb(Bytes x) { return format_human(to_quantity(x)); }
 
 bool moe(const ModelArch& m) { return m.moe && m.moe->experts > 1; }
 
@@ -57,7 +60,7 @@ Layout evaluate_layout(const LayoutProblem& p, int tp, int cp, int pp, int ep, f
   if (pp * p.chunks > m.layers) reject(fmt::format("{} stages x {} chunks exceed the {} layers", pp, p.chunks, m.layers));
   const double seq = p.seq.value();
   if (cp > 1 && std::fmod(seq, 2.0 * cp) != 0)
-    reject(fmt::format("cp {} does not split {:g} tokens into 2 x cp equal chunks", cp, seq));
+    reject(fmt::format("cp {} does not split {} into 2 x cp equal chunks", cp, format_human(to_quantity(p.seq))));
   if (moe(m)) {
     if (m.moe->experts % ep != 0) reject(fmt::format("ep {} does not divide the {} experts", ep, m.moe->experts));
     if ((l.dp * cp) % ep != 0) reject(fmt::format("ep {} does not divide dp x cp = {}", ep, l.dp * cp));

@@ -19,8 +19,6 @@ namespace infracalc::cluster {
 
 namespace {
 
-std::string gb_text(Bytes x) { return fmt::format("{:.4g} GB", x.value() / 1e9); }
-
 // A parallel degree or per-device count (0 when not given); the host checked its declared bound, and a degree
 // cannot exceed the accelerators of the job (`most`).
 int opt_int(Context& ctx, std::string_view key, std::int64_t most) {
@@ -32,12 +30,12 @@ int opt_int(Context& ctx, std::string_view key, std::int64_t most) {
   return v;
 }
 
-std::string verdict_of(const Layout& l, const Layout& chosen, std::int64_t chosen_mp, bool by_waste) {
+std::string verdict_of(const Context& ctx, const Layout& l, const Layout& chosen, std::int64_t chosen_mp, bool by_waste) {
   if (&l == &chosen) return chosen.feasible ? "chosen" : "closest (least memory), rejected: " + chosen.reason;
   if (!l.feasible) return "rejected: " + l.reason;
   const std::int64_t mp = static_cast<std::int64_t>(l.tp) * l.cp * l.pp;
   if (mp > chosen_mp && !by_waste) return fmt::format("fits, but {} model-parallel devices instead of {}", mp, chosen_mp);
-  return fmt::format("fits, wastes more ({:.1f}% vs {:.1f}%)", 100 * l.waste, 100 * chosen.waste);
+  return fmt::format("fits, wastes more ({} vs {})", ctx.quote_percent(l.waste), ctx.quote_percent(chosen.waste));
 }
 
 // The global batch when neither --global-batch nor --batch-sequences is given: the model's published recipe
@@ -65,9 +63,9 @@ std::int64_t default_global_batch(Context& ctx, double params, Tokens seq) {
   }
   const double seqs = tokens->value() / seq.value();
   const std::int64_t n = std::max<std::int64_t>(1, static_cast<std::int64_t>(std::llround(seqs)));
-  ctx.note(fmt::format("global batch {} tokens ({} of {:g} tokens) from {}{}; give --global-batch or --batch-sequences to change it",
-                       format_number(static_cast<double>(n) * seq.value(), 6), plural(n, "sequence"), seq.value(), from,
-                       std::fabs(seqs - static_cast<double>(n)) > 1e-9 ? fmt::format(" ({:g} tokens rounded to whole sequences)", tokens->value())
+  ctx.note(fmt::format("global batch {} ({} of {}) from {}{}; give --global-batch or --batch-sequences to change it",
+                       ctx.quote(static_cast<double>(n) * seq), plural(n, "sequence"), ctx.quote(seq), from,
+                       std::fabs(seqs - static_cast<double>(n)) > 1e-9 ? fmt::format(" ({} rounded to whole sequences)", ctx.quote(*tokens))
                                                                       : std::string()));
   return n;
 }
@@ -211,9 +209,9 @@ void run_layout(Context& ctx) {
       ctx.set("expected_step_time", xstep);
       ctx.set_number("expected_mfu", x.efficiency * xl.ideal.value() / xstep.value());
     }
-    if (best.feasible) ctx.note(fmt::format("expected: the chosen layout with matrix multiplies at {:.1f}% of peak and collectives at {:.0f}% of the link "
+    if (best.feasible) ctx.note(fmt::format("expected: the chosen layout with matrix multiplies at {} of peak and collectives at {} of the link "
                          "(calibrated, data/calibration/efficiency.toml); {}",
-                         100 * x.efficiency, 100 * eff.collective_fraction, decode::band_text("training")));
+                         ctx.quote_percent(x.efficiency), ctx.quote_percent(eff.collective_fraction), decode::band_text("training")));
   }
   const double seqs = static_cast<double>(best.microbatches) * p.micro_batch * static_cast<double>(best.dp);
   const Tokens per_step = from_base<Tokens>(seqs * p.seq.value());
@@ -225,7 +223,7 @@ void run_layout(Context& ctx) {
     if (const Value* xs = ctx.result().find("expected_step_time")) ctx.set("expected_days_to_train", steps * Seconds::from_value(xs->q.value));
   }
   ctx.verdict("fits", best.feasible,
-              best.feasible ? fmt::format("{} per device of {}", gb_text(best.total), gb_text(p.memory))
+              best.feasible ? fmt::format("{} per device of {}", ctx.quote(best.total), ctx.quote(p.memory))
                             : "no layout fits on " + std::to_string(p.gpus) + " accelerators; the closest: " + best.reason);
   if (!best.feasible && ctx.flag("require_fit")) ctx.fail_check();
 
@@ -242,8 +240,8 @@ void run_layout(Context& ctx) {
   auto smaller = [&](const Layout* x, const std::string& name, int value) -> std::string {
     if (x == nullptr) return "";
     if (!x->feasible) return fmt::format("; {} {}: {}", name, value, x->reason);
-    return fmt::format("; {} {} also fits ({} recomputation) but wastes {:.1f}% against {:.1f}%", name, value, recompute_name(x->recompute),
-                       100 * x->waste, 100 * best.waste);
+    return fmt::format("; {} {} also fits ({} recomputation) but wastes {} against {}", name, value, recompute_name(x->recompute),
+                       ctx.quote_percent(x->waste), ctx.quote_percent(best.waste));
   };
   Table why{"layout", "the chosen layout and why", {{"dimension"}, {"degree", dims::none}, {"why"}}, {}};
   const std::string domain_text = p.domain > 0 ? fmt::format("the {}-accelerator scale-up domain{}", p.domain,
@@ -269,8 +267,8 @@ void run_layout(Context& ctx) {
   }
   {
     std::string t = best.cp == 1 ? std::string("the sequence fits without splitting")
-                                 : fmt::format("each rank holds {:g} of the {:g} tokens; K and V are all-gathered across the {} ranks every layer",
-                                               p.seq.value() / best.cp, p.seq.value(), best.cp);
+                                 : fmt::format("each rank holds {} of the {}; K and V are all-gathered across the {} ranks every layer",
+                                               ctx.quote(p.seq / static_cast<double>(best.cp)), ctx.quote(p.seq), best.cp);
     const Layout* x = nearest([](const Layout& l) { return l.cp; },
                               [&](const Layout& l) { return l.tp == best.tp && l.pp == best.pp && l.ep == best.ep; });
     if (x) t += smaller(x, "cp", x->cp);
@@ -278,10 +276,10 @@ void run_layout(Context& ctx) {
   }
   {
     std::string t = best.pp == 1 ? std::string("one stage holds the whole model")
-                                 : fmt::format("{} stages of up to {:g} layers; a replica spans {} accelerators{}", best.pp,
-                                               std::ceil(static_cast<double>(p.arch.layers) / best.pp), best_mp,
-                                               p.per_node > 0 ? fmt::format(" = {:g} nodes, stages talk point-to-point across nodes",
-                                                                            std::ceil(static_cast<double>(best_mp) / p.per_node))
+                                 : fmt::format("{} stages of up to {} layers; a replica spans {} accelerators{}", best.pp,
+                                               ctx.quote_count(std::ceil(static_cast<double>(p.arch.layers) / best.pp)), best_mp,
+                                               p.per_node > 0 ? fmt::format(" = {} nodes, stages talk point-to-point across nodes",
+                                                                            ctx.quote_count(std::ceil(static_cast<double>(best_mp) / p.per_node)))
                                                               : std::string());
     const Layout* x = nearest([](const Layout& l) { return l.pp; },
                               [&](const Layout& l) { return l.tp == best.tp && l.cp == best.cp && l.ep == best.ep; });
@@ -307,7 +305,7 @@ void run_layout(Context& ctx) {
       const Layout* x = nearest([](const Layout& l) { return static_cast<int>(l.recompute); },
                                 [&](const Layout& l) { return l.tp == best.tp && l.cp == best.cp && l.pp == best.pp && l.ep == best.ep; });
       if (x && !x->feasible) t += fmt::format("; {}: {}", recompute_name(x->recompute), x->reason);
-      t += fmt::format("; the hardware runs {:.3g}x the model FLOPs", best.recompute_factor);
+      t += fmt::format("; the hardware runs {}x the model FLOPs", ctx.quote_number(best.recompute_factor));
     }
     why.rows.push_back({std::string("recomputation"), Quantity::number(static_cast<double>(static_cast<int>(best.recompute))), t});
   }
@@ -322,7 +320,7 @@ void run_layout(Context& ctx) {
     if (!seen.insert({l.tp, l.cp, l.pp, l.ep}).second) return false;
     alt.rows.push_back({Quantity::number(l.tp), Quantity::number(l.cp), Quantity::number(l.pp), Quantity::number(static_cast<double>(l.dp)),
                         Quantity::number(l.ep), std::string(recompute_name(l.recompute)), Quantity::number(static_cast<double>(l.microbatches)),
-                        to_quantity(l.total), Quantity::number(l.bubble), Quantity::number(l.waste), verdict_of(l, best, best_mp, by_waste)});
+                        to_quantity(l.total), Quantity::number(l.bubble), Quantity::number(l.waste), verdict_of(ctx, l, best, best_mp, by_waste)});
     return true;
   };
   add(best);
@@ -375,15 +373,15 @@ void run_layout(Context& ctx) {
                       "nodes, data parallelism across the fabric; the fewest model-parallel devices (tp x cp x pp) that fit, then the "
                       "least estimated waste (bubble, recomputation, exposed communication); --objective waste ranks by waste alone");
   ctx.note(fmt::format("memory from the fit plugin: mixed-precision AdamW state (16 B/param) split by tp and pp{}, Korthikanti "
-                       "activations for s/cp = {:g} tokens; full recomputation keeps each layer's input and recomputes one layer "
+                       "activations for s/cp = {}; full recomputation keeps each layer's input and recomputes one layer "
                        "at a time with FlashAttention",
                        p.zero > 0 ? fmt::format(", ZeRO-{} over dp x cp", p.zero) : std::string(", no ZeRO sharding (--zero 0)"),
-                       p.seq.value() / best.cp));
+                       ctx.quote(p.seq / static_cast<double>(best.cp))));
   if (p.peak.value() > 0)
-    ctx.note(fmt::format("time estimate: compute at {:.3g}% of peak, Megatron sequence-parallel TP collectives, Llama 3-style CP "
+    ctx.note(fmt::format("time estimate: compute at {} of peak, Megatron sequence-parallel TP collectives, Llama 3-style CP "
                          "all-gathers and MoE all-to-alls exposed, DP gradient reduction hidden behind the last backward, point-to-point "
                          "pipeline sends and kernel overheads left out",
-                         100 * p.efficiency));
+                         ctx.quote_percent(p.efficiency)));
   ctx.note(fmt::format("considered {} layouts", all.size()));
 }
 

@@ -98,9 +98,9 @@ void run_pipeline(Context& ctx) {
     const Bytes per_layer = fit::activation_per_layer(a, fit::recompute_of(ctx.text("recompute")));
     per_stage = std::ceil(static_cast<double>(layers) / p) * per_layer;
     ctx.set("activation_per_layer", per_layer);
-    ctx.note(fmt::format("activations per layer from the fit plugin (Korthikanti et al. 2022, '{}' recomputation, seq {:g}, "
-                         "micro-batch {:g}, tp {}{})",
-                         ctx.text("recompute"), a.seq.value(), a.micro_batch, a.tp, a.sequence_parallel ? " with sequence parallelism" : ""));
+    ctx.note(fmt::format("activations per layer from the fit plugin (Korthikanti et al. 2022, '{}' recomputation, seq {}, "
+                         "micro-batch {}, tp {}{})",
+                         ctx.text("recompute"), ctx.quote(a.seq), ctx.quote_count(a.micro_batch), a.tp, a.sequence_parallel ? " with sequence parallelism" : ""));
   }
   if (per_stage) {
     ctx.set("activation_per_stage", *per_stage);

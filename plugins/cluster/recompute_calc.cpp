@@ -53,7 +53,7 @@ void run_recompute(Context& ctx) {
   ctx.note(fmt::format("checkpoints at the inputs of layers {}; the backward pass recomputes each segment from its checkpoint, last "
                        "segment first", kept));
   ctx.note(fmt::format("a real chain of {} tanh layers ran forward and backward twice, keeping every input and keeping only the "
-                       "checkpoints: the gradients agree to {:.3g}", n, diff));
+                       "checkpoints: the gradients agree to {}", n, ctx.quote_number(diff)));
 }
 
 }  // namespace

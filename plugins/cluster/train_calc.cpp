@@ -40,14 +40,15 @@ void run_train(Context& ctx) {
     ctx.set("flops_6nd", dense);
     if (w.attention_counted) ctx.set("attention_flops", attention);
     if (model->active < model->params)
-      ctx.note(fmt::format("MoE: 6·N·D uses the {:.4g} active parameters per token, not the {:.4g} total", model->active, model->params));
+      ctx.note(fmt::format("MoE: 6·N·D uses the {} active parameters per token, not the {} total", ctx.quote_count(model->active),
+                           ctx.quote_count(model->params)));
     const double chinchilla = 20.0 * model->params;
     ctx.set("chinchilla_tokens", from_base<Tokens>(chinchilla));
     ctx.set_number("tokens_per_param", d.value() / model->params);
   }
   const Flops work = ctx.has("training_flops") ? ctx.get<Flops>("training_flops") : dense + attention;
   if (ctx.has("training_flops") && model)
-    ctx.note(fmt::format("--training-flops {:.4g} replaces the {:.4g} FLOP the model and tokens give", work.value(), (dense + attention).value()));
+    ctx.note(fmt::format("--training-flops {} replaces the {} the model and tokens give", ctx.quote(work), ctx.quote(dense + attention)));
   ctx.set("training_flops", work);
   if (ctx.has("tokens")) ctx.set("flops_per_token", work / ctx.get<Tokens>("tokens"));
 
@@ -66,8 +67,9 @@ void run_train(Context& ctx) {
     if (ctx.origin("mfu") == Origin::flag) throw UserError{{"give --mfu or --achieved-token-rate, not both", "the rate implies the MFU"}};
     const FlopsPerToken per_token = work / ctx.get<Tokens>("tokens");
     mfu = (per_token * ctx.get<TokensPerSecond>("achieved_token_rate") / (static_cast<double>(ctx.integer("gpus")) * peak)).value();
-    ctx.note(fmt::format("MFU from the achieved rate: {:.4g} FLOP/token x {} / ({} x {}) = {:.3g}%", per_token.value(),
-                         format_human(ctx.quantity("achieved_token_rate")), ctx.integer("gpus"), format_human(to_quantity(peak)), 100 * mfu));
+    ctx.note(fmt::format("MFU from the achieved rate: {} x {} / ({} x {}) = {}", ctx.quote(per_token),
+                         ctx.quote(ctx.quantity("achieved_token_rate")), ctx.quote_count(static_cast<double>(ctx.integer("gpus"))),
+                         ctx.quote(peak), ctx.quote_percent(mfu)));
     if (mfu > 1.0)
       throw UserError{{fmt::format("--achieved-token-rate implies {:.3g}% of the peak", 100 * mfu),
                        "above 100%: check the rate, --gpus, --precision and the model"}};
@@ -92,8 +94,8 @@ void run_train(Context& ctx) {
       ctx.set_number("mfu_required", need);
       const bool ok = need <= mfu;
       ctx.verdict("meets_deadline", ok,
-                  fmt::format("{:g} accelerators need {:.3g}% MFU to finish in {:.4g} days; --mfu is {:.3g}%", gpus, 100 * need,
-                              deadline->value() / 86400.0, 100 * mfu));
+                  fmt::format("{} accelerators need {} MFU to finish in {}; --mfu is {}", ctx.quote_count(gpus), ctx.quote_percent(need),
+                              ctx.quote(*deadline, "d"), ctx.quote_percent(mfu)));
       if (need > 1.0) ctx.note("the deadline needs more than 100% of peak: add accelerators or time");
     }
   } else {
@@ -104,8 +106,8 @@ void run_train(Context& ctx) {
     duration = run_time(work, gpus, peak, mfu);
     ctx.set_number("gpus_unrounded", exact);
     ctx.note(fmt::format("{} accelerators would finish exactly on the deadline (gpus_unrounded); rounded up to whole accelerators, {} "
-                         "take {:.4g} days",
-                         format_number(exact, 7), format_count(gpus, 4), duration.value() / 86400.0));
+                         "take {}",
+                         format_number(exact, 7), ctx.quote_count(gpus), ctx.quote(duration, "d")));
   }
   ctx.set_number("gpus", gpus);
   ctx.set("duration", duration);
@@ -116,23 +118,22 @@ void run_train(Context& ctx) {
     const fit::StatePerParam per = fit::state_per_param(fit::Optimizer::adamw, from_base<Bytes>(2), from_base<Bytes>(2), true, hidden);
     const Bytes state = per.total * model->params;
     if (const auto mem = device_memory_of(ctx, *gpu); mem && state > mem->bytes * gpus)
-      ctx.note(fmt::format("implausible: the mixed-precision Adam training state of {:.4g} parameters ({:.4g} bytes each: "
+      ctx.note(fmt::format("implausible: the mixed-precision Adam training state of {} parameters ({} each: "
                            "weights, gradients, FP32 master and moments; ZeRO, Rajbhandari et al. 2020) is {}, more than the {} "
                            "of --gpus {} ({} each of {}) even fully sharded (ZeRO-3), before activations: holding it takes at "
                            "least {} accelerators (see fit train)",
-                           model->params, per.total.value(), format_human(to_quantity(state)),
-                           format_human(to_quantity(mem->bytes * gpus)), format_count(gpus, 4), format_human(to_quantity(mem->bytes)),
-                           gpu->id(), format_count(std::ceil((state / mem->bytes).value()), 4)));
+                           ctx.quote_count(model->params), ctx.quote(per.total), ctx.quote(state), ctx.quote(mem->bytes * gpus),
+                           ctx.quote_count(gpus), ctx.quote(mem->bytes), gpu->id(), ctx.quote_count(std::ceil((state / mem->bytes).value()))));
   }
   if (gpus > kMfuScaleWarning)
-    ctx.note(fmt::format("implausible at this scale: --mfu {:.3g}% is held constant, but above {} accelerators MFU falls with "
+    ctx.note(fmt::format("implausible at this scale: --mfu {} is held constant, but above {} accelerators MFU falls with "
                          "scale (more communication per step, stragglers: Llama 3 405B ran 43% on 8,192 H100s and 38-41% on 16,384, "
                          "Llama Team 2024 table 4) and goodput falls with the fleet's failure rate (419 unexpected interruptions "
                          "in 54 days on those 16,384): size the goodput with cluster failures and lower --mfu",
-                         100 * mfu, format_count(kMfuScaleWarning, 4)));
+                         ctx.quote_percent(mfu), ctx.quote_count(kMfuScaleWarning)));
   const Seconds gpu_time = work / (peak * mfu);
   ctx.set("gpu_time", gpu_time);
-  ctx.note(fmt::format("gpu_time is {} accelerator-hours", format_count(std::round(gpu_time.value() / 3600.0), 4)));
+  ctx.note(fmt::format("gpu_time is {} accelerator-hours", ctx.quote_count(std::round(gpu_time.value() / 3600.0))));
   ctx.set("sustained_rate", gpus * peak * mfu);
   if (ctx.has("tokens")) ctx.set("token_rate", ctx.get<Tokens>("tokens") / duration);
 
@@ -142,8 +143,8 @@ void run_train(Context& ctx) {
   ctx.set_number("hfu", mfu * hw_ratio);
   ctx.set("hardware_flops", work * hw_ratio);
   ctx.note(fmt::format("MFU counts the model's FLOPs (6·N·D + attention) against peak; HFU counts what the hardware executes, "
-                       "recomputation included: '{}' recomputation runs {:.4g}x the model FLOPs{}",
-                       ctx.text("recompute"), hw_ratio,
+                       "recomputation included: '{}' recomputation runs {}x the model FLOPs{}",
+                       ctx.text("recompute"), ctx.quote_number(hw_ratio),
                        r == fit::Recompute::full ? " (every forward twice)"
                        : r == fit::Recompute::selective ? (attention.value() > 0 ? " (the attention-score forward twice)"
                                                                                  : " (it re-runs attention scores, which count only with a model)")
@@ -153,8 +154,8 @@ void run_train(Context& ctx) {
   Table t{"utilisation", "published model and hardware FLOPs utilisation",
           {{"run"}, {"hardware"}, {"mfu", dims::none}, {"mfu_published"}, {"hfu", dims::none}, {"source"}}, {}};
   for (const auto& ref : utilisation_references()) {
-    const std::string published = ref.mfu_low == ref.mfu_high ? fmt::format("{:.1f}%", 100 * ref.mfu_low)
-                                                              : fmt::format("{:.0f}-{:.0f}%", 100 * ref.mfu_low, 100 * ref.mfu_high);
+    const std::string published = ref.mfu_low == ref.mfu_high ? ctx.quote_percent(ref.mfu_low)
+                                                              : ctx.quote_number(100 * ref.mfu_low) + "-" + ctx.quote_percent(ref.mfu_high);
     // A run that published no HFU shows "-", never a 0 that reads as a measurement.
     const Cell hfu = ref.hfu > 0 ? Cell{Quantity::number(ref.hfu)} : Cell{std::string("-")};
     t.rows.push_back({std::string(ref.run), std::string(ref.hardware), Quantity::number(ref.mfu_high), published, hfu,

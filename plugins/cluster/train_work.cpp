@@ -26,11 +26,11 @@ TrainingWork training_work(Context& ctx, const fit::ResolvedModel& model, Tokens
   const Tokens seq = ctx.get<Tokens>("seq");
   w.attention = attention_training_per_token(*model.arch, seq, count) * tokens;
   w.attention_counted = true;
-  ctx.note(fmt::format("attention term: 3 x 2 x context x heads x (d_qk + d_v) per layer per token at seq {:g}, {} "
-                       "(PaLM appendix B's 12·L·H·Q·T with full counting); {:.3g}% of the total",
-                       seq.value(), count == AttentionCount::full ? "every position attending to the whole sequence"
+  ctx.note(fmt::format("attention term: 3 x 2 x context x heads x (d_qk + d_v) per layer per token at seq {}, {} "
+                       "(PaLM appendix B's 12·L·H·Q·T with full counting); {} of the total",
+                       ctx.quote(seq), count == AttentionCount::full ? "every position attending to the whole sequence"
                                                                    : "causal (each position attends to those before it)",
-                       100.0 * w.attention.value() / w.total().value()));
+                       ctx.quote_percent((w.attention / w.total()).value())));
   return w;
 }
 

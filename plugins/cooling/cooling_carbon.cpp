@@ -59,8 +59,8 @@ void run_carbon(Context& ctx) {
   ctx.set("lifetime_energy", energy);
   const KilogramsPerJoule parity = parity_intensity(embodied, energy);
   ctx.set("parity_intensity", parity);
-  ctx.note(fmt::format("lifetime energy = {} x {:.0f}% x {} x 8766 h x PUE {}", format_human(to_quantity(p)), 100 * u.value(),
-                       plural(years, "year"), pue.value()));
+  ctx.note(fmt::format("lifetime energy = {} x {} x {} x 8766 h x PUE {}", ctx.quote(p), ctx.quote_percent(u.value()),
+                       plural(years, "year"), ctx.quote_number(pue.value())));
   if (fill_from_ref(ctx, "carbon_intensity", "grid", "carbon_intensity", {dims::carbon_intensity, false})) {
     const Kilograms op = energy * ctx.get<KilogramsPerJoule>("carbon_intensity");
     ctx.set("operational_carbon", op);
@@ -68,9 +68,9 @@ void run_carbon(Context& ctx) {
     ctx.set_number("operational_to_embodied", (op / embodied).value());
     ctx.set_number("embodied_share", (embodied / (op + embodied)).value());
     ctx.verdict("operational_dominates", op > embodied,
-                op > embodied ? fmt::format("operational carbon is {:.1f}x embodied", (op / embodied).value())
-                              : fmt::format("embodied carbon is {:.1f}x operational: a cleaner grid no longer helps much",
-                                            (embodied / op).value()));
+                op > embodied ? fmt::format("operational carbon is {}x embodied", ctx.quote_number((op / embodied).value()))
+                              : fmt::format("embodied carbon is {}x operational: a cleaner grid no longer helps much",
+                                            ctx.quote_number((embodied / op).value())));
   }
   // Every grid in the catalog, clean to dirty.
   struct Row {

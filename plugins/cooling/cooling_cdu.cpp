@@ -55,7 +55,7 @@ void run_cdu(Context& ctx) {
       const double by_flow = std::floor((pump / rack_flow).value() + 1e-9);
       if (by_flow < 1.0)
         throw UserError{{fmt::format("one rack needs {} at --flow-per-heat, more than the CDU's --max-flow of {}",
-                                     format_human(to_quantity(rack_flow), {}, "L/min"), format_human(to_quantity(pump), {}, "L/min")),
+                                     ctx.quote(rack_flow, "L/min"), ctx.quote(pump, "L/min")),
                          "choose a CDU with more pump flow or split the rack's loop"}};
       ctx.set_number("racks_by_flow", by_flow);
       if (by_flow < per_cdu) {
@@ -68,15 +68,15 @@ void run_cdu(Context& ctx) {
   }
   ctx.set_number("racks_per_cdu", per_cdu);
   if (per_cdu != exact)
-    ctx.note(fmt::format("racks per CDU rounded down to whole racks ({:.3g} fit by {}); the rest of the capacity is headroom",
-                         exact, limit));
+    ctx.note(fmt::format("racks per CDU rounded down to whole racks ({} fit by {}); the rest of the capacity is headroom",
+                         ctx.quote_number(exact), limit));
   if (ctx.has("racks")) {
     const double racks = static_cast<double>(ctx.integer("racks"));
     const double spares = static_cast<double>(ctx.integer("spares"));
     const double needed = std::ceil(racks / per_cdu - 1e-9);
     ctx.set_number("cdus_needed", needed + spares);
     ctx.note(fmt::format("{} for {}, rounded up{}", plural(needed, "CDU"), plural(racks, "rack"),
-                         spares > 0 ? fmt::format(", plus {} (N+{:g})", plural(spares, "spare"), spares) : std::string()));
+                         spares > 0 ? fmt::format(", plus {} (N+{})", plural(spares, "spare"), ctx.quote_count(spares)) : std::string()));
   }
 }
 

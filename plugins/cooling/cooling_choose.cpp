@@ -48,7 +48,7 @@ void run_choose(Context& ctx) {
     ctx.set_number("recommended_rung", static_cast<double>(*rec + 1));
     ctx.set("headroom", *r.max - rack);
     ctx.note(fmt::format("recommended: {} ({}); the simplest rung whose range reaches {}", r.id, placement_words(place(r, rack)),
-                         format_human(to_quantity(rack))));
+                         ctx.quote(rack)));
     if (r.min && rack < *r.min && *rec > 0)
       ctx.note("the rack falls between the ranges of two rungs; the next rung up is chosen");
   } else {

@@ -78,19 +78,19 @@ void run_climate(Context& ctx) {
   }
   ctx.add_table(std::move(plants));
 
-  ctx.note(fmt::format("free cooling below {:.1f} degC dry-bulb (supply {:.1f} degC - {:g} K){}; across the next approach the chiller "
-                       "takes a growing share; above it all. Chillers: COP {:.3g} at a {:g} K lift, scaled by rated / actual lift "
+  ctx.note(fmt::format("free cooling below {} dry-bulb (supply {} - {}){}; across the next approach the chiller "
+                       "takes a growing share; above it all. Chillers: COP {} at a {} lift, scaled by rated / actual lift "
                        "(at most 3x)",
-                       p.supply.value() - 273.15 - p.dry_approach.value(), p.supply.value() - 273.15, p.dry_approach.value(),
-                       water ? fmt::format(", evaporative below {:.1f} degC wet-bulb", p.supply.value() - 273.15 - p.wet_approach.value()) : "",
-                       p.chiller_cop.value(), p.rated_lift.value()));
-  ctx.note(fmt::format("PUE = 1 + {:g}% electrical losses + {:g}% fans and pumps + chiller power / IT; estimates for a modern "
+                       ctx.quote(p.supply - p.dry_approach), ctx.quote(p.supply), ctx.quote(p.dry_approach),
+                       water ? fmt::format(", evaporative below {} wet-bulb", ctx.quote(p.supply - p.wet_approach)) : "",
+                       ctx.quote_number(p.chiller_cop.value()), ctx.quote(p.rated_lift)));
+  ctx.note(fmt::format("PUE = 1 + {} electrical losses + {} fans and pumps + chiller power / IT; estimates for a modern "
                        "site: give --electrical and --fans-pumps for yours",
-                       100 * p.electrical.value(), 100 * p.fans_pumps.value()));
+                       ctx.quote_percent(p.electrical.value()), ctx.quote_percent(p.fans_pumps.value())));
   if (water)
     ctx.note(fmt::format("WUE: the tower evaporates 85% of the heat it rejects (Cooling Technology Institute: evaporation = "
-                         "0.00085 x flow x range in degF), at 2.43 MJ/kg, plus blow-down at {:g} cycles of concentration",
-                         p.cycles.value()));
+                         "0.00085 x flow x range in degF), at 2.43 MJ/kg, plus blow-down at {} cycles of concentration",
+                         ctx.quote_number(p.cycles.value())));
   ctx.note("humidity limits of air-side economisers, part-load fan laws and the heat a liquid-cooled rack still sheds to air are "
            "not modelled; the dry and wet-bulb bins come from one typical year, not from extremes (size plant capacity on design "
            "conditions, not on these)");

@@ -57,7 +57,7 @@ void run_facility(Context& ctx) {
     ctx.verdict("ere_below_1", x.value() < 1.0,
                 x.value() < 1.0 ? "the site exports more heat than its whole overhead uses"
                                 : fmt::format("exporting {} more would bring ERE below 1",
-                                              format_human(to_quantity(e_total - e_it - reused))));
+                                              ctx.quote(e_total - e_it - reused)));
     if (reused > e_total) throw UserError{{"--heat-reuse exceeds the facility's energy over --period", "check the period and the reuse figure"}};
   }
 }

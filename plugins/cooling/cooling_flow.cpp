@@ -31,7 +31,7 @@ void run_pipe(Context& ctx, const Coolant& c, const FlowPoint& fp) {
   const auto series = read_pipe_series(ctx, kPipes);
   if (!ctx.has("roughness")) {
     if (series && series->roughness)
-      record_input(ctx, "roughness", to_quantity(*series->roughness), Origin::catalog, format_human(to_quantity(*series->roughness)),
+      record_input(ctx, "roughness", to_quantity(*series->roughness), Origin::catalog, ctx.quote(*series->roughness),
                    series->id);
     else
       throw UserError{{"missing --roughness (wall roughness of the pipe)", "e.g. --roughness 0.045mm (commercial steel)"}};
@@ -46,7 +46,7 @@ void run_pipe(Context& ctx, const Coolant& c, const FlowPoint& fp) {
         d = s->inner_diameter;
         ctx.set("pipe_inner_diameter", d);
         ctx.note(fmt::format("smallest {} size at or below the design velocity: NPS {} (inside {})", series->id, s->nominal,
-                             format_human(to_quantity(d))));
+                             ctx.quote(d)));
       } else {
         ctx.note(fmt::format("larger than every {} size: the figures below use the required diameter", series->id));
       }
@@ -107,8 +107,8 @@ void run_flow(Context& ctx) {
   ctx.set("specific_heat", fp.at_mean.specific_heat);
   ctx.set("flow_per_heat", fp.volume_flow / heat);
   ctx.note(fmt::format("{}: c_p {} at the mean temperature {}, density {} at the supply (where the flow is metered)",
-                       c.name(), format_human(to_quantity(fp.at_mean.specific_heat)), point_text(shifted(fp.supply, 0.5 * fp.rise)),
-                       format_human(to_quantity(fp.at_supply.density))));
+                       c.name(), ctx.quote(fp.at_mean.specific_heat), point_text(shifted(fp.supply, 0.5 * fp.rise)),
+                       ctx.quote(fp.at_supply.density)));
   if (ctx.has("flow") && fp.iterations > 1)
     ctx.note(fmt::format("the rise was solved with the mean temperature iterated ({} iterations)", fp.iterations));
   if (ctx.has("latent_heat")) {
@@ -118,9 +118,9 @@ void run_flow(Context& ctx) {
     const KilogramsPerSecond m2 = heat / per_kg;
     ctx.set("two_phase_mass_flow", m2);
     ctx.set_number("two_phase_ratio", (m2 / fp.mass_flow).value());
-    ctx.note(fmt::format("two-phase against this single-phase loop: mass flow x {:.3g} = c_p dT / (x h_fg); against water the "
+    ctx.note(fmt::format("two-phase against this single-phase loop: mass flow x {} = c_p dT / (x h_fg); against water the "
                          "saving is modest, against a single-phase dielectric (c_p about 1.1-1.3 kJ/(kg*K)) about tenfold",
-                         (m2 / fp.mass_flow).value()));
+                         ctx.quote_number((m2 / fp.mass_flow).value())));
   }
   run_pipe(ctx, c, fp);
 }

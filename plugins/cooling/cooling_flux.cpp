@@ -54,18 +54,18 @@ void run_flux(Context& ctx) {
     const double x = flux_binds ? *by_flux : *by_power;
     const std::string term = flux_binds ? "the flux an air heat sink with a vapor-chamber base takes"
                                         : fmt::format("the largest package that ships air-cooled ({})",
-                                                      format_human(to_quantity(ctx.get<Watts>("air_power_limit"))));
+                                                      ctx.quote(ctx.get<Watts>("air_power_limit")));
     ctx.verdict("air", x <= 1.0,
-                x <= 1.0 ? fmt::format("air-coolable: {:.0f}% of {}", 100 * x, term)
-                         : fmt::format("{:.2f}x {}: needs liquid", x, term));
+                x <= 1.0 ? fmt::format("air-coolable: {} of {}", ctx.quote_percent(x), term)
+                         : fmt::format("{}x {}: needs liquid", ctx.quote_number(x), term));
   }
   if (ctx.has("cold_plate_limit")) {
     const WattsPerSquareMeter cp = ctx.get<WattsPerSquareMeter>("cold_plate_limit");
     const double x = (flux / cp).value();
     ctx.set_number("share_of_cold_plate_limit", x);
     ctx.verdict("cold_plate", x <= 1.0,
-                x <= 1.0 ? fmt::format("{:.0f}% of the cold-plate limit", 100 * x)
-                         : fmt::format("{:.2f}x the cold-plate limit: two-phase or a larger spreader", x));
+                x <= 1.0 ? fmt::format("{} of the cold-plate limit", ctx.quote_percent(x))
+                         : fmt::format("{}x the cold-plate limit: two-phase or a larger spreader", ctx.quote_number(x)));
   }
   if (ctx.has("thermal_resistance") != ctx.has("coolant_temp"))
     throw UserError{{"--thermal-resistance and --coolant-temp go together (die temperature = coolant + P x R)",

@@ -100,8 +100,8 @@ void run_loop(Context& ctx) {
   ctx.set_number("flow_spread", qmax / qmin - 1.0);
   ctx.set("max_rise", from_base<Kelvin>(rise_max));
   ctx.set("hydraulic_power", s.loop_dp * spec.total_flow);
-  ctx.note(fmt::format("solved in {} temperature iterations and {} Newton steps; node imbalance {:.1e} of the flow",
-                       s.outer_iterations, s.newton_iterations, s.node_residual));
+  ctx.note(fmt::format("solved in {} temperature iterations and {} Newton steps; node imbalance {} of the flow",
+                       s.outer_iterations, s.newton_iterations, ctx.quote_number(s.node_residual)));
   if (spec.header.length.value() <= 0) ctx.note("ideal headers (--header-length 0): racks differ only by their own curves");
   else if (!spec.reverse_return) ctx.note("direct return: the rack nearest the CDU sees the most pressure and takes the most flow");
 }

@@ -52,7 +52,7 @@ void run_pressure(Context& ctx) {
       throw UserError{{"--fit-flow equals --reference-flow: two points at one flow give no exponent", "use a second flow"}};
     n = exponent_between(dp_ref, q_ref, ctx.get<Pascals>("fit_dp"), q2);
     dp = scale_pressure_drop(dp_ref, q_ref, q, n);
-    ctx.note(fmt::format("exponent fitted through the two points: n = ln(dP2/dP1) / ln(Q2/Q1) = {:.4f}", n.value()));
+    ctx.note(fmt::format("exponent fitted through the two points: n = ln(dP2/dP1) / ln(Q2/Q1) = {}", ctx.quote_number(n.value())));
   } else {
     // The same pipe at both flows: dP2/dP1 = (Q2/Q1)^2 f(Re2)/f(Re1), fluid properties at --temperature.
     const Coolant c = coolant_from(ctx);
@@ -64,10 +64,10 @@ void run_pressure(Context& ctx) {
     n = std::fabs((q / q_ref).value() - 1.0) < 1e-12 ? local_exponent(q, pipe, s) : exponent_between(a.pressure_drop, q_ref, b.pressure_drop, q);
     ctx.set_number("reynolds_reference", a.reynolds.value());
     ctx.set_number("reynolds", b.reynolds.value());
-    const std::string bore = format_human(to_quantity(pipe.diameter));
-    ctx.note(fmt::format("Darcy-Weisbach with Colebrook in {} {} pipe: f = {:.5f} at Re {:.0f}, {:.5f} at Re {:.0f}",
-                         article(bore), bore, a.friction.value(), a.reynolds.value(), b.friction.value(),
-                         b.reynolds.value()));
+    const std::string bore = ctx.quote(pipe.diameter);
+    ctx.note(fmt::format("Darcy-Weisbach with Colebrook in {} {} pipe: f = {} at Re {}, {} at Re {}", article(bore), bore,
+                         ctx.quote_number(a.friction.value()), ctx.quote_count(std::round(a.reynolds.value())),
+                         ctx.quote_number(b.friction.value()), ctx.quote_count(std::round(b.reynolds.value()))));
   }
   ctx.set("pressure_drop", dp);
   ctx.set_number("flow_ratio", (q / q_ref).value());

@@ -121,7 +121,7 @@ std::string fill_idle_share(Context& ctx, std::string_view key, std::initializer
     }
     if (!share) continue;
     record_input(ctx, key, Quantity::number(*share), Origin::catalog, format_machine(*share), from->id());
-    ctx.note(fmt::format("idle floor {:.3g}% of full power: {}'s idle_power against its {}{}", *share * 100, from->id(),
+    ctx.note(fmt::format("idle floor {} of full power: {}'s idle_power against its {}{}", ctx.quote_percent(*share), from->id(),
                          from->kind() == "system" ? "power" : "tdp",
                          from != e ? fmt::format(" ({} has no idle draw of its own; its accelerator's share is applied to it)", e->id())
                                    : std::string()));

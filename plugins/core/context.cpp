@@ -591,6 +591,16 @@ void Context::verdict(std::string_view key, bool ok, std::string text) {
 
 void Context::note(std::string text) { result_.notes.push_back(std::move(text)); }
 
+std::string Context::quote(const Quantity& q, std::string_view unit_hint) const {
+  return format_human(q, options_.number, unit_hint);
+}
+
+std::string Context::quote_count(double v) const { return format_count(v, options_.number.digits); }
+
+std::string Context::quote_number(double v) const { return format_number(v, options_.number.digits); }
+
+std::string Context::quote_percent(double share) const { return format_number(100 * share, options_.number.digits) + "%"; }
+
 void Context::add_table(Table table) {
   for (const auto& row : table.rows) {
     if (row.size() != table.columns.size()) throw std::logic_error("table '" + table.name + "' row width mismatch");

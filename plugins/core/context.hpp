@@ -2,6 +2,7 @@
 // defaults, hands them to the calculator with their types, and collects the result.
 #pragma once
 
+#include <functional>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -10,6 +11,7 @@
 
 #include "plugins/plugin.hpp"
 #include "units/bridge.hpp"
+#include "units/format.hpp"
 
 namespace infracalc {
 
@@ -17,10 +19,18 @@ namespace infracalc {
 /// references use their ref name ("model", "gpu"); a flag input with an empty value is set.
 using RawInputs = std::vector<std::pair<std::string, std::string>>;
 
+/// Where a long calculation reports how far it has come: `done` of `total` steps (simulated seconds, requests).
+/// The CLI sets one only when stderr is a terminal; batch, plan and JSON paths leave it empty.
+using ProgressSink = std::function<void(double done, double total)>;
+
 /// Options that apply to the whole run.
 struct RunOptions {
   /// --as-of: dated series (prices, tariffs) use the newest entry not after this date.
   Date as_of;
+  /// --digits and --binary: how notes and table text quote numbers (Context::quote and friends).
+  FormatOptions number;
+  /// Progress of a long run (a `serve simulate`); empty reports nothing.
+  ProgressSink progress;
 };
 
 /// What a calculator sees while it runs: typed inputs, catalog access with provenance, and the result.
@@ -54,6 +64,26 @@ class Context {
   [[nodiscard]] const Entry* ref(std::string_view name) const;
   /// Run options.
   [[nodiscard]] const RunOptions& options() const { return options_; }
+
+  /// A quantity for note or table text, honouring --digits and --binary: format_human(q, options().number,
+  /// unit_hint), e.g. quote(weights, "GB") is "140 GB" (or "130.4 GiB" with --binary).
+  [[nodiscard]] std::string quote(const Quantity& q, std::string_view unit_hint = {}) const;
+  /// quote() for a named quantity type (Bytes, Seconds, ...).
+  template <class Q>
+  [[nodiscard]] std::string quote(const Q& q, std::string_view unit_hint = {}) const {
+    return quote(to_quantity(q), unit_hint);
+  }
+  /// A dimensionless count for note text (parameters, accelerators, sequences): format_count with --digits, exact
+  /// with thousands separators when whole and below 10^12 ("4,096"), otherwise with significant digits.
+  [[nodiscard]] std::string quote_count(double v) const;
+  /// A plain number for note text (a ratio, a factor, a PUE): format_number with --digits.
+  [[nodiscard]] std::string quote_number(double v) const;
+  /// A share as a percentage for note text: 0.4 → "40%", with --digits significant digits.
+  [[nodiscard]] std::string quote_percent(double share) const;
+  /// Reports that `done` of `total` steps of a long calculation are finished (no-op without a sink).
+  void progress(double done, double total) const {
+    if (options_.progress) options_.progress(done, total);
+  }
 
   /// A catalog quantity with provenance recorded; nullopt when the field is absent.
   [[nodiscard]] std::optional<Quantity> catalog_quantity(const Entry& e, std::string_view path, const Expectation& want);

@@ -70,10 +70,10 @@ void run_answer(Context& ctx) {
     ctx.set("answers_per_second", ctx.get<TokensPerSecond>("throughput") / generated);
   }
 
-  ctx.note(fmt::format("cost = {} x ({} visible + {} hidden) x {}{}", plural(a.samples, "sample"), format_human(to_quantity(a.visible)),
-                       format_human(to_quantity(a.hidden)), format_human(to_quantity(out_price), "$/Mtok"),
-                       a.input.value() > 0 ? fmt::format(" + {} prompt x {}{}", format_human(to_quantity(a.input)),
-                                                         format_human(to_quantity(in_price), "$/Mtok"),
+  ctx.note(fmt::format("cost = {} x ({} visible + {} hidden) x {}{}", plural(a.samples, "sample"), ctx.quote(a.visible),
+                       ctx.quote(a.hidden), ctx.quote(out_price, "$/Mtok"),
+                       a.input.value() > 0 ? fmt::format(" + {} prompt x {}{}", ctx.quote(a.input),
+                                                         ctx.quote(in_price, "$/Mtok"),
                                                          a.shared_prompt ? " once" : " per sample")
                                            : std::string()));
   ctx.note("hidden reasoning tokens are billed as output tokens even though the user never sees them");

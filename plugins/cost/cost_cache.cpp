@@ -56,9 +56,9 @@ void run_cache(Context& ctx) {
     ctx.set_number("break_even_reuses", static_cast<double>(*be - 1));
     ctx.verdict("caching_pays", n >= static_cast<double>(*be),
                 n >= static_cast<double>(*be)
-                    ? fmt::format("{:g} requests share the prefix; caching pays from {} (one write, {} read{})", n, *be, *be - 1,
+                    ? fmt::format("{} requests share the prefix; caching pays from {} (one write, {} read{})", ctx.quote_count(n), *be, *be - 1,
                                   *be - 1 == 1 ? "" : "s")
-                    : fmt::format("caching pays only from {} requests sharing the prefix; {:g} is too few", *be, n));
+                    : fmt::format("caching pays only from {} requests sharing the prefix; {} is too few", *be, ctx.quote_count(n)));
   } else {
     ctx.verdict("caching_pays", false, "reads cost as much as uncached input: caching never pays on price");
   }
@@ -78,11 +78,11 @@ void run_cache(Context& ctx) {
   }
   ctx.add_table(std::move(t));
 
-  ctx.note(fmt::format("cached = prefix x input price x ({:g} write + (requests - 1) x {:g} read){}; uncached = requests x "
+  ctx.note(fmt::format("cached = prefix x input price x ({} write + (requests - 1) x {} read){}; uncached = requests x "
                        "prefix x input price",
-                       p.write_multiplier, p.read_multiplier, p.storage.value() > 0 ? " + storage" : ""));
+                       ctx.quote_number(p.write_multiplier), ctx.quote_number(p.read_multiplier), p.storage.value() > 0 ? " + storage" : ""));
   ctx.note(std::string("every reuse must arrive within the cache lifetime") +
-           (ctx.has("cache_lifetime") ? " (" + format_human(ctx.quantity("cache_lifetime")) + ", refreshed by each hit)" : "") +
+           (ctx.has("cache_lifetime") ? " (" + ctx.quote(ctx.quantity("cache_lifetime")) + ", refreshed by each hit)" : "") +
            ", or the prefix is written again; minimum cacheable lengths (about 1,024 tokens) are not checked");
 }
 

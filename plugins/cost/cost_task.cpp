@@ -112,13 +112,13 @@ void run_task(Context& ctx) {
     ctx.verdict("costs_more_than_alt", costs_more,
                 costs_more ? "this agent costs more per successful task than the alternative"
                            : "this agent costs less per successful task than the alternative");
-    ctx.note(fmt::format("the two cost the same when this agent's token prices are {:.3g} x the alternative's", ratio));
+    ctx.note(fmt::format("the two cost the same when this agent's token prices are {} x the alternative's", ctx.quote_number(ratio)));
   }
   ctx.note(full ? "every call re-sends the whole history (prompt, earlier outputs and tool results) as input"
                 : "every call sends only the prompt and the latest tool result");
   if (caching)
-    ctx.note(fmt::format("prompt caching: re-sent history at {:g}% of the input price, new input at {:g}%", a.prices.read_multiplier * 100,
-                         a.prices.write_multiplier * 100));
+    ctx.note(fmt::format("prompt caching: re-sent history at {} of the input price, new input at {}",
+                         ctx.quote_percent(a.prices.read_multiplier), ctx.quote_percent(a.prices.write_multiplier)));
   ctx.note(fmt::format("a failed attempt runs all {} before it is retried (at most {}); cost per success = "
                        "expected cost / probability of success",
                        plural(a.steps, "step"), plural(retries, "retry", "retries")));

@@ -45,8 +45,8 @@ void run_token(Context& ctx) {
     ctx.set("request_cost", cost);
     if ((in + out).value() > 0) ctx.set("blended_price_per_token", cost / (in + out));
   }
-  ctx.note(fmt::format("price per token = {} x {} / ({} x {:g}% busy)", format_human(ctx.quantity("gpu_hour"), "$/h"), plural(gpus, "accelerator"),
-                       format_human(ctx.quantity("throughput")), util * 100));
+  ctx.note(fmt::format("price per token = {} x {} / ({} x {} busy)", ctx.quote(ctx.quantity("gpu_hour"), "$/h"), plural(gpus, "accelerator"),
+                       ctx.quote(ctx.quantity("throughput")), ctx.quote_percent(util)));
   if (in_price)
     ctx.note("input and output tokens are priced by the accelerator time each takes: prefill at --input-throughput, decode at "
              "--throughput, one after the other (no overlap of the two phases)");

@@ -67,11 +67,11 @@ void run_train(Context& ctx) {
   ctx.set("rent", total);
   if (gpus) ctx.set("burn_rate", price * *gpus);
 
-  ctx.note(fmt::format("rent = {} accelerator-hours x {}", format_human(to_quantity(paid / tco::hour())), format_human(ctx.quantity("gpu_hour"), "$/h")));
+  ctx.note(fmt::format("rent = {} accelerator-hours x {}", ctx.quote(paid / tco::hour()), ctx.quote(ctx.quantity("gpu_hour"), "$/h")));
   if (has_work)
     ctx.note("accelerator time = FLOPs / (peak x MFU); the rent does not depend on how many accelerators share the work");
   if (goodput < 1)
-    ctx.note(fmt::format("{:g}% of the paid time is useful (failures, restarts, checkpoints)", goodput * 100));
+    ctx.note(fmt::format("{} of the paid time is useful (failures, restarts, checkpoints)", ctx.quote_percent(goodput)));
   ctx.note("left out: storage, networking, staff, data preparation, evaluation and failed runs");
 }
 

@@ -69,14 +69,14 @@ void calculate_attention(Context& ctx) {
     const Bytes sram = ctx.get<Bytes>("sram");
     const int block = flash_block_rows(s, sram);
     if (block == 0)
-      throw UserError{{fmt::format("--sram {} cannot hold even one row of Q, K, V and O at head_dim {}", format_human(to_quantity(sram)), head_dim),
+      throw UserError{{fmt::format("--sram {} cannot hold even one row of Q, K, V and O at head_dim {}", ctx.quote(sram), head_dim),
                        "give a larger on-chip memory"}};
     flash = flash_attention_traffic(s, block);
     ctx.set_number("flash_block_rows", block);
     ctx.set("flash_traffic", *flash);
     ctx.set_number("traffic_ratio", (naive / *flash).value());
     ctx.note(fmt::format("tiles of {} queries x {} keys: Q, K, V and O tiles, the score tile and the running max and sum fit in {}",
-                         block, block, format_human(to_quantity(sram))));
+                         block, block, ctx.quote(sram)));
   } else {
     ctx.note("no --sram: FlashAttention traffic needs the on-chip memory per processor (e.g. 228KiB of shared memory per H100 SM)");
   }

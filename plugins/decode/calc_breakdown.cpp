@@ -79,7 +79,8 @@ void run_breakdown(Context& ctx) {
   ctx.set("step_time", whole.total);
   ctx.set("operator_sum_time", serial);
   if (comm.ceiling.value() > 0) ctx.set("communication_time", comm.ceiling);
-  ctx.note(fmt::format("largest operator: {} ({:.3g}% of the operator sum)", ops[heaviest].name, 100.0 * (times[heaviest].time / serial).value()));
+  ctx.note(fmt::format("largest operator: {} ({} of the operator sum)", ops[heaviest].name,
+                       ctx.quote_percent((times[heaviest].time / serial).value())));
   ctx.note(fmt::format("step_time overlaps the whole step's memory and compute, as `decode {}` does; operator_sum_time runs the "
                        "operators one after another, each at its own roofline (a kernel is bound by its own bytes or arithmetic), "
                        "which is the more pessimistic of the two",

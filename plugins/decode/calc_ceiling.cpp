@@ -57,8 +57,8 @@ void calculate_ceiling(Context& ctx) {
     else ctx.note("no batch makes this step compute-bound at this context: its KV reads grow as fast as its arithmetic");
     const char* binding = comm > std::max(t.memory, t.compute) ? "communication" : t.memory_bound ? "memory" : "compute";
     ctx.verdict("memory_bound", t.memory_bound && comm <= t.memory,
-                fmt::format("binding term: {} (memory {}, compute {}, communication {})", binding, format_human(to_quantity(t.memory)),
-                            format_human(to_quantity(t.compute)), format_human(to_quantity(comm))));
+                fmt::format("binding term: {} (memory {}, compute {}, communication {})", binding, ctx.quote(t.memory),
+                            ctx.quote(t.compute), ctx.quote(comm)));
   }
   fit_note(ctx, w, batch, tokens, tp);
   ceiling_notes(ctx, w, roof, tokens, tp, comm.value() > 0);
@@ -167,8 +167,8 @@ void run_prefill(Context& ctx) {
   if (auto rb = ridge_batch(w, roof, prompt, tp)) ctx.set_number("decode_ridge_batch", *rb);
   else ctx.note("decode at this context never becomes compute-bound: its KV reads grow as fast as its arithmetic");
   ctx.verdict("compute_bound", !t.memory_bound,
-              fmt::format("the prefill's compute {} against its memory {}", format_human(to_quantity(t.compute)),
-                          format_human(to_quantity(t.memory))));
+              fmt::format("the prefill's compute {} against its memory {}", ctx.quote(t.compute),
+                          ctx.quote(t.memory)));
   ctx.note("TTFT = prefill time: ignores queueing, tokenisation, network, sampling and chunked-prefill interleaving with decode");
   ctx.note(causal ? "attention is causal, as in a decoder's prefill: only query-key pairs at or before each query, 2 N(N+1) d per "
                     "layer and head (--non-causal counts every pair)"

@@ -56,10 +56,10 @@ std::optional<Bytes> host_memory(Context& ctx) {
   const auto n = ctx.catalog<Number>(*sys, "accelerators");
   if (!total || !n) return std::nullopt;
   const Bytes share = *total / n->value();
-  record_input(ctx, "host_memory", to_quantity(share), Origin::derived, format_human(to_quantity(share)), sys->id(),
+  record_input(ctx, "host_memory", to_quantity(share), Origin::derived, ctx.quote(share), sys->id(),
                "host_memory / accelerators");
-  ctx.note(fmt::format("host memory per device: {}'s {} shared by its {:g} accelerators, {}", sys->id(), format_human(to_quantity(*total)),
-                       n->value(), format_human(to_quantity(share))));
+  ctx.note(fmt::format("host memory per device: {}'s {} shared by its {} accelerators, {}", sys->id(), ctx.quote(*total),
+                       ctx.quote_count(n->value()), ctx.quote(share)));
   return share;
 }
 
@@ -79,7 +79,7 @@ void run_offload(Context& ctx) {
   if (!placed)
     throw UserError{{fmt::format("the KV cache of {:g} sequences at --tokens {:g} ({}) does not fit the {} of device memory left after "
                                  "the reserve, even with every weight in host memory",
-                                 batch, c.tokens.value(), format_human(to_quantity(f.kv)), format_human(to_quantity(std::max(budget, Bytes{})))),
+                                 batch, c.tokens.value(), ctx.quote(f.kv), ctx.quote(std::max(budget, Bytes{}))),
                      "give --offload-kv to hold part of the cache in host memory too, or a smaller --batch or --tokens"}};
   const OffloadPlacement& p = *placed;
   const Bytes streamed = streamed_bytes(p, c.d);
@@ -129,12 +129,12 @@ void run_offload(Context& ctx) {
 
   const bool fits = p.offloaded().value() == 0;
   ctx.verdict("fits_in_device", fits,
-              fmt::format("{} of weights and KV per device, {} usable after a {} reserve", format_human(to_quantity(f.weights + f.kv)),
-                          format_human(to_quantity(std::max(budget, Bytes{}))), format_human(to_quantity(reserve))));
+              fmt::format("{} of weights and KV per device, {} usable after a {} reserve", ctx.quote(f.weights + f.kv),
+                          ctx.quote(std::max(budget, Bytes{})), ctx.quote(reserve)));
   if (const auto host = host_memory(ctx)) {
     ctx.set("host_memory", *host);
     ctx.verdict("host_fits", p.offloaded() <= *host,
-                fmt::format("{} offloaded of {} host memory for this device", format_human(to_quantity(p.offloaded())), format_human(to_quantity(*host))));
+                fmt::format("{} offloaded of {} host memory for this device", ctx.quote(p.offloaded()), ctx.quote(*host)));
   } else {
     ctx.note("host memory not checked: give --host-memory or --system ID");
   }

@@ -84,8 +84,8 @@ void calculate_roofline(Context& ctx) {
     ctx.set("attainable", attainable(peak, roof.bandwidth, i));
     const bool mem = i < ridge;
     ctx.verdict("memory_bound", mem,
-                fmt::format("intensity {} is {} the ridge point {}", format_human(to_quantity(i)), mem ? "below" : "at or above",
-                            format_human(to_quantity(ridge))));
+                fmt::format("intensity {} is {} the ridge point {}", ctx.quote(i), mem ? "below" : "at or above",
+                            ctx.quote(ridge)));
   }
   if (w) {
     const double batch = batch_of(ctx);
@@ -100,7 +100,7 @@ void calculate_roofline(Context& ctx) {
     const bool dmem = di < ridge;
     ctx.verdict("decode_memory_bound", dmem,
                 fmt::format("decode at batch {} with {} of context: intensity {} against a ridge of {}", batch,
-                            format_human(to_quantity(tokens)), format_human(to_quantity(di)), format_human(to_quantity(ridge))));
+                            ctx.quote(tokens), ctx.quote(di), ctx.quote(ridge)));
     if (auto rb = ridge_batch(*w, roof, tokens)) ctx.set_number("ridge_batch", *rb);
     else ctx.note("the decode step never reaches the ridge at this context: its KV reads grow as fast as its arithmetic");
     if (tokens.value() >= 1) {
@@ -112,8 +112,8 @@ void calculate_roofline(Context& ctx) {
       ctx.set("prefill_attainable", attainable(peak, roof.bandwidth, pi));
       const bool pmem = pi < ridge;
       ctx.verdict("prefill_memory_bound", pmem,
-                  fmt::format("a prefill of {} x {}: intensity {} against a ridge of {}", batch, format_human(to_quantity(tokens)),
-                              format_human(to_quantity(pi)), format_human(to_quantity(ridge))));
+                  fmt::format("a prefill of {} x {}: intensity {} against a ridge of {}", batch, ctx.quote(tokens),
+                              ctx.quote(pi), ctx.quote(ridge)));
     } else {
       ctx.note("--tokens 0: no context, so no KV reads in the decode step and no prefill figures (give --tokens)");
     }

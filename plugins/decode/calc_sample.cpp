@@ -18,7 +18,7 @@ void run_sample(Context& ctx) {
   ctx.set_number("top_probability", s.probabilities[s.top]);
   ctx.set_number("entropy_bits", s.entropy_bits);
   ctx.set_number("effective_choices", s.effective_choices);
-  Table table{"probabilities", fmt::format("softmax(logit / {:g})", t),
+  Table table{"probabilities", fmt::format("softmax(logit / {})", ctx.quote_number(t)),
               {{"token", dims::none, {}}, {"logit", dims::none, {}}, {"probability", dims::none, {}}, {"greedy", dims::none, {}}}, {}};
   const Sampling greedy = sample_distribution(logits, 0.0);
   if (logits.size() <= 1000)
@@ -27,8 +27,8 @@ void run_sample(Context& ctx) {
                             Quantity::number(greedy.probabilities[i])});
   ctx.add_table(std::move(table));
   if (t == 0.0) ctx.note("temperature 0 is greedy decoding: the largest logit always wins (ties share it)");
-  else if (t < 1.0) ctx.note(fmt::format("T = {:g} < 1 sharpens the distribution: the logits' gaps are divided by T before the softmax", t));
-  else if (t > 1.0) ctx.note(fmt::format("T = {:g} > 1 flattens the distribution towards uniform ({} choices)", t, logits.size()));
+  else if (t < 1.0) ctx.note(fmt::format("T = {} < 1 sharpens the distribution: the logits' gaps are divided by T before the softmax", ctx.quote_number(t)));
+  else if (t > 1.0) ctx.note(fmt::format("T = {} > 1 flattens the distribution towards uniform ({} choices)", ctx.quote_number(t), logits.size()));
   if (logits.size() > 1000) ctx.note("more than 1,000 logits: the table is left out");
 }
 

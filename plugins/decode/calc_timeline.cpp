@@ -87,7 +87,7 @@ void run_timeline(Context& ctx) {
   ctx.set("best_round", b.round);
   ctx.set("best_per_sequence", b.per_sequence);
   ctx.note(fmt::format("most {} per second: {} ({}); each sequence gets {} every {}", prefill ? "prompt tokens" : "tokens", layout_name(b.layout),
-                       format_human(to_quantity(b.total)), prefill ? "its first token" : "a token", format_human(to_quantity(b.round))));
+                       ctx.quote(b.total), prefill ? "its first token" : "a token", ctx.quote(b.round)));
   ctx.note("stages split the layers evenly, the embedding and output head with them; compute = max(bytes / bandwidth, operations / "
            "peak) of a stage's share of the step (the ceiling roof); all-reduces follow the ring model over the link; a pipeline "
            "hands each micro-batch's activations to the next stage over the same link");

@@ -47,7 +47,7 @@ void calculate_tp(Context& ctx) {
   const TpRow base = evaluate(w, roof, link, batch, tokens, 1, act, overhead);
   Table t;
   t.name = "tp";
-  t.title = fmt::format("decode step at batch {}, {} of context, by tensor-parallel degree", batch, format_human(to_quantity(tokens)));
+  t.title = fmt::format("decode step at batch {}, {} of context, by tensor-parallel degree", batch, ctx.quote(tokens));
   t.columns = {{"tp", dims::none, ""},
                {"weights_per_device", dims::information, ""},
                {"bytes_per_step", dims::information, ""},

@@ -62,8 +62,6 @@ void check_heads(const ModelArch& m) {
                      "in GQA each KV head serves the same number of query heads"}};
 }
 
-std::string sig(double v) { return fmt::format("{:.4g}", v); }
-
 }  // namespace
 
 std::vector<CatalogRef> model_gpu_refs() {
@@ -177,16 +175,16 @@ std::optional<Workload> resolve_workload(Context& ctx, bool required) {
   } else if (has_model) {
     w = workload_from_arch(*arch, wf, kf);
     std::string published;
-    if (arch->params_total_published > 0) published = fmt::format(" (published: {}e9)", sig(arch->params_total_published / 1e9));
-    ctx.note(fmt::format("parameters counted from the architecture: {}e9 total, {}e9 active per token{}", sig(w.params_total / 1e9),
-                         sig(w.params_active / 1e9), published));
+    if (arch->params_total_published > 0) published = fmt::format(" (published: {})", ctx.quote_count(arch->params_total_published));
+    ctx.note(fmt::format("parameters counted from the architecture: {} total, {} active per token{}", ctx.quote_count(w.params_total),
+                         ctx.quote_count(w.params_active), published));
   } else if (ctx.has("weights_bytes")) {
     const Bytes wb = ctx.get<Bytes>("weights_bytes");
     w = workload_from_params(wb / bytes_per_value(wf), wf);
     w.arch = arch;
     w.kv_format = kf;
-    ctx.note(fmt::format("arithmetic per token taken as 2 x parameters, the parameters being --weights-bytes / {} B ({})",
-                         sig(bytes_per_value(wf).value()), wf.name));
+    ctx.note(fmt::format("arithmetic per token taken as 2 x parameters, the parameters being --weights-bytes / {} ({})",
+                         ctx.quote(bytes_per_value(wf)), wf.name));
   } else {
     if (required)
       throw UserError{{"no model: give --model ID, --params N or --weights-bytes SIZE", "e.g. --model llama-3-70b or --weights-bytes 140GB"}};
@@ -252,14 +250,14 @@ std::optional<Link> resolve_link(Context& ctx) {
       add_resolved(ctx, "link_bandwidth", Origin::derived, to_quantity(l.bandwidth), link->id() + ".bandwidth_per_direction", link->id());
       ctx.note(fmt::format("link bandwidth: {} has no scale-up fabric, so tensor-parallel peers exchange over its host link ({}, {} per "
                            "direction)",
-                           g->id(), link->id(), format_human(to_quantity(l.bandwidth))));
+                           g->id(), link->id(), ctx.quote(l.bandwidth)));
       if (!ctx.has("link_latency")) add_resolved(ctx, "link_latency", Origin::default_value, to_quantity(l.latency), "1us", "");
       return l;
     }
     l.bandwidth = 0.5 * *both;
     add_resolved(ctx, "link_bandwidth", Origin::derived, to_quantity(l.bandwidth), g->id() + ".scaleup_bandwidth / 2", g->id());
     ctx.note(fmt::format("link bandwidth: half of {}'s scaleup_bandwidth ({}, both directions combined)", g->id(),
-                         format_human(to_quantity(*both))));
+                         ctx.quote(*both)));
   } else {
     return std::nullopt;
   }

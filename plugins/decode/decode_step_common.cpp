@@ -51,7 +51,7 @@ TpComm tp_comm_time(Context& ctx, const Workload& w, double tokens, int tp) {
   const Bytes act = activation_bytes(ctx);
   const TpCommunication c = tp_communication(w.arch->layers, w.arch->hidden_size, tokens, act, tp, *link);
   ctx.note(fmt::format("communication: {} ring all-reduces of {} per step (2 per layer), {} each", c.allreduces,
-                       format_human(to_quantity(c.message)), format_human(to_quantity(c.each))));
+                       ctx.quote(c.message), ctx.quote(c.each)));
   return {c.total, tp_communication_expected(efficiency(), w.arch->layers, w.arch->hidden_size, tokens, act, tp, link->bandwidth)};
 }
 
@@ -92,13 +92,13 @@ bool expected_wanted(Context& ctx) {
 void expected_note(Context& ctx, Engine engine) {
   const Efficiency& e = efficiency();
   ctx.note(fmt::format("expected figures: calibrated on published measurements (data/calibration/efficiency.toml; engine {}): "
-                       "{:.0f}% of the bandwidth for large steps, {:.0f}%/{:.0f}%/{:.0f}% of the 16/8/4-bit peak for large "
+                       "{} of the bandwidth for large steps, {}/{}/{} of the 16/8/4-bit peak for large "
                        "matrix multiplies, {} per step; {}",
-                       engine_name(engine), 100 * e.bandwidth_fraction * e.engine(engine).bandwidth_scale,
-                       100 * e.matmul_fraction_16 * e.engine(engine).compute_scale,
-                       100 * e.matmul_fraction_8 * e.engine(engine).compute_scale,
-                       100 * e.matmul_fraction_4 * e.engine(engine).compute_scale,
-                       format_human(to_quantity(e.engine(engine).step_overhead)), band_text("inference")));
+                       engine_name(engine), ctx.quote_percent(e.bandwidth_fraction * e.engine(engine).bandwidth_scale),
+                       ctx.quote_percent(e.matmul_fraction_16 * e.engine(engine).compute_scale),
+                       ctx.quote_percent(e.matmul_fraction_8 * e.engine(engine).compute_scale),
+                       ctx.quote_percent(e.matmul_fraction_4 * e.engine(engine).compute_scale),
+                       ctx.quote(e.engine(engine).step_overhead), band_text("inference")));
 }
 
 void fit_note(Context& ctx, const Workload& w, double batch, Tokens tokens, int tp) {
@@ -112,7 +112,7 @@ void fit_note(Context& ctx, const Workload& w, double batch, Tokens tokens, int 
   if (need > *cap)
     ctx.note(fmt::format("does not fit: {} of weights and KV per device against {} of {} memory; the ceiling is hypothetical "
                          "(see `fit`, or raise --tp)",
-                         format_human(to_quantity(need)), format_human(to_quantity(*cap)), g->id()));
+                         ctx.quote(need), ctx.quote(*cap), g->id()));
 }
 
 void ceiling_notes(Context& ctx, const Workload& w, const Roof& roof, Tokens tokens, int tp, bool communication) {

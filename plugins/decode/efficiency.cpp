@@ -6,6 +6,7 @@
 #include "plugins/catalog/catalog.hpp"
 #include "units/bridge.hpp"
 #include "units/expected.hpp"
+#include "units/format.hpp"
 #include "units/parse.hpp"
 
 namespace infracalc::decode {
@@ -127,8 +128,9 @@ ErrorBand error_band(std::string_view kind) {
 std::string band_text(std::string_view kind) {
   const ErrorBand b = error_band(kind);
   if (b.points == 0) return "not yet checked against published measurements";
-  return fmt::format("within ±{:.0f}% on 90% of {} published {} points (median {:.0f}%; `infracalc validate --kind {}`)",
-                     100 * b.p90, b.points, kind, 100 * b.median, kind);
+  // A band of fitted errors is quoted to two digits whatever --digits says: more would claim a precision it lacks.
+  return fmt::format("within ±{}% on 90% of {} published {} points (median {}%; `infracalc validate --kind {}`)",
+                     format_number(100 * b.p90, 2), b.points, kind, format_number(100 * b.median, 2), kind);
 }
 
 ScopedEfficiency::ScopedEfficiency(const Efficiency& e) : previous_(g_override) { g_override = &e; }

@@ -5,6 +5,7 @@
 
 #include "plugins/core/catalog_input.hpp"
 #include "plugins/core/counts.hpp"
+#include "plugins/core/words.hpp"
 #include "plugins/fit/fit_calcs.hpp"
 #include "plugins/fit/fit_lora.hpp"
 #include "plugins/fit/fit_math.hpp"
@@ -65,9 +66,9 @@ Plan trainable_plan(Context& ctx, const ResolvedModel& m, FinetuneMethod method,
   } else if (method == FinetuneMethod::qlora) {
     p.base_per_param = bytes_of(kNf4DoubleQuantBits / 8.0);
     p.base_format = "nf4 with double quantization";
-    ctx.note(fmt::format("QLoRA base in 4-bit NormalFloat with double-quantized block constants: {:.4g} bits per parameter "
+    ctx.note(fmt::format("QLoRA base in 4-bit NormalFloat with double-quantized block constants: {} per parameter "
                          "(Dettmers et al. 2023, section 3: 4 + 8/64 + 32/(64 x 256)); the adapters and activations stay 16-bit",
-                         kNf4DoubleQuantBits));
+                         ctx.quote(p.base_per_param, "bit")));
   } else {
     p.base_per_param = bytes_of(2);
     p.base_format = "bf16";
@@ -113,10 +114,10 @@ void run_finetune(Context& ctx) {
   const Recompute r = recompute_of(ctx.text("recompute"));
   const Bytes act = activation_per_device(a, r);
   ctx.set("activations_per_device", act);
-  ctx.note(fmt::format("activations: Korthikanti et al. 2022 table 2 for '{}' recomputation, s = {:g}, b = {:g}, h = {:g}, 16-bit; "
+  ctx.note(fmt::format("activations: Korthikanti et al. 2022 table 2 for '{}' recomputation, s = {}, b = {}, h = {}, 16-bit; "
                        "a frozen base saves the same activations as full training, since gradients must pass through it to "
                        "reach earlier adapters{}",
-                       ctx.text("recompute"), a.seq.value(), a.micro_batch, a.hidden,
+                       ctx.text("recompute"), ctx.quote(a.seq), ctx.quote_count(a.micro_batch), ctx.quote_count(a.hidden),
                        r == Recompute::full ? " (full recomputation is gradient checkpointing, as Hugging Face and QLoRA recipes use)" : ""));
   const Bytes reserve = ctx.get<Bytes>("framework_reserve");
   ctx.set("framework_reserve", reserve);
@@ -133,14 +134,14 @@ void run_finetune(Context& ctx) {
       t.rows.push_back({x.name, Quantity::number(x.d_in), Quantity::number(x.d_out), Quantity::number(x.copies),
                         Quantity::number(x.copies * rank * (x.d_in + x.d_out))});
     ctx.add_table(std::move(t));
-    ctx.note(fmt::format("adapters: r x (d_in + d_out) per adapted matrix (Hu et al. 2021): {:.4g} parameters, {:.3g}% of {:.4g}, "
-                         "{:.4g} bytes in {}; the frozen base of {} holds {:.4g} GB",
-                         p.trainable, 100 * p.trainable / m.params, m.params, (p.trainable * working).value(), wd, p.base_format,
-                         base.value() / 1e9));
+    ctx.note(fmt::format("adapters: r x (d_in + d_out) per adapted matrix (Hu et al. 2021): {} parameters, {} of {}, "
+                         "{} in {}; the frozen base of {} holds {}",
+                         ctx.quote_count(p.trainable), ctx.quote_percent(p.trainable / m.params), ctx.quote_count(m.params),
+                         ctx.quote(p.trainable * working), wd, p.base_format, ctx.quote(base)));
   }
-  ctx.note(fmt::format("state per trained parameter: {:g} B weights + {:g} B gradients + {:g} B master + {:g} B moments = {:g} B "
+  ctx.note(fmt::format("state per trained parameter: {} weights + {} gradients + {} master + {} moments = {} "
                        "(ZeRO, Rajbhandari et al. 2020); only trained parameters carry gradients and optimizer state",
-                       per.weights.value(), per.grads.value(), per.master.value(), per.moments.value(), per.total.value()));
+                       ctx.quote(per.weights), ctx.quote(per.grads), ctx.quote(per.master), ctx.quote(per.moments), ctx.quote(per.total)));
 
   if (const auto mem = device_memory(ctx)) {
     ctx.set("memory", *mem);
@@ -156,7 +157,7 @@ void run_finetune(Context& ctx) {
     if (need > 0) ctx.set_number("min_devices", need);
     else ctx.note(fmt::format("no device count fits with ZeRO-{}: raise --zero, recompute more, or shorten --seq", zero));
     const bool ok = total <= *mem;
-    ctx.verdict("fits", ok, fmt::format("{:.4g} GB per device of {:.4g} GB", total.value() / 1e9, mem->value() / 1e9));
+    ctx.verdict("fits", ok, fmt::format("{} per device of {}", ctx.quote(total), ctx.quote(*mem)));
     if (!ok && ctx.flag("require_fit")) ctx.fail_check();
   } else if (ctx.flag("require_fit")) {
     throw UserError{{"--require-fit needs device memory", "give --gpu ID or --memory 80GB"}};
@@ -167,9 +168,9 @@ void run_finetune(Context& ctx) {
   const FlopsPerToken per_token = from_base<FlopsPerToken>(finetune_flops_per_token(method, m.active, p.adapter_active, attn));
   ctx.set("flops_per_token", per_token);
   if (method != FinetuneMethod::full)
-    ctx.note(fmt::format("{:.4g} FLOP per token against {:.4g} for full fine-tuning: the frozen base computes no weight gradients "
+    ctx.note(fmt::format("{} against {} for full fine-tuning: the frozen base computes no weight gradients "
                          "(4N + 6A instead of 6N)",
-                         per_token.value(), finetune_flops_per_token(FinetuneMethod::full, m.active, 0, attn)));
+                         ctx.quote(per_token), ctx.quote(from_base<FlopsPerToken>(finetune_flops_per_token(FinetuneMethod::full, m.active, 0, attn)))));
   if (!ctx.has("dataset_tokens")) return;
   const Tokens tokens = ctx.number("epochs") * ctx.get<Tokens>("dataset_tokens");
   const Flops work = tokens * per_token;
@@ -185,8 +186,8 @@ void run_finetune(Context& ctx) {
   ctx.set("gpu_time", gpu_time);
   ctx.set("duration", gpu_time / static_cast<double>(devices));
   if (ctx.has("gpu_hour")) ctx.set("cost", gpu_time * ctx.get<UsdPerHour>("gpu_hour"));
-  ctx.note(fmt::format("time = {:.4g} FLOP / ({:.4g} TFLOP/s x {:.3g}% MFU) = {:.4g} accelerator-hours over {} device{}", work.value(),
-                       peak.value() / 1e12, 100 * mfu, gpu_time.value() / 3600, devices, devices == 1 ? "" : "s"));
+  ctx.note(fmt::format("time = {} / ({} x {} MFU) = {} of accelerator time over {}", ctx.quote(work), ctx.quote(peak),
+                       ctx.quote_percent(mfu), ctx.quote(gpu_time, "h"), plural(devices, "device")));
 }
 
 }  // namespace

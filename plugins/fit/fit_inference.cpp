@@ -66,7 +66,7 @@ void run_inference(Context& ctx) {
   }
   if (const auto lay = min_layout(s, context, batch, usable)) {
     ctx.set_number("min_devices", lay->tp * lay->pp);
-    ctx.note(fmt::format("fewest devices for batch {:g} at {:g} tokens: {} (tp {} x pp {})", batch, context.value(), lay->tp * lay->pp,
+    ctx.note(fmt::format("fewest devices for batch {} at {}: {} (tp {} x pp {})", ctx.quote_count(batch), ctx.quote(context), lay->tp * lay->pp,
                          lay->tp, lay->pp));
   } else {
     ctx.note("no layout of up to 4096 devices fits this batch and context");
@@ -88,25 +88,26 @@ void run_inference(Context& ctx) {
 
   const bool ok = w.total <= usable;
   ctx.verdict("fits", ok,
-              fmt::format("{:.4g} GB needed per device of {:.4g} GB usable ({:g}% of {:.4g} GB)", w.total.value() / 1e9,
-                          usable.value() / 1e9, util * 100, mem->value() / 1e9));
+              fmt::format("{} needed per device of {} usable ({} of {})", ctx.quote(w.total), ctx.quote(usable),
+                          ctx.quote_percent(util), ctx.quote(*mem)));
   if (!ok && ctx.flag("require_fit")) ctx.fail_check();
 
-  ctx.note(fmt::format("weights: {:.4g} parameters in {} ({} bit/value){}, split over tp {} x pp {}", m.params, s.dtype->name,
+  ctx.note(fmt::format("weights: {} parameters in {} ({} bit/value){}, split over tp {} x pp {}", ctx.quote_count(m.params), s.dtype->name,
                        s.dtype->bits_per_value, s.expert_dtype != s.dtype ? fmt::format(", routed experts in {}", s.expert_dtype->name) : "",
                        tp, pp));
   if (!s.arch.tied_embeddings && s.arch.vocab_size > 0) ctx.note("untied embeddings: the input embedding and the output head are counted as two matrices");
-  ctx.note(fmt::format("KV cache: {} layout in {}, {:g} sequences x {:g} tokens (kv::cache_size: sliding windows, MLA and TP head split applied)",
-                       layout_name(s.arch.layout), s.kv_dtype->name, batch, context.value()));
+  ctx.note(fmt::format("KV cache: {} layout in {}, {} sequences x {} (kv::cache_size: sliding windows, MLA and TP head split applied)",
+                       layout_name(s.arch.layout), s.kv_dtype->name, ctx.quote_count(batch), ctx.quote(context)));
   if (per_seq.ssm_layers > 0) ctx.note(kv::state_space_note(s.arch, per_seq.ssm_state_per_sequence));
   if (!s.activations)
-    ctx.note(fmt::format("activations: estimate of one forward step's live tensors, {:g} tokens per step (decode tokens, or a prefill "
+    ctx.note(fmt::format("activations: estimate of one forward step's live tensors, {} per step (decode tokens, or a prefill "
                          "chunk of at most --step-tokens) in BF16, plus FP32 logits; override with --activations",
-                         std::max(batch, std::min(s.step_tokens.value(), batch * context.value()))));
+                         ctx.quote(from_base<Tokens>(std::max(batch, std::min(s.step_tokens.value(), batch * context.value()))))));
   ctx.note("framework reserve, communication buffers and memory utilization are planning defaults (docs/fit.md); override them "
            "with --framework-reserve, --comm-buffers and --memory-utilization");
   if (s.arch.max_context > 0 && best_ctx > static_cast<double>(s.arch.max_context))
-    ctx.note(fmt::format("max_context {:g} tokens is what memory allows; the model is trained for {} tokens", best_ctx, s.arch.max_context));
+    ctx.note(fmt::format("max_context {} is what memory allows; the model is trained for {} tokens", ctx.quote(from_base<Tokens>(best_ctx)),
+                         ctx.quote_count(static_cast<double>(s.arch.max_context))));
   kv::note_context_limit(ctx, s.arch, context);
 }
 

@@ -155,17 +155,19 @@ ResolvedModel resolve_model(Context& ctx, bool need_arch) {
     if (countable) {
       const double counted = count_params(*r.arch).total;
       if (std::fabs(counted - r.params) > 0.02 * r.params)
-        ctx.note(fmt::format("--params {:.4g} differs from the {:.4g} the architecture gives; weights use --params", r.params, counted));
+        ctx.note(fmt::format("--params {} differs from the {} the architecture gives; weights use --params", ctx.quote_count(r.params),
+                             ctx.quote_count(counted)));
     }
   } else if (countable) {
     const ParamCount c = count_params(*r.arch);
     r.params = c.total;
-    ctx.note(fmt::format("parameters counted from the architecture: {:.4g} (embeddings {:.4g}{}, attention {:.4g}{}, MLP/experts {:.4g})",
-                         c.total, c.embeddings, r.arch->tied_embeddings ? ", tied" : ", input and output matrices counted separately",
-                         c.attention, c.ssm > 0 ? fmt::format(", Mamba mixers {:.4g}", c.ssm) : std::string(), c.mlp));
+    ctx.note(fmt::format("parameters counted from the architecture: {} (embeddings {}{}, attention {}{}, MLP/experts {})",
+                         ctx.quote_count(c.total), ctx.quote_count(c.embeddings),
+                         r.arch->tied_embeddings ? ", tied" : ", input and output matrices counted separately", ctx.quote_count(c.attention),
+                         c.ssm > 0 ? fmt::format(", Mamba mixers {}", ctx.quote_count(c.ssm)) : std::string(), ctx.quote_count(c.mlp)));
     if (r.arch->params_total_published > 0 && std::fabs(c.total - r.arch->params_total_published) > 0.01 * c.total)
-      ctx.note(fmt::format("the published count is {:.4g}; the difference is terms the count leaves out or the publisher rounds",
-                           r.arch->params_total_published));
+      ctx.note(fmt::format("the published count is {}; the difference is terms the count leaves out or the publisher rounds",
+                           ctx.quote_count(r.arch->params_total_published)));
   } else {
     throw UserError{{"missing the model size", "give --params N (e.g. 70e9), --model ID, or --layers, --hidden-size, --heads, "
                                                "--ffn-size and --vocab-size"}};

@@ -56,10 +56,10 @@ void run_rlhf(Context& ctx) {
   ctx.set("ppo_total", ppo_total);
   if (method != RlhfMethod::ppo) {
     ctx.set_number("saving_vs_ppo", ((ppo_total - total) / ppo_total).value());
-    ctx.note(fmt::format("{} drops {} of PPO's {:.4g} GB ({:.1f}%): only trained networks carry the {:g} B/param optimizer state, so "
+    ctx.note(fmt::format("{} drops {} of PPO's {} ({}): only trained networks carry the {}/param optimizer state, so "
                          "dropping the critic saves more than a quarter",
                          ctx.text("method"), method == RlhfMethod::grpo ? "the critic" : "the critic and the reward model",
-                         ppo_total.value() / 1e9, 100.0 * ((ppo_total - total) / ppo_total).value(), trained.total.value()));
+                         ctx.quote(ppo_total), ctx.quote_percent(((ppo_total - total) / ppo_total).value()), ctx.quote(trained.total)));
   }
   Bytes rollout = from_base<Bytes>(0.0);
   if (ctx.has("rollout_tokens")) {
@@ -69,8 +69,8 @@ void run_rlhf(Context& ctx) {
     const StorageFormat& kvf = *find_storage_format(ctx.text("kv_dtype"));
     rollout = kv::cache_size(*m.arch, kvf, ctx.get<Tokens>("rollout_tokens"), Number::from_value(prompts * group)).total;
     ctx.set("rollout_kv", rollout);
-    ctx.note(fmt::format("rollout KV cache: {:g} prompts x {:g} samples each x {:g} tokens in {}{}", prompts, group,
-                         ctx.get<Tokens>("rollout_tokens").value(), kvf.name,
+    ctx.note(fmt::format("rollout KV cache: {} prompts x {} samples each x {} in {}{}", ctx.quote_count(prompts), ctx.quote_count(group),
+                         ctx.quote(ctx.get<Tokens>("rollout_tokens")), kvf.name,
                          method == RlhfMethod::grpo ? " (GRPO samples a group per prompt to form its baseline)" : ""));
   }
   const Bytes all = total + rollout;
@@ -79,8 +79,8 @@ void run_rlhf(Context& ctx) {
     ctx.set_number("min_devices", static_cast<double>(min_devices(all, *mem)));
     ctx.note("min_devices assumes every network's state is sharded evenly (ZeRO-3 style) with nothing else resident");
   }
-  ctx.note(fmt::format("trained networks: {:g} B/param (BF16 weights and gradients, FP32 master and moments); frozen: {} ({:g} B/param)",
-                       trained.total.value(), ctx.text("frozen_dtype"), frozen.value()));
+  ctx.note(fmt::format("trained networks: {}/param (BF16 weights and gradients, FP32 master and moments); frozen: {} ({}/param)",
+                       ctx.quote(trained.total), ctx.text("frozen_dtype"), ctx.quote(frozen)));
 }
 
 }  // namespace

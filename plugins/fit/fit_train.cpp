@@ -64,10 +64,10 @@ void run_train(Context& ctx) {
     const Recompute r = recompute_of(ctx.text("recompute"));
     act = activation_per_device(a, r);
     ctx.set("activations_per_layer", activation_per_layer(a, r));
-    ctx.note(fmt::format("activations: Korthikanti et al. 2022 table 2 for '{}' recomputation{}, s = {:g}, b = {:g}, h = {:g}, a = {:g}, "
-                         "16-bit activations; the first 1F1B stage holds all {:g} layers' worth",
-                         ctx.text("recompute"), a.sequence_parallel ? " with sequence parallelism" : "", a.seq.value(), a.micro_batch, a.hidden,
-                         a.heads, a.layers));
+    ctx.note(fmt::format("activations: Korthikanti et al. 2022 table 2 for '{}' recomputation{}, s = {}, b = {}, h = {}, a = {}, "
+                         "16-bit activations; the first 1F1B stage holds all {} layers' worth",
+                         ctx.text("recompute"), a.sequence_parallel ? " with sequence parallelism" : "", ctx.quote(a.seq),
+                         ctx.quote_count(a.micro_batch), ctx.quote_count(a.hidden), ctx.quote_count(a.heads), ctx.quote_count(a.layers)));
     ctx.note("the formula counts a GPT-style layer (MHA, 4h GeLU MLP, dropout); grouped-query attention and gated MLPs change "
              "the 34 sbh term by tens of percent; FlashAttention removes the 5as/h term, as selective recomputation does");
   } else {
@@ -86,16 +86,16 @@ void run_train(Context& ctx) {
   t.rows.push_back({std::string("master weights (fp32)"), to_quantity(per.master), std::string(zero >= 1 ? "yes" : "no")});
   t.rows.push_back({std::string("optimizer moments (" + ctx.text("optimizer") + ")"), to_quantity(per.moments), std::string(zero >= 1 ? "yes" : "no")});
   ctx.add_table(std::move(t));
-  ctx.note(fmt::format("state per parameter: {:g} B weights + {:g} B gradients + {:g} B master + {:g} B moments = {:g} B "
+  ctx.note(fmt::format("state per parameter: {} weights + {} gradients + {} master + {} moments = {} "
                        "(ZeRO, Rajbhandari et al. 2020: 2 + 2 + 12 = 16 for mixed-precision Adam)",
-                       per.weights.value(), per.grads.value(), per.master.value(), per.moments.value(), per.total.value()));
+                       ctx.quote(per.weights), ctx.quote(per.grads), ctx.quote(per.master), ctx.quote(per.moments), ctx.quote(per.total)));
 
   if (const auto mem = device_memory(ctx)) {
     ctx.set("memory", *mem);
     ctx.set("headroom", *mem - total);
     ctx.set_number("min_devices_state", static_cast<double>(min_devices(state_total, *mem)));
-    ctx.note(fmt::format("min_devices_state = ceil({:.4g} GB / {:.4g} GB): the state alone, sharded perfectly, nothing else resident",
-                         state_total.value() / 1e9, mem->value() / 1e9));
+    ctx.note(fmt::format("min_devices_state = ceil({} / {}): the state alone, sharded perfectly, nothing else resident",
+                         ctx.quote(state_total), ctx.quote(*mem)));
     // Fewest devices with this layout: grow dp until the sharded state plus activations fit (only ZeRO shards with dp).
     int need = 0;
     for (int d = 1; d <= 1 << 20; d = d < 64 ? d + 1 : d * 2) {
@@ -114,7 +114,7 @@ void run_train(Context& ctx) {
                            zero, tp, pp));
     }
     const bool ok = total <= *mem;
-    ctx.verdict("fits", ok, fmt::format("{:.4g} GB per device of {:.4g} GB", total.value() / 1e9, mem->value() / 1e9));
+    ctx.verdict("fits", ok, fmt::format("{} per device of {}", ctx.quote(total), ctx.quote(*mem)));
     if (!ok && ctx.flag("require_fit")) ctx.fail_check();
   } else if (ctx.flag("require_fit")) {
     throw UserError{{"--require-fit needs device memory", "give --gpu ID or --memory 80GB"}};

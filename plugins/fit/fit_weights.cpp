@@ -31,12 +31,13 @@ void run_weights(Context& ctx) {
   ctx.set("naive_weights", naive);
   ctx.set("scale_overhead", weights - naive);
   if (dtype.bits_per_value != dtype.element_bits)
-    ctx.note(fmt::format("{} stores {} bits per value ({} bit elements + scales: {}), so the weights take {:.4g} GB, not the "
-                         "{:.4g} GB of a naive {} B/param",
-                         dtype.name, dtype.bits_per_value, dtype.element_bits, dtype.note, weights.value() / 1e9,
-                         naive.value() / 1e9, dtype.element_bits / 8));
+    ctx.note(fmt::format("{} stores {} bits per value ({} bit elements + scales: {}), so the weights take {}, not the "
+                         "{} of a naive {} B/param",
+                         dtype.name, dtype.bits_per_value, dtype.element_bits, dtype.note, ctx.quote(weights),
+                         ctx.quote(naive), dtype.element_bits / 8));
   if (experts > 0 && ctx.has("expert_dtype"))
-    ctx.note(fmt::format("routed experts ({:.4g} parameters) in {}, the other {:.4g} in {}", experts, edtype.name, m.params - experts, dtype.name));
+    ctx.note(fmt::format("routed experts ({} parameters) in {}, the other {} in {}", ctx.quote_count(experts), edtype.name,
+                         ctx.quote_count(m.params - experts), dtype.name));
   if (const auto mem = device_memory(ctx)) {
     const double devices = ctx.has("devices") ? static_cast<double>(ctx.integer("devices")) : 1.0;
     const Bytes capacity = devices * *mem;
@@ -46,11 +47,11 @@ void run_weights(Context& ctx) {
     ctx.set_number("min_devices", static_cast<double>(min_devices(weights, *mem)));
     const bool fits = weights <= capacity;
     ctx.verdict("fits", fits,
-                fmt::format("weights {} {:.4g} GB of {:.4g} GB{}; KV cache, activations and runtime overhead come on top (fit inference)",
-                            fits ? "fit in" : "exceed", weights.value() / 1e9, capacity.value() / 1e9,
-                            devices > 1 ? fmt::format(" ({:g} devices)", devices) : ""));
-    ctx.note(fmt::format("min_devices = ceil({:.4g} GB / {:.4g} GB) assumes the weights shard evenly with nothing else resident",
-                         weights.value() / 1e9, mem->value() / 1e9));
+                fmt::format("weights {} {} of {}{}; KV cache, activations and runtime overhead come on top (fit inference)",
+                            fits ? "fit in" : "exceed", ctx.quote(weights), ctx.quote(capacity),
+                            devices > 1 ? fmt::format(" ({} devices)", ctx.quote_count(devices)) : ""));
+    ctx.note(fmt::format("min_devices = ceil({} / {}) assumes the weights shard evenly with nothing else resident", ctx.quote(weights),
+                         ctx.quote(*mem)));
     if (!fits && ctx.flag("require_fit")) ctx.fail_check();
   } else if (ctx.flag("require_fit")) {
     throw UserError{{"--require-fit needs device memory", "give --gpu ID or --memory 80GB"}};

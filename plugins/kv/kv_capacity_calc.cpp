@@ -5,6 +5,7 @@
 
 #include "plugins/core/catalog_input.hpp"
 #include "plugins/core/words.hpp"
+#include "plugins/formats/storage.hpp"
 #include "plugins/kv/kv_arch.hpp"
 #include "plugins/kv/kv_calculators.hpp"
 #include "plugins/kv/kv_reserve.hpp"
@@ -49,10 +50,10 @@ void run_capacity(Context& ctx) {
             memory = dm->bytes;
             ctx.note(dm->visible ? fmt::format("memory per device: {}, the capacity software sees on {} (memory_visible), not the "
                                                "marketed total of {}",
-                                               format_human(to_quantity(dm->bytes), "GB"), a->id(), sys->id())
+                                               ctx.quote(dm->bytes, "GB"), a->id(), sys->id())
                                  : fmt::format("memory per device: the marketed {} of {} (memory_capacity); the catalog has no "
                                                "capacity visible to software for it",
-                                               format_human(to_quantity(dm->bytes), "GB"), a->id()));
+                                               ctx.quote(dm->bytes, "GB"), a->id()));
           }
         }
       }
@@ -81,10 +82,11 @@ void run_capacity(Context& ctx) {
     double params = 0;
     if (ctx.has("params")) {
       params = static_cast<double>(ctx.integer("params"));
-      weights_from = fmt::format("--params {:.4g} x {:g} B ({})", params, wfmt->bits_per_value / 8.0, wfmt->name);
+      weights_from = fmt::format("--params {} x {} ({})", ctx.quote_count(params), ctx.quote(bytes_per_value(*wfmt)), wfmt->name);
     } else if (ctx.ref("model") != nullptr) {
       params = count_params(m).total;
-      weights_from = fmt::format("{:.4g} parameters counted from the architecture x {:g} B ({})", params, wfmt->bits_per_value / 8.0, wfmt->name);
+      weights_from = fmt::format("{} parameters counted from the architecture x {} ({})", ctx.quote_count(params),
+                                 ctx.quote(bytes_per_value(*wfmt)), wfmt->name);
     } else {
       throw UserError{{"missing the weights: give --weights, --params or --model", "e.g. --weights 140GB or --params 70e9"}};
     }
@@ -97,7 +99,7 @@ void run_capacity(Context& ctx) {
   if (!ctx.has("reserve")) {
     const Bytes framework = as<Bytes>(parse_quantity(kFrameworkReserve).value(), "framework reserve");
     const Bytes comm = n > 1 ? as<Bytes>(parse_quantity(kCommBuffers).value(), "communication buffers") : from_base<Bytes>(0.0);
-    record_input(ctx, "reserve", to_quantity(framework + comm), Origin::default_value, format_human(to_quantity(framework + comm)), "");
+    record_input(ctx, "reserve", to_quantity(framework + comm), Origin::default_value, ctx.quote(framework + comm), "");
     ctx.note(fmt::format("reserve per device = {} framework reserve{} (the same definition as fit inference); activations are not "
                          "included: fit inference estimates them, or add them to --reserve",
                          kFrameworkReserve, n > 1 ? fmt::format(" + {} communication buffers", kCommBuffers) : std::string()));
@@ -163,9 +165,9 @@ void run_capacity(Context& ctx) {
     ctx.set_number("devices_for_kv", std::ceil(need.total / usable - 1e-12));
     ctx.set_number("devices_needed", std::ceil((need.total + weights) / usable - 1e-12));
     ctx.verdict("fits", fits,
-                fits ? fmt::format("weights and {} cache fit in {} x {}", with_article(format_human(to_quantity(need.total))), n, format_human(to_quantity(*memory)))
+                fits ? fmt::format("weights and {} cache fit in {} x {}", with_article(ctx.quote(need.total)), n, ctx.quote(*memory))
                      : fmt::format("weights + cache need {} per device; {} is usable",
-                                   format_human(to_quantity(weights_dev + need_dev)), format_human(to_quantity(usable))));
+                                   ctx.quote(weights_dev + need_dev), ctx.quote(usable)));
     if (!fits && ctx.flag("require_fit")) ctx.fail_check();
     ctx.note("devices_needed = ceil((weights + cache) / usable memory per device), rounded up to whole devices, with the cache "
              "spread evenly (context/sequence parallelism); devices_for_kv counts the cache alone");
@@ -178,9 +180,9 @@ void run_capacity(Context& ctx) {
                                                  : ", split evenly over tp x pp = " + plural(replica, "device")));
   if (pooled)
     ctx.note("pooled: the cache is spread evenly over every device (as ring/context parallelism does), not split by KV heads");
-  ctx.note(fmt::format("usable memory per device = {} x {:g} - {} reserved = {}; activations, CUDA graphs and allocator slack belong "
+  ctx.note(fmt::format("usable memory per device = {} x {} - {} reserved = {}; activations, CUDA graphs and allocator slack belong "
                        "in --reserve or --utilization (vLLM reserves 10% by default: --utilization 0.9)",
-                       format_human(to_quantity(*memory)), util, format_human(to_quantity(reserve)), format_human(to_quantity(usable))));
+                       ctx.quote(*memory), ctx.quote_number(util), ctx.quote(reserve), ctx.quote(usable)));
   ctx.note("max_tokens counts every layer storing every token (exact for full attention; sliding-window layers make long "
            "sequences cheaper, see max_context)");
 }

@@ -69,9 +69,10 @@ void run_compress(Context& ctx) {
   ctx.add_table(std::move(g));
 
   ctx.note("layout: " + describe(m));
-  ctx.note(fmt::format("settings: base {} ; H2O keeps {:g}% of the sequence; SnapKV keeps {} prompt positions; StreamingLLM keeps {} "
-                       "sinks + {} recent; CacheGen encodes {:g}x smaller than the base cache",
-                       s.base.format->name, 100 * s.h2o_ratio, s.snapkv_budget, s.sinks, s.window, s.cachegen_ratio));
+  ctx.note(fmt::format("settings: base {} ; H2O keeps {} of the sequence; SnapKV keeps {} prompt positions; StreamingLLM keeps {} "
+                       "sinks + {} recent; CacheGen encodes {}x smaller than the base cache",
+                       s.base.format->name, ctx.quote_percent(s.h2o_ratio), s.snapkv_budget, s.sinks, s.window,
+                       ctx.quote_number(s.cachegen_ratio)));
   ctx.note("INT8/INT4 rows store the scales chosen with --kv-scales (default per tensor: none per token); eviction rows keep the base "
            "dtype; methods compose multiplicatively (e.g. H2O at 20% on an INT4 cache), not shown");
   ctx.note("sliding-window layers still cap at their window under every method");

@@ -58,7 +58,7 @@ void run_ladder(Context& ctx) {
       row.push_back(Quantity::number(lat));
       if (drop >= kAboutTenLow && drop <= kAboutTenHigh) ++about_ten;
       if (lat > 1) ++slower;
-      else faster.push_back(fmt::format("{} ({} after {}'s {})", r.name, format_human(to_quantity(r.latency)), up.name, format_human(to_quantity(up.latency))));
+      else faster.push_back(fmt::format("{} ({} after {}'s {})", r.name, ctx.quote(r.latency), up.name, ctx.quote(up.latency)));
     }
     t.rows.push_back(std::move(row));
   }
@@ -80,10 +80,10 @@ void run_ladder(Context& ctx) {
   ctx.note(fmt::format("latency: {} of {} steps are slower than the rung above{}", slower, steps,
                        faster.empty() ? std::string() : fmt::format("; faster than the rung above: {} (the \"each rung slower\" ladder holds for capacity, not latency)",
                                                                     fmt::join(faster, ", "))));
-  ctx.note(fmt::format("CXL latency budget: {} DDR + {} controller + {} x {} retimer = {}{}", format_human(to_quantity(ddr)),
-                       format_human(to_quantity(ctx.get<Seconds>("cxl_controller_adder"))), ctx.count("retimers"),
-                       format_human(to_quantity(ctx.get<Seconds>("retimer_adder"))), format_human(to_quantity(budget)),
-                       ctx.has("cxl_latency") ? "; the ladder uses --cxl-latency " + format_human(to_quantity(cxl)) : std::string()));
+  ctx.note(fmt::format("CXL latency budget: {} DDR + {} controller + {} x {} retimer = {}{}", ctx.quote(ddr),
+                       ctx.quote(ctx.get<Seconds>("cxl_controller_adder")), ctx.count("retimers"),
+                       ctx.quote(ctx.get<Seconds>("retimer_adder")), ctx.quote(budget),
+                       ctx.has("cxl_latency") ? "; the ladder uses --cxl-latency " + ctx.quote(cxl) : std::string()));
   ctx.note("latency is the medium's access latency; an accelerator reaches host DRAM, CXL memory and NVMe over PCIe, whose round "
            "trip (about 1 us) comes on top (kv offload says so); defaults describe one H100-class GPU and are sourced in docs/kv.md");
 }

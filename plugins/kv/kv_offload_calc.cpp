@@ -58,21 +58,21 @@ void run_offload(Context& ctx) {
         reserved = *weights;
         ctx.note(fmt::format("HBM for the cache is the capacity less the model's 16-bit weights on this device, {} (give "
                              "--hbm-reserved for another figure, e.g. with activations and quantized weights)",
-                             format_human(to_quantity(*weights))));
+                             ctx.quote(*weights)));
       }
       if (reserved >= tier.capacity)
         ctx.note(fmt::format("implausible: the {} reserved in HBM (weights) fill the {} device: no HBM is left for the cache; "
                              "split the model over more devices (--tp, --pp)",
-                             format_human(to_quantity(reserved)), format_human(to_quantity(tier.capacity))));
+                             ctx.quote(reserved), ctx.quote(tier.capacity)));
       tier.capacity = reserved >= tier.capacity ? from_base<Bytes>(0) : tier.capacity - reserved;
     } else if ((n == "dram" || n == "cxl") && tier.latency.value() < kLinkRoundTrip) {
       ctx.note(fmt::format("implausible: --{}-latency {} is the memory's own access time; an accelerator reaches {} over "
                            "PCIe{}, and one read costs the link round trip, at least about 1 us (Neugebauer et al., SIGCOMM "
-                           "2018, measured 0.5-1 us for small PCIe reads), so {} is not {:.2g}x HBM's latency: give "
+                           "2018, measured 0.5-1 us for small PCIe reads), so {} is not {}x HBM's latency: give "
                            "--{}-latency 1us or more for the path the accelerator sees",
-                           n, format_human(to_quantity(tier.latency)), n == "dram" ? "host DRAM" : "CXL memory",
+                           n, ctx.quote(tier.latency), n == "dram" ? "host DRAM" : "CXL memory",
                            n == "cxl" ? " and the CXL link" : "", n,
-                           (tier.latency / ctx.get<Seconds>("hbm_latency")).value(), n));
+                           ctx.quote_number((tier.latency / ctx.get<Seconds>("hbm_latency")).value()), n));
     }
     tiers.push_back(tier);
   }
@@ -109,7 +109,7 @@ void run_offload(Context& ctx) {
     row.push_back(Quantity::number(tier.latency / tiers[0].latency));
     t.rows.push_back(std::move(row));
     ctx.verdict(tier.name + "_fits", fits,
-                fmt::format("{} of {} {}", format_human(to_quantity(cache)), format_human(to_quantity(tier.capacity)), tier.name));
+                fmt::format("{} of {} {}", ctx.quote(cache), ctx.quote(tier.capacity), tier.name));
   }
   ctx.add_table(std::move(t));
   ctx.set_number("cxl_vs_nvme_latency", tiers[3].latency / tiers[2].latency);
@@ -126,12 +126,12 @@ void run_offload(Context& ctx) {
     for (const auto& tier : tiers)
       if (tier.name != "hbm")
         ctx.note(fmt::format("{}: reloading takes {} vs {} to prefill again: {}", tier.name,
-                             format_human(to_quantity(transfer_time(tier, cache, chunks))), format_human(to_quantity(recompute)),
+                             ctx.quote(transfer_time(tier, cache, chunks)), ctx.quote(recompute),
                              transfer_time(tier, cache, chunks) < recompute ? "reload" : "recompute"));
   }
   ctx.note(fmt::format("move = {} x latency + bytes / bandwidth (one transfer{}); read_ceiling = sequences / move time, the decode rate "
                        "if every step read the whole cache from that tier",
-                       chunks, ctx.has("chunk") ? fmt::format(" per {} chunk, not overlapped", format_human(to_quantity(ctx.get<Bytes>("chunk")))) : ""));
+                       chunks, ctx.has("chunk") ? fmt::format(" per {} chunk, not overlapped", ctx.quote(ctx.get<Bytes>("chunk"))) : ""));
   ctx.note("defaults: one H100 SXM's HBM and, per GPU, a DGX H100 share of host DRAM over PCIe 5.0 x16, one Micron CZ120 CXL "
            "module and one PCIe 5.0 NVMe drive; every default is sourced in docs/kv.md; latency is the medium's access latency "
            "(link and driver overheads not included)");

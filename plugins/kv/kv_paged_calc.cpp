@@ -182,9 +182,9 @@ void run_paged(Context& ctx) {
   ctx.note(fmt::format("{} requests over {} blocks of {} tokens; a step is one scheduler iteration: every running sequence adds one "
                        "token, then (if nothing was preempted) waiting requests are admitted first-come first-served",
                        requests.size(), cfg.blocks, block));
-  ctx.note(fmt::format("contiguous reservation of --max-len {} tokens per request would waste {:.3g}% of what it reserves and fit {} "
+  ctx.note(fmt::format("contiguous reservation of --max-len {} tokens per request would waste {} of what it reserves and fit {} "
                        "sequences at once in this pool; paging peaked at {} running",
-                       max_len, 100.0 * (1.0 - static_cast<double>(used) / (n * static_cast<double>(max_len))),
+                       max_len, ctx.quote_percent(1.0 - static_cast<double>(used) / (n * static_cast<double>(max_len))),
                        static_cast<std::int64_t>(static_cast<double>(cfg.blocks * block) / static_cast<double>(max_len)), peak_running));
   if (r.preemptions > 0)
     ctx.note(cfg.preemption == Preemption::recompute

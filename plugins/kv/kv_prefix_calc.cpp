@@ -91,8 +91,9 @@ void run_prefix(Context& ctx) {
     const double hit = ctx.number("hit_rate");
     ctx.set_number("cost_multiplier", cost_multiplier(p, hit));
     ctx.verdict("caching_pays", hit >= h,
-                hit >= h ? fmt::format("at a {:.3g}% hit rate caching the prefix costs {:.3g}x the uncached price", 100 * hit, cost_multiplier(p, hit))
-                         : fmt::format("below the {:.3g}% break-even hit rate caching costs more than it saves", 100 * h));
+                hit >= h ? fmt::format("at a {} hit rate caching the prefix costs {}x the uncached price", ctx.quote_percent(hit),
+                                       ctx.quote_number(cost_multiplier(p, hit)))
+                         : fmt::format("below the {} break-even hit rate caching costs more than it saves", ctx.quote_percent(h)));
   }
   fill_input_price(ctx);
   if (ctx.has("input_price")) {
@@ -118,10 +119,10 @@ void run_prefix(Context& ctx) {
                                     : fmt::format("the last prefix block holds {} of {} tokens and is copied by each request that writes "
                                                   "past the prefix except the last (copy-on-write)",
                                                   partial, s.block_size)));
-  ctx.note(fmt::format("pricing: a cache hit costs {:g} x and a cache write {:g} x the base input price; break-even hit rate = "
-                       "(write - 1) / (write - read) = {:.4g}; defaults are Anthropic's published prompt-caching multipliers "
+  ctx.note(fmt::format("pricing: a cache hit costs {} x and a cache write {} x the base input price; break-even hit rate = "
+                       "(write - 1) / (write - read) = {}; defaults are Anthropic's published prompt-caching multipliers "
                        "(5-minute cache), see docs/kv.md",
-                       p.read, p.write, h));
+                       ctx.quote_number(p.read), ctx.quote_number(p.write), ctx.quote_number(h)));
   ctx.note("cost_multiplier_requests assumes one cache write and requests - 1 hits inside the cache lifetime");
 }
 

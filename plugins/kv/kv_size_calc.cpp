@@ -1,6 +1,7 @@
 // `kv size`: the cache of any layout from the model file or flags, per device under TP/PP.
 #include <fmt/format.h>
 
+#include "plugins/formats/storage.hpp"
 #include "plugins/kv/kv_arch.hpp"
 #include "plugins/kv/kv_calculators.hpp"
 #include "units/bridge.hpp"
@@ -76,18 +77,18 @@ void run_size(Context& ctx) {
   ctx.note("layout: " + describe(m));
   note_context_limit(ctx, m, tokens);
   if (m.mla)
-    ctx.note(fmt::format("bytes per token = {} cached layers x ({} latent + {} RoPE key) x {:g} B ({}); one latent per layer serves "
+    ctx.note(fmt::format("bytes per token = {} cached layers x ({} latent + {} RoPE key) x {} ({}); one latent per layer serves "
                          "every head, so tensor parallelism replicates it",
-                         c.cached_layers, m.mla->kv_lora_rank, m.mla->qk_rope_head_dim, prec.format->bits_per_value / 8.0,
+                         c.cached_layers, m.mla->kv_lora_rank, m.mla->qk_rope_head_dim, ctx.quote(bytes_per_value(*prec.format)),
                          prec.format->name));
   else
-    ctx.note(fmt::format("bytes per token = 2 (K and V) x {} cached layers x {} KV heads x {} head dim x {:g} B ({})", c.cached_layers,
-                         m.kv_heads, m.head_dim, prec.format->bits_per_value / 8.0, prec.format->name));
+    ctx.note(fmt::format("bytes per token = 2 (K and V) x {} cached layers x {} KV heads x {} head dim x {} ({})", c.cached_layers,
+                         m.kv_heads, m.head_dim, ctx.quote(bytes_per_value(*prec.format)), prec.format->name));
   if (prec.scales != ScaleGranularity::tensor)
-    ctx.note(fmt::format("scales: one {} of {:g} B each per {} adds {:.6g} B per token ({:.3g}% of the cache)",
-                         prec.zero_point ? "scale and zero point" : "scale", prec.scale_bytes.value(),
+    ctx.note(fmt::format("scales: one {} of {} each per {} adds {} per token ({} of the cache)",
+                         prec.zero_point ? "scale and zero point" : "scale", ctx.quote(prec.scale_bytes),
                          prec.scales == ScaleGranularity::group ? fmt::format("{} elements", prec.group_size) : std::string("cached vector"),
-                         c.scales_per_token.value(), 100.0 * c.scales_per_token.value() / c.per_token.value()));
+                         ctx.quote(c.scales_per_token), ctx.quote_percent((c.scales_per_token / c.per_token).value())));
   else if (std::string_view(prec.format->name) == "int8" || std::string_view(prec.format->name) == "int4" ||
            std::string_view(prec.format->name) == "fp8")
     ctx.note("per-tensor scales only (nothing stored per token); --kv-scales head|group counts per-token scale overhead");

@@ -23,8 +23,8 @@ void run_energy(Context& ctx) {
     const OpticsSpec o = read_optics(ctx, find_entry(ctx.text("optics"), {"network"}, "--optics"));
     if (!power && !epb) power.set(o.power_per_port);
     if (!rate) rate.set(o.port_speed);
-    notes.push_back(fmt::format("{}: {} per port at {}", o.id, format_human(to_quantity(o.power_per_port)),
-                                format_human(to_quantity(o.port_speed), "b/s")));
+    notes.push_back(fmt::format("{}: {} per port at {}", o.id, ctx.quote(o.power_per_port),
+                                ctx.quote(o.port_speed, "b/s")));
   }
   const int given = (power ? 1 : 0) + (rate ? 1 : 0) + (epb ? 1 : 0);
   if (given == 3)
@@ -44,8 +44,8 @@ void run_energy(Context& ctx) {
     ctx.set("baseline_energy_per_bit", energy_per_bit(base, *rate));
     ctx.set_number("reduction", reduction(*power, base));
     ctx.set("saving_per_port", base - *power);
-    notes.push_back(fmt::format("reduction = 1 - {} / {} at the same {}", format_human(to_quantity(*power)), format_human(to_quantity(base)),
-                                format_human(to_quantity(*rate), "b/s")));
+    notes.push_back(fmt::format("reduction = 1 - {} / {} at the same {}", ctx.quote(*power), ctx.quote(base),
+                                ctx.quote(*rate, "b/s")));
   }
 
   // Fabric watts: optics at every optical port end, plus switch chips or systems.

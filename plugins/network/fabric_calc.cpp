@@ -38,11 +38,11 @@ std::string transceiver_note(Context& ctx, const FabricParts& f) {
   if (f.co_packaged) s += "none on the co-packaged switch ports";
   else if (f.ports_per_module > 1)
   {
-    const std::string module = format_human(to_quantity(*f.link_speed * static_cast<double>(f.ports_per_module)), {}, "b/s");
+    const std::string module = ctx.quote(*f.link_speed * static_cast<double>(f.ports_per_module), "b/s");
     s += fmt::format("at the switches one module per {} ports of a switch, counted switch by switch ({} {} module carries {} x {} "
                      "links, as the twin-port 800G OSFP of a Quantum-2 switch carries two 400G ports)",
                      f.ports_per_module, article(module), module, f.ports_per_module,
-                     format_human(to_quantity(*f.link_speed), {}, "b/s"));
+                     ctx.quote(*f.link_speed, "b/s"));
   }
   else s += "one module per switch port";
   return s + "; cables: one per link";

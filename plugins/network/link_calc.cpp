@@ -139,8 +139,8 @@ void run_link(Context& ctx) {
   }
   ctx.add_table(std::move(t));
   ctx.note(fmt::format("{}: {} x {}; lane {} raw ({}, {} bit/symbol) carries {} after {} ({}%)",
-                       s.id == "custom" ? s.name : s.id, plural(s.lanes, "lane"), plural(s.links, "link"), format_human(to_quantity(r.lane_raw), "b/s"), s.modulation,
-                       s.bits_per_symbol, format_human(to_quantity(r.lane_data), "b/s"), s.encoding,
+                       s.id == "custom" ? s.name : s.id, plural(s.lanes, "lane"), plural(s.links, "link"), ctx.quote(r.lane_raw, "b/s"), s.modulation,
+                       s.bits_per_symbol, ctx.quote(r.lane_data, "b/s"), s.encoding,
                        format_number(r.efficiency * 100, 4)));
   ctx.note("per direction = one way; both directions = the two ways added, the 'bidirectional' figure NVIDIA and PCI-SIG "
            "headlines quote; b = bit, B = byte = 8 bits");

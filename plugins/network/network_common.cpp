@@ -170,11 +170,11 @@ std::optional<Watts> switch_power_of(Context& ctx, const Entry& e, std::vector<s
     if (chip)
       notes.push_back(fmt::format("{} power: the catalog gives only the ASIC's power ({}, chip_power), not the switch's; a "
                                   "switch adds CPU, fans and supply losses, so switch power is left out: give --switch-power",
-                                  e.id(), format_human(to_quantity(*chip))));
+                                  e.id(), ctx.quote(*chip)));
     return std::nullopt;
   }
-  std::string used = fmt::format("{} power: the switch system's {} (system_power, without optics)", e.id(), format_human(to_quantity(*p)));
-  if (chip) used += fmt::format(", not the ASIC's {} (chip_power)", format_human(to_quantity(*chip)));
+  std::string used = fmt::format("{} power: the switch system's {} (system_power, without optics)", e.id(), ctx.quote(*p));
+  if (chip) used += fmt::format(", not the ASIC's {} (chip_power)", ctx.quote(*chip));
   // The catalog's note says whether the figure is typical or maximum and where it comes from.
   if (auto f = e.field("system_power"); f && !f->provenance.note.empty()) used += "; " + f->provenance.note;
   notes.push_back(std::move(used));

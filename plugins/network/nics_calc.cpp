@@ -21,8 +21,8 @@ void run_nics(Context& ctx) {
   ctx.set("aggregate_bytes", node);
   ctx.set("aggregate_both", node * 2.0);
   ctx.set("per_gpu", node / static_cast<double>(gpus));
-  notes.push_back(fmt::format("{} NICs x {} = {} per direction ({})", nics, format_human(to_quantity(speed), {}, "b/s"),
-                              format_human(to_quantity(node), {}, "b/s"), format_human(to_quantity(node), {}, "B/s")));
+  notes.push_back(fmt::format("{} NICs x {} = {} per direction ({})", nics, ctx.quote(speed, "b/s"),
+                              ctx.quote(node, "b/s"), ctx.quote(node, "B/s")));
 
   // The scale-up domain per GPU, one direction: from a link id (links x link rate) or given directly.
   Maybe<BytesPerSecond> up;
@@ -32,7 +32,7 @@ void run_nics(Context& ctx) {
     const LinkSpec s = link_from_text(ctx, ctx.text("scaleup_link"), "--scaleup-link", notes);
     up.set(link_rates(s).per_direction);
     notes.push_back(fmt::format("scale-up per GPU: {} = {} links x {} per direction", s.id, s.links,
-                                format_human(to_quantity(link_rates(s).link_data), {}, "B/s")));
+                                ctx.quote(link_rates(s).link_data, "B/s")));
   }
   if (up) {
     ctx.set("scaleup_per_gpu", *up);
@@ -56,7 +56,7 @@ void run_nics(Context& ctx) {
     ctx.set_number("crypto_cores", std::ceil(need - 1e-9));
     ctx.set_number("crypto_cores_node", std::ceil(need * static_cast<double>(nics) - 1e-9));
     notes.push_back(fmt::format("host cores to encrypt one NIC at line rate = {} / {} = {}, rounded up to whole cores",
-                                format_human(to_quantity(speed), {}, "B/s"), format_human(to_quantity(core), {}, "B/s"),
+                                ctx.quote(speed, "B/s"), ctx.quote(core, "B/s"),
                                 format_number(need, 4)));
   }
   for (auto& n : notes) ctx.note(std::move(n));

@@ -24,13 +24,14 @@ pwr::Supply supply_of(const std::string& s) {
 void check_ampacity(Context& ctx, const pwr::ConductorMaterial& mat, Amperes per_conductor, SquareMeters area, std::string_view what) {
   const Amperes rated = pwr::building_wire_ampacity(mat, area);
   if (per_conductor <= rated) return;
-  const double density = per_conductor.value() / (area.value() * 1e6);
-  ctx.note(fmt::format("implausible: {} carries {:.4g} A in {} of {} ({:.3g} A/mm2), above the {:.4g} A ({:.3g} A/mm2) that "
+  // Current density has no named type; it is quoted as a run-time quantity in A/mm2.
+  const auto density = [&](Amperes i) { return ctx.quote(Quantity{i.value() / area.value(), dims::current / dims::area, false}, "A/mm2"); };
+  ctx.note(fmt::format("implausible: {} carries {} in {} of {} ({}), above the {} ({}) that "
                        "insulated {} building wire of that size is rated for continuously (NEC Table 310.16, 90 degC column, "
                        "30 degC ambient; IEC 60364-5-52 tables give similar figures); the conductor overheats: add cross-section "
                        "or --parallel conductors (a bare bus bar in free air carries more: use its maker's rating)",
-                       what, per_conductor.value(), format_human(to_quantity(area)), mat.name, density, rated.value(),
-                       rated.value() / (area.value() * 1e6), mat.name));
+                       what, ctx.quote(per_conductor, "A"), ctx.quote(area), mat.name, density(per_conductor), ctx.quote(rated, "A"),
+                       density(rated), mat.name));
 }
 
 void run_distribution(Context& ctx) {
@@ -70,8 +71,8 @@ void run_distribution(Context& ctx) {
     const Ohms one = pwr::conductor_resistance(rho, ctx.get<Meters>("length"), *area) / static_cast<double>(parallel);
     path = pwr::path_resistance(one, supply);
     ctx.set("conductor_resistance", one);
-    ctx.note(fmt::format("{} at {}: resistivity {} ({})", mat->name, format_human(to_quantity(ctx.get<TemperaturePoint>("conductor_temp"))),
-                         format_human(to_quantity(rho)), mat->source));
+    ctx.note(fmt::format("{} at {}: resistivity {} ({})", mat->name, ctx.quote(ctx.get<TemperaturePoint>("conductor_temp")),
+                         ctx.quote(rho), mat->source));
   } else if (area) {
     throw UserError{{"a conductor size needs --length (one-way length of the run)", "e.g. --length 2m"}};
   }
@@ -93,9 +94,9 @@ void run_distribution(Context& ctx) {
                "constant-power load draws more current as its voltage sags); size up the conductor");
   }
   if (taps > 1)
-    ctx.note(fmt::format("{} equal loads spread evenly along the conductor: loss x {:.4f}, drop to the far end x {:.4f} "
+    ctx.note(fmt::format("{} equal loads spread evenly along the conductor: loss x {}, drop to the far end x {} "
                          "of a single load at the end",
-                         taps, loss_k.value(), drop_k.value()));
+                         taps, ctx.quote_number(loss_k.value()), ctx.quote_number(drop_k.value())));
 
   if (ctx.has("compare_voltage")) {
     const Volts other = ctx.get<Volts>("compare_voltage");
@@ -109,9 +110,10 @@ void run_distribution(Context& ctx) {
       ctx.set("compare_loss", other_loss);
       ctx.set_number("compare_loss_share", (other_loss / load).value());
     }
-    ctx.note(fmt::format("same power and same conductors: current x {:.4g}, I^2R loss x {:.4g}; for the same loss the "
-                         "copper cross-section scales by the same {:.4g}",
-                         (volts / other).value(), pwr::loss_ratio(volts, other).value(), pwr::loss_ratio(volts, other).value()));
+    ctx.note(fmt::format("same power and same conductors: current x {}, I^2R loss x {}; for the same loss the "
+                         "copper cross-section scales by the same {}",
+                         ctx.quote_number((volts / other).value()), ctx.quote_number(pwr::loss_ratio(volts, other).value()),
+                         ctx.quote_number(pwr::loss_ratio(volts, other).value())));
   }
 
   if (ctx.has("loss_budget")) {

@@ -48,9 +48,9 @@ void run_grid(Context& ctx) {
   const Watts q_high = ctx.number("reactive_high") * it;
   ctx.set("reactive_support_low", q_low);
   ctx.set("reactive_support_high", q_high);
-  ctx.note(fmt::format("fast reactive support (STATCOM-class) sized at {:.0f}-{:.0f}% of the MW load, the range the "
+  ctx.note(fmt::format("fast reactive support (STATCOM-class) sized at {}-{} of the MW load, the range the "
                        "sources give for a 500 MW training cluster (50-100 Mvar)",
-                       100 * ctx.number("reactive_low"), 100 * ctx.number("reactive_high")));
+                       ctx.quote_number(100 * ctx.number("reactive_low")), ctx.quote_percent(ctx.number("reactive_high"))));
 
   // Storage that holds the grid draw flat: it must absorb the whole step for as long as the low phase
   // lasts (it charges while the job waits) and deliver it back when the job resumes.
@@ -76,9 +76,9 @@ void run_grid(Context& ctx) {
     const double hz = f.value();
     // Electromechanical modes: inter-area 0.1-0.7 Hz, local 0.8-2 Hz (Kundur, Power System Stability and Control, 1994).
     if (hz >= 0.1 && hz <= 2.0)
-      ctx.note(fmt::format("the load oscillates at {:.3g} Hz, inside the 0.1-2 Hz band of inter-area and local "
+      ctx.note(fmt::format("the load oscillates at {}, inside the 0.1-2 Hz band of inter-area and local "
                            "electromechanical modes: grid operators will ask for damping or smoothing",
-                           hz));
+                           ctx.quote(f, "Hz")));
   }
 }
 

@@ -114,8 +114,8 @@ void run_rack(Context& ctx) {
     rack = load.it;
     if (have_rack) {
       const Watts rated = ctx.get<Watts>("rack_power");
-      ctx.note(fmt::format("the parts sum to {} = {:.1f}% of the rack power {}; rack figures use the rack power",
-                           format_human(to_quantity(load.it)), 100.0 * (load.it / rated).value(), format_human(to_quantity(rated))));
+      ctx.note(fmt::format("the parts sum to {} = {} of the rack power {}; rack figures use the rack power", ctx.quote(load.it),
+                           ctx.quote_percent((load.it / rated).value()), ctx.quote(rated)));
       rack = rated;
     } else if (!ctx.has("host_w") && !ctx.has("nic_w") && !ctx.has("switch_w") && !ctx.has("other_w")) {
       ctx.note("accelerators only: add --host-w, --nic-w, --switch-w and --other-w for the rest of the rack");
@@ -134,7 +134,7 @@ void run_rack(Context& ctx) {
   ctx.set("rack_average", average);
   if (u.value() < 1.0)
     ctx.note(ctx.has("idle_fraction")
-                 ? fmt::format("average = idle + utilisation x (peak - idle), idle = {:.3g}% of peak", 100 * idle.value())
+                 ? fmt::format("average = idle + utilisation x (peak - idle), idle = {} of peak", ctx.quote_percent(idle.value()))
                  : std::string("no idle draw known (no --system or --gpu with idle_power): average = utilisation x peak, a "
                                "lower bound; give --idle-fraction for the idle floor"));
 

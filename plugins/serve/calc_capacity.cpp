@@ -11,7 +11,6 @@
 #include "plugins/serve/serve_math.hpp"
 #include "plugins/serve/serve_setup.hpp"
 #include "plugins/serve/serve_stats.hpp"
-#include "plugins/serve/serve_text.hpp"
 #include "units/bridge.hpp"
 #include "units/format.hpp"
 
@@ -132,9 +131,9 @@ void run_capacity(Context& ctx) {
       ctx.set("replica_tokens_per_second", cs.output_rate);
       replica_rate = cs.output_rate;
       if (!ctx.has("tokens_per_second_per_gpu")) per_gpu = cs.output_rate / static_cast<double>(rep->tp);
-      ctx.note(fmt::format("ceiling: the chunked-prefill steady state at 100% of the datasheet (--ceiling steady-state), {:.4g} sequences "
+      ctx.note(fmt::format("ceiling: the chunked-prefill steady state at 100% of the datasheet (--ceiling steady-state), {} sequences "
                            "decoding",
-                           cs.batch));
+                           ctx.quote_number(cs.batch)));
     } else {
       SimInput in;
       in.requests = sizing_requests(ctx, count, sim_answer, *rep);
@@ -144,9 +143,9 @@ void run_capacity(Context& ctx) {
       replica_rate = s.output_rate;
       if (!ctx.has("tokens_per_second_per_gpu")) per_gpu = s.output_rate / static_cast<double>(rep->tp);
       ctx.note(fmt::format("replica simulated at saturation: {} ({}) of {} prompt + {} output tokens queued at once on one replica of {}, "
-                           "{} batching, mean batch {:.4g}: {} per replica",
+                           "{} batching, mean batch {}: {} per replica",
                            plural(count, "request"), why, prompt, sim_answer, plural(rep->tp, "device"), batching_name(rep->engine.batching),
-                           s.mean_running_busy, human(s.output_rate)));
+                           ctx.quote_number(s.mean_running_busy), ctx.quote(s.output_rate)));
     }
     if (expected) {
       const decode::Engine engine = decode::engine_of(ctx);
@@ -156,9 +155,9 @@ void run_capacity(Context& ctx) {
       expected_per_gpu = cs.output_rate / static_cast<double>(rep->tp);
       expected_replica_requests = cs.request_rate;
       ctx.set("expected_per_gpu_tokens_per_second", expected_per_gpu);
-      ctx.note(fmt::format("expected: the chunked-prefill steady state of the calibrated step model, {:.4g} sequences decoding, {} "
+      ctx.note(fmt::format("expected: the chunked-prefill steady state of the calibrated step model, {} sequences decoding, {} "
                            "admitted every {}",
-                           cs.batch, plural(cs.prompts, "prompt"), plural(cs.steps, "step")));
+                           ctx.quote_number(cs.batch), plural(cs.prompts, "prompt"), plural(cs.steps, "step")));
       decode::expected_note(ctx, engine);
     }
   } else if (!ctx.has("tokens_per_second_per_gpu") && !ctx.has("baseline_tokens_per_second_per_gpu")) {
@@ -183,9 +182,9 @@ void run_capacity(Context& ctx) {
           const int size = rep ? rep->tp : 1;
           const double serving = std::floor(per_rack->value() / size) * size;
           if (serving < per_rack->value())
-            ctx.note(fmt::format("a rack of {} holds {} of --tp {}: {:g} accelerators idle",
+            ctx.note(fmt::format("a rack of {} holds {} of --tp {}: {} accelerators idle",
                                  plural(static_cast<std::int64_t>(per_rack->value()), "accelerator"),
-                                 plural(static_cast<std::int64_t>(serving / size), "replica"), size, per_rack->value() - serving));
+                                 plural(static_cast<std::int64_t>(serving / size), "replica"), size, ctx.quote_count(per_rack->value() - serving)));
           const TokensPerSecond rack = pod_throughput(serving, per_gpu);
           ctx.set("rack_tokens_per_second", rack);
           if (have_answer) ctx.set("rack_requests_per_second", answers_per_second(rack, answer));
@@ -219,7 +218,7 @@ void run_capacity(Context& ctx) {
     if (per_gpu.value() <= 0) throw UserError{{"--baseline-tokens-per-second-per-gpu compares against a rate", "give --tokens-per-second-per-gpu too"}};
     ctx.set_number("throughput_advantage", per_gpu / base - 1.0);
     ctx.set_number("baseline_gpu_ratio", per_gpu / base);
-    ctx.note(fmt::format("the baseline needs {:.4g}x the accelerators for the same token rate", (per_gpu / base).value()));
+    ctx.note(fmt::format("the baseline needs {}x the accelerators for the same token rate", ctx.quote_number((per_gpu / base).value())));
   }
 
   // Replicas for a target rate.
@@ -239,8 +238,8 @@ void run_capacity(Context& ctx) {
       Trial best = trial(*rep, reqs, saturated * 1e-3, seed, ttft, tpot);
       if (!best.ok) {
         ctx.verdict("targets_reachable", false,
-                    fmt::format("even nearly unloaded the replica's p95 TTFT is {} and p95 TPOT {}", human(best.summary.ttft.p95),
-                                human(best.summary.tpot.p95)));
+                    fmt::format("even nearly unloaded the replica's p95 TTFT is {} and p95 TPOT {}", ctx.quote(best.summary.ttft.p95),
+                                ctx.quote(best.summary.tpot.p95)));
       } else {
         double lo = best.rate, hi = saturated;
         const Trial top = trial(*rep, reqs, hi, seed, ttft, tpot);
@@ -270,8 +269,8 @@ void run_capacity(Context& ctx) {
         ctx.set("replica_ttft_p95", best.summary.ttft.p95);
         if (best.summary.tpot.count > 0) ctx.set("replica_tpot_p95", best.summary.tpot.p95);
         ctx.verdict("targets_reachable", true,
-                    fmt::format("one replica meets the targets up to {} (p95 TTFT {}, p95 TPOT {})", human(per_replica),
-                                human(best.summary.ttft.p95), human(best.summary.tpot.p95)));
+                    fmt::format("one replica meets the targets up to {} (p95 TTFT {}, p95 TPOT {})", ctx.quote(per_replica),
+                                ctx.quote(best.summary.ttft.p95), ctx.quote(best.summary.tpot.p95)));
       }
     } else if (rep) {
       per_replica = from_base<PerSecond>(replica_rate.value() / static_cast<double>(sim_answer));
@@ -297,7 +296,7 @@ void run_capacity(Context& ctx) {
                     "--ttft-target/--tpot-target (simulated replica) or --max-load 80%");
       else
         ctx.verdict("headroom", true,
-                    load_given ? fmt::format("each replica planned at {:g}% of {}{}", 100 * load, human(per_replica),
+                    load_given ? fmt::format("each replica planned at {} of {}{}", ctx.quote_percent(load), ctx.quote(per_replica),
                                              at_saturation ? ", its saturated rate" : ", its rate within the latency targets")
                                : std::string("sized at the rate whose p95 latencies meet the targets"));
       if (expected_replica_requests.value() > 0 && at_saturation) {
@@ -316,7 +315,7 @@ void run_capacity(Context& ctx) {
         ctx.set_number("pods_needed", static_cast<double>(whole_count(static_cast<double>(needed) / gpus, Rounding::up,
                                                                       {"--target-rate", "pods", "lower --target-rate"})));
       ctx.note(fmt::format("replicas = ceil({} / {}) = {}, rounded up to whole replicas; accelerators = replicas x {}{}",
-                           human(target), human(planned), replicas, plural(devices, "device"),
+                           ctx.quote(target), ctx.quote(planned), replicas, plural(devices, "device"),
                            have_gpus ? fmt::format(", pods = ceil({} / {}) rounded up to whole pods", needed, gpus) : std::string()));
     }
   }
@@ -324,13 +323,13 @@ void run_capacity(Context& ctx) {
   // The rule: a request runs at least one decode step after the step that prefills it (which yields its first token).
   // A 1-token answer runs none, so the rate above divides step throughput by nothing but the request's fixed costs.
   if (have_answer && answer.value() < 2.0 && ctx.result().find("requests_per_second") != nullptr)
-    ctx.note(fmt::format("implausible: --tokens-per-answer {:g} is answered by the step that prefills the prompt, with no decode step, "
+    ctx.note(fmt::format("implausible: --tokens-per-answer {} is answered by the step that prefills the prompt, with no decode step, "
                          "so requests_per_second divides the accelerators' step work among requests and counts none of their fixed costs, "
                          "which do not batch away: admission and scheduling, the HTTP API, tokenizing and detokenizing run on the "
                          "host per request (in vLLM's profile of "
                          "Llama 3 8B on one H100 the API server took 33% and scheduling 29% of the time, vLLM blog 2024-09-05); "
                          "size with answers of at least 2 tokens and a measured request rate",
-                         answer.value()));
+                         ctx.quote(answer)));
 }
 
 }  // namespace

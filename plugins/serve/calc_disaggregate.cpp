@@ -11,7 +11,6 @@
 #include "plugins/serve/serve_calculators.hpp"
 #include "plugins/serve/serve_math.hpp"
 #include "plugins/serve/serve_setup.hpp"
-#include "plugins/serve/serve_text.hpp"
 #include "units/bridge.hpp"
 #include "units/format.hpp"
 
@@ -81,8 +80,8 @@ void run_disaggregate(Context& ctx) {
       const Seconds latency = ctx.has("transfer_latency") ? ctx.get<Seconds>("transfer_latency") : Seconds{};
       transfer = transfer_time(kv_bytes, bw, links, latency);
       ctx.set("kv_transfer_time", transfer);
-      ctx.note(fmt::format("KV transfer: {} over {} of {} each (one per device of the smaller group){}", human(kv_bytes),
-                           plural(links, "link"), human(bw), ctx.has("transfer_latency") ? "" : "; link latency not counted (give --transfer-latency)"));
+      ctx.note(fmt::format("KV transfer: {} over {} of {} each (one per device of the smaller group){}", ctx.quote(kv_bytes),
+                           plural(links, "link"), ctx.quote(bw), ctx.has("transfer_latency") ? "" : "; link latency not counted (give --transfer-latency)"));
     } else {
       ctx.note("give --fabric ID or --transfer-bandwidth for the KV transfer time");
     }
@@ -108,9 +107,9 @@ void run_disaggregate(Context& ctx) {
         ctx.set_number("transfer_utilization", needed / (links * ctx.get<BytesPerSecond>("transfer_bandwidth")));
       }
     }
-    ctx.note(fmt::format("pools for {}: {:.4g} prefill and {:.4g} decode accelerators at full utilisation, rounded up to whole replicas "
+    ctx.note(fmt::format("pools for {}: {} prefill and {} decode accelerators at full utilisation, rounded up to whole replicas "
                          "of {} and {} (at least one each; no headroom for queueing)",
-                         human(rate), p_dev, d_dev, plural(prefill_tp, "device"), plural(decode_tp, "device")));
+                         ctx.quote(rate), ctx.quote_number(p_dev), ctx.quote_number(d_dev), plural(prefill_tp, "device"), plural(decode_tp, "device")));
   }
   ctx.note(fmt::format("prefill: {} of {} tokens per step (the --step-tokens budget) on {}; decode: batch {} for {} on {}, contexts {} "
                        "to {}",

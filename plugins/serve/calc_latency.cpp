@@ -7,7 +7,6 @@
 #include "plugins/serve/serve_calculators.hpp"
 #include "plugins/serve/serve_math.hpp"
 #include "plugins/serve/serve_setup.hpp"
-#include "plugins/serve/serve_text.hpp"
 #include "units/bridge.hpp"
 #include "units/format.hpp"
 
@@ -160,7 +159,7 @@ void run_latency(Context& ctx) {
   if (rep.model && !ctx.has("tpot"))
     ctx.note(fmt::format("decode steps priced by the replica's step model at batch {} (every sequence at the same context), growing from {} "
                          "cached tokens; mean {} per token",
-                         batch, prompt, human(tpot)));
+                         batch, prompt, ctx.quote(tpot)));
   if (base_turn) ctx.note("--base-turn is the whole turn before the added reasoning tokens; each reasoning token adds one decode step");
   else if (generated > 0) ctx.note("the first generated token comes out of the prefill; every later token is one decode step");
   if (reasoning > 0) ctx.note("reasoning tokens are generated before the visible answer, so the first visible token waits for all of them");

@@ -8,7 +8,6 @@
 #include "plugins/serve/serve_report.hpp"
 #include "plugins/serve/serve_setup.hpp"
 #include "plugins/serve/serve_stats.hpp"
-#include "plugins/serve/serve_text.hpp"
 #include "units/bridge.hpp"
 #include "units/format.hpp"
 
@@ -54,8 +53,17 @@ void run_simulate(Context& ctx) {
                  {}};
   std::int64_t traced = 0;
   StepObserver observer;
-  if (trace) {
+  // Progress counts answered requests; the observer is set only when someone watches (a step costs more with one).
+  const bool watched = static_cast<bool>(ctx.options().progress);
+  const double total = static_cast<double>(in.requests.size());
+  double answered = 0;
+  if (trace || watched) {
     observer = [&](const StepEvent& e) {
+      if (watched) {
+        answered += static_cast<double>(e.finished.size());
+        ctx.progress(answered, total);
+      }
+      if (!trace) return;
       ++traced;
       if (schedule.rows.size() >= kTraceRows) return;
       const StepSample& s = *e.sample;
@@ -171,7 +179,7 @@ void run_simulate(Context& ctx) {
     if (last > 0)
       ctx.note(fmt::format("rates are over the makespan (t = 0 to the last answer at {}), ramp-up and drain included; the last of the {} "
                            "requests arrived at {}",
-                           human(s.makespan), in.requests.size(), human(from_base<Seconds>(last))));
+                           ctx.quote(s.makespan), in.requests.size(), ctx.quote(from_base<Seconds>(last))));
   }
   simulate_notes(ctx, rep, r, s);
 }

@@ -4,7 +4,6 @@
 
 #include "plugins/core/catalog_input.hpp"
 #include "plugins/core/words.hpp"
-#include "plugins/serve/serve_text.hpp"
 #include "units/bridge.hpp"
 #include "units/format.hpp"
 
@@ -52,12 +51,12 @@ void report_slo_and_cost(Context& ctx, const SimResult& r, const Summary& s, int
   if (ttft.value() > 0) {
     const bool ok = s.ttft.p95 <= ttft;
     failed |= !ok;
-    ctx.verdict("ttft_p95_within_target", ok, fmt::format("p95 TTFT {} against {}", human(to_quantity(s.ttft.p95)), human(to_quantity(ttft))));
+    ctx.verdict("ttft_p95_within_target", ok, fmt::format("p95 TTFT {} against {}", ctx.quote(to_quantity(s.ttft.p95)), ctx.quote(to_quantity(ttft))));
   }
   if (tpot.value() > 0) {
     const bool ok = s.tpot.count == 0 || s.tpot.p95 <= tpot;
     failed |= !ok;
-    ctx.verdict("tpot_p95_within_target", ok, fmt::format("p95 TPOT {} against {}", human(to_quantity(s.tpot.p95)), human(to_quantity(tpot))));
+    ctx.verdict("tpot_p95_within_target", ok, fmt::format("p95 TPOT {} against {}", ctx.quote(to_quantity(s.tpot.p95)), ctx.quote(to_quantity(tpot))));
   }
   if (failed && ctx.flag("require_slo")) ctx.fail_check();
   if (!ctx.has("gpu_hour") && ctx.ref("rental") != nullptr &&
@@ -68,7 +67,7 @@ void report_slo_and_cost(Context& ctx, const SimResult& r, const Summary& s, int
     ctx.set("cost_per_hour", per_hour);
     if (s.output_rate.value() > 0) ctx.set("cost_per_output_token", per_hour / s.output_rate);
     ctx.note(fmt::format("cost: {} x {} for the whole makespan, idle time included", plural(devices, "device"),
-                         human(to_quantity(ctx.get<UsdPerHour>("gpu_hour")))));
+                         ctx.quote(to_quantity(ctx.get<UsdPerHour>("gpu_hour")))));
   }
 }
 
@@ -79,9 +78,10 @@ void simulate_notes(Context& ctx, const Replica& rep, const SimResult& r, const 
                          "is done, answers returned when the batch ends",
                          r.batches));
     if (r.idle_slot_steps > 0)
-      ctx.note(fmt::format("{} token slots decoded padding for sequences already finished ({:.4g}% of the batches' slots); continuous batching "
+      ctx.note(fmt::format("{} token slots decoded padding for sequences already finished ({} of the batches' slots); continuous batching "
                            "would hand each freed slot to a waiting request at the next step",
-                           r.idle_slot_steps, 100.0 * static_cast<double>(r.idle_slot_steps) / static_cast<double>(r.batch_slot_steps)));
+                           ctx.quote_count(static_cast<double>(r.idle_slot_steps)),
+                           ctx.quote_percent(static_cast<double>(r.idle_slot_steps) / static_cast<double>(r.batch_slot_steps))));
   } else {
     ctx.note(fmt::format("continuous batching, at most {} sequences and {} tokens per step, {}; admissions first come first served, "
                          "preemption of the latest admitted ({})",
@@ -92,9 +92,9 @@ void simulate_notes(Context& ctx, const Replica& rep, const SimResult& r, const 
   if (r.preemptions > 0)
     ctx.note(fmt::format("{} preemptions: the KV pool ran out while sequences grew; {} tokens were prefilled again", r.preemptions,
                          r.recomputed_tokens));
-  ctx.note(fmt::format("Little's law: {:.4g} sequences in the batch on average against {:.4g} answers/s x {} in the batch = {:.4g}",
-                       s.mean_running, s.request_rate.value(), human(to_quantity(s.mean_residence)),
-                       s.request_rate.value() * s.mean_residence.value()));
+  ctx.note(fmt::format("Little's law: {} sequences in the batch on average against {} answers/s x {} in the batch = {}",
+                       ctx.quote_number(s.mean_running), ctx.quote_number(s.request_rate.value()), ctx.quote(s.mean_residence),
+                       ctx.quote_number((s.request_rate * s.mean_residence).value())));
   ctx.note("the first output token comes out of the prefill step; TTFT counts queueing and the prefill, not network or tokenisation "
            "(see `serve latency`)");
 }

@@ -13,7 +13,6 @@
 #include "plugins/kv/kv_layout.hpp"
 #include "plugins/kv/kv_paged.hpp"
 #include "plugins/kv/kv_reserve.hpp"
-#include "plugins/serve/serve_text.hpp"
 #include "units/bridge.hpp"
 #include "units/format.hpp"
 
@@ -47,19 +46,19 @@ Bytes fit_budget(Context& ctx, const decode::Workload& w, int tp, const EngineCo
   const Bytes usable = of_free ? memory : util * memory;
   const Bytes budget = of_free ? util * (memory - other) : usable - other;
   if (of_free)
-    ctx.note(fmt::format("engine trtllm: the KV pool takes {:g}% of the memory free after weights, activations and reserves "
+    ctx.note(fmt::format("engine trtllm: the KV pool takes {} of the memory free after weights, activations and reserves "
                          "(TensorRT-LLM's free_gpu_memory_fraction)",
-                         util * 100));
+                         ctx.quote_percent(util)));
   if (budget.value() <= 0)
     throw UserError{{fmt::format("no memory left for the KV cache: weights {} + activations {} + reserve {} + buffers {} per device against {} "
                                  "usable ({:g}% of {})",
-                                 human(weights), human(wf.activations), human(wf.framework), human(wf.comm), human(usable), util * 100,
-                                 human(memory)),
+                                 ctx.quote(weights), ctx.quote(wf.activations), ctx.quote(wf.framework), ctx.quote(wf.comm), ctx.quote(usable), util * 100,
+                                 ctx.quote(memory)),
                      "raise --tp, use a smaller --dtype, or lower --max-batch / --step-tokens"}};
-  ctx.note(fmt::format("KV budget per device {} = {:g}% of {} - weights {} - activations {} ({} step, {}) - framework "
+  ctx.note(fmt::format("KV budget per device {} = {} of {} - weights {} - activations {} ({} step, {}) - framework "
                        "reserve {} - communication buffers {} (fit plugin's waterfall)",
-                       human(budget), util * 100, human(memory), human(weights), human(wf.activations), with_article(fmt::format("{}-token", e.step_tokens)), plural(e.max_batch, "sequence"),
-                       human(wf.framework), human(wf.comm)));
+                       ctx.quote(budget), ctx.quote_percent(util), ctx.quote(memory), ctx.quote(weights), ctx.quote(wf.activations), with_article(fmt::format("{}-token", e.step_tokens)), plural(e.max_batch, "sequence"),
+                       ctx.quote(wf.framework), ctx.quote(wf.comm)));
   return budget;
 }
 
@@ -72,7 +71,7 @@ std::optional<BytesPerSecond> swap_bandwidth(Context& ctx) {
   if (!link) return std::nullopt;
   const Entry& e = Catalog::instance().get(*link, {"interconnect"}, "--gpu " + g->id() + " host_interconnect");
   auto bw = ctx.catalog<BytesPerSecond>(e, "bandwidth_per_direction");
-  if (bw) ctx.note(fmt::format("swap copies over {}'s host link {} at {} each way", g->id(), e.id(), human(*bw)));
+  if (bw) ctx.note(fmt::format("swap copies over {}'s host link {} at {} each way", g->id(), e.id(), ctx.quote(*bw)));
   return bw;
 }
 
@@ -200,8 +199,8 @@ Replica resolve_step_model(Context& ctx, bool required) {
     if (ctx.has("prefill_rate")) per_prompt = from_base<Tokens>(1.0) / ctx.get<TokensPerSecond>("prefill_rate");
     else ctx.note("--step-time without --prefill-rate: prefills take no time (give --prefill-rate for measured prompt throughput)");
     rep.model = std::make_unique<LinearStepModel>(base, per_seq, per_prompt);
-    ctx.note(fmt::format("measured step model: decode step = {} + {} per sequence; prefill {} per prompt token", human(base), human(per_seq),
-                         human(per_prompt)));
+    ctx.note(fmt::format("measured step model: decode step = {} + {} per sequence; prefill {} per prompt token", ctx.quote(base), ctx.quote(per_seq),
+                         ctx.quote(per_prompt)));
   } else if (rep.workload) {
     const decode::Roof roof = decode::resolve_roof(ctx, false, true);
     std::optional<decode::Link> link;
@@ -280,7 +279,7 @@ Replica resolve_replica(Context& ctx, bool need_step_model) {
   }
   if (e.kv_blocks > 0) {
     rep.kv_tokens = e.kv_blocks * e.block_size;
-    std::string bytes = arch ? fmt::format(" of {} each ({} per token per device)", human(block_bytes), human(rep.kv_per_token)) : "";
+    std::string bytes = arch ? fmt::format(" of {} each ({} per token per device)", ctx.quote(block_bytes), ctx.quote(rep.kv_per_token)) : "";
     ctx.note(fmt::format("KV pool: {} blocks of {} tokens{} = {} tokens", e.kv_blocks, e.block_size, bytes, rep.kv_tokens));
     if (rep.workload && rep.workload->arch && rep.workload->arch->sliding_window > 0)
       ctx.note("sliding-window layers are counted as growing with every token (a pool of pages for all layers, as vLLM's block manager "

@@ -24,7 +24,7 @@ std::optional<Joules> period_energy(Context& ctx, Seconds period) {
       const double lf = e / (ctx.get<Watts>("power") * pue * period);
       ctx.set_number("load_factor_implied", lf);
       if (lf > 1.0 + 1e-12)
-        ctx.note(fmt::format("--energy is more than --power x PUE can draw in the period (load factor {:.3g})", lf));
+        ctx.note(fmt::format("--energy is more than --power x PUE can draw in the period (load factor {})", ctx.quote_number(lf)));
     }
     return e;
   }
@@ -82,7 +82,7 @@ void run_energy(Context& ctx) {
   } else if (ctx.has("connection_capex")) {
     ctx.note("--connection-capex is compared with the swing of a --tariff-range; no range given");
   }
-  ctx.note("bill = energy x tariff over " + format_human(ctx.quantity("period"), "yr") +
+  ctx.note("bill = energy x tariff over " + ctx.quote(ctx.quantity("period"), "yr") +
            "; the tariff is the delivered price (energy, network and fees per MWh); demand charges per kW are not included");
 }
 
@@ -101,12 +101,12 @@ void fill_climate_pue(Context& ctx) {
   if (!climate) throw UserError{climate.error()};
   if (auto f = site->field("month")) ctx.cite(f->provenance);
   const cooling::PlantMonth year = cooling::plant_year(*climate, cooling::default_plant(cooling, water, cooling::default_supply(ctx, cooling)));
-  record_input(ctx, "pue", Quantity::number(year.pue.value()), Origin::derived, fmt::format("{:.4g}", year.pue.value()), site->id());
+  record_input(ctx, "pue", Quantity::number(year.pue.value()), Origin::derived, ctx.quote_number(year.pue.value()), site->id());
   ctx.set("pue_from_climate", year.pue);
-  ctx.note(fmt::format("PUE {:.3f} from {}'s typical year through {} cooling{} ({:.0f} economiser hours; `infracalc cooling climate "
+  ctx.note(fmt::format("PUE {} from {}'s typical year through {} cooling{} ({} of economiser hours; `infracalc cooling climate "
                        "--site {} --cooling {} --water {}` shows the months)",
-                       year.pue.value(), site->id(), cooling, water ? " with evaporative cooling" : " without water",
-                       (year.dry + year.evaporative).value() / 3600.0, site->id(), cooling, water ? "yes" : "no"));
+                       ctx.quote_number(year.pue.value()), site->id(), cooling, water ? " with evaporative cooling" : " without water",
+                       ctx.quote(year.dry + year.evaporative, "h"), site->id(), cooling, water ? "yes" : "no"));
 }
 
 void run_siting(Context& ctx) {

@@ -29,7 +29,7 @@ Usd it_capex(Context& ctx, std::string& how, PurchaseBasis& bought) {
     if (!ctx.has("capex_per_accelerator")) missing(ctx, "capex_per_accelerator", "price of one accelerator", "$30000", "purchase");
     const double n = static_cast<double>(ctx.integer("accelerators"));
     total += ctx.get<Usd>("capex_per_accelerator") * n;
-    items.push_back(fmt::format("{:g} accelerators x {}", n, format_human(ctx.quantity("capex_per_accelerator"))));
+    items.push_back(fmt::format("{} accelerators x {}", ctx.quote_count(n), ctx.quote(ctx.quantity("capex_per_accelerator"))));
   }
   for (const char* key : {"servers", "network"})
     if (ctx.has(key)) {
@@ -132,12 +132,12 @@ void run_facility(Context& ctx) {
 
   if (bought == PurchaseBasis::accelerator && ctx.has("accelerators"))
     ctx.note("the purchase-price entry covers the accelerator alone; give --servers and --network for the rest of the IT bill");
-  ctx.note(how + " = " + format_human(to_quantity(it)) + ", depreciated straight-line over " + format_human(to_quantity(life), "yr"));
+  ctx.note(how + " = " + ctx.quote(it) + ", depreciated straight-line over " + ctx.quote(life, "yr"));
   if (building.value() > 0)
-    ctx.note("building and power/cooling plant " + format_human(to_quantity(building)) + " depreciated over " +
-             format_human(to_quantity(facility_life), "yr"));
+    ctx.note("building and power/cooling plant " + ctx.quote(building) + " depreciated over " +
+             ctx.quote(facility_life, "yr"));
   if (annual_energy && ctx.has("energy_cost"))
-    ctx.note("the energy bill and the energy drawn imply a tariff of " + format_human(to_quantity(*tariff), "$/MWh"));
+    ctx.note("the energy bill and the energy drawn imply a tariff of " + ctx.quote(*tariff, "$/MWh"));
   ctx.note("annual TCO = capex / life + energy + overheads; no residual value, financing or taxes (see tco ledger for "
            "discounting); a year is 365.25 d");
 }

@@ -35,7 +35,7 @@ HourLines lines_at(const HourParams& p, double share) {
   return l;
 }
 
-std::string money(const UsdPerHour& v) { return format_human(to_quantity(v), {}, "$/h"); }
+std::string money(const Context& ctx, const UsdPerHour& v) { return ctx.quote(v, "$/h"); }
 
 void run_hour(Context& ctx) {
   const PurchaseBasis bought = fill_purchase(ctx, "capex_per_gpu");
@@ -53,8 +53,8 @@ void run_hour(Context& ctx) {
     if (power && n && n->value >= 1) {
       const Watts per = *power / n->value;
       record_input(ctx, "power_per_gpu", to_quantity(per), Origin::derived, format_human(to_quantity(per)), system->id());
-      ctx.note(fmt::format("power per accelerator = {} system power {} / {:g} accelerators = {}", system->id(),
-                           format_human(to_quantity(*power)), n->value, format_human(to_quantity(per))));
+      ctx.note(fmt::format("power per accelerator = {} system power {} / {} accelerators = {}", system->id(), ctx.quote(*power),
+                           ctx.quote_count(n->value), ctx.quote(per)));
     }
   }
   if (!ctx.has("power_per_gpu")) missing(ctx, "power_per_gpu", "power of one working accelerator with its share of the server", "1.2kW", "system");
@@ -137,17 +137,16 @@ void run_hour(Context& ctx) {
   }
   ctx.add_table(std::move(sweep));
 
-  const double years = p.life / year();
-  ctx.note(fmt::format("a year is 365.25 d = 8,766 h (the unit parser's yr): the life of {:g} yr is {:g} h, of which {:g} h "
+  ctx.note(fmt::format("a year is 365.25 d = 8,766 h (the unit parser's yr): the life of {} is {}, of which {} "
                        "are sold; write --life 1460d for four 365-day years",
-                       years, p.life / hour(), p.life * share / hour()));
-  ctx.note(fmt::format("equipment = (capex - residual) / (life x sold share) = {} / {:g} h = {}; halving the sold share to "
-                       "{:g}% doubles it to {}",
-                       format_human(to_quantity(p.capex - p.residual)), p.life * share / hour(), money(l.equipment),
-                       share * 50, money(half.equipment)));
-  ctx.note(fmt::format("electricity = {} x PUE {:g} x {} per sold hour{}", format_human(to_quantity(p.power)), p.pue,
-                       format_human(to_quantity(p.tariff), {}, "$/kWh"),
-                       p.idle > 0 ? fmt::format(", plus the idle draw of unsold hours: {:.3g}% of it{}", p.idle * 100,
+                       ctx.quote(p.life, "yr"), ctx.quote(p.life, "h"), ctx.quote(p.life * share, "h")));
+  ctx.note(fmt::format("equipment = (capex - residual) / (life x sold share) = {} / {} = {}; halving the sold share to "
+                       "{} doubles it to {}",
+                       ctx.quote(p.capex - p.residual), ctx.quote(p.life * share, "h"), money(ctx, l.equipment),
+                       ctx.quote_percent(share / 2), money(ctx, half.equipment)));
+  ctx.note(fmt::format("electricity = {} x PUE {} x {} per sold hour{}", ctx.quote(p.power), ctx.quote_number(p.pue),
+                       ctx.quote(p.tariff, "$/kWh"),
+                       p.idle > 0 ? fmt::format(", plus the idle draw of unsold hours: {} of it{}", ctx.quote_percent(p.idle),
                                                 idle_from.empty() ? std::string(" (--idle-power-share)")
                                                                   : fmt::format(" ({}'s idle_power against its full power)", idle_from))
                                   : " (no idle draw: give --gpu or --system for the catalog's idle power, or --idle-power-share; "
@@ -156,19 +155,18 @@ void run_hour(Context& ctx) {
     ctx.note("financing is the flat --financing per sold hour and is held fixed when the sold share changes; "
              "give --cost-of-capital to compute it from an annuity instead");
   else if (ctx.has("cost_of_capital"))
-    ctx.note(fmt::format("financing from {} {}% cost of capital: an annuity of {} per year over {:g} yr (annual payments, "
+    ctx.note(fmt::format("financing from {} {} cost of capital: an annuity of {} per year over {} (annual payments, "
                          "annual compounding) less straight-line depreciation, per sold hour",
-                         article(fmt::format("{:g}", p.rate * 100)), fmt::format("{:g}", p.rate * 100),
-                         format_human(to_quantity(capital_recovery(p.capex, p.residual, p.rate, p.life) * year())),
-                         years));
+                         article(ctx.quote_number(p.rate * 100)), ctx.quote_percent(p.rate),
+                         ctx.quote(capital_recovery(p.capex, p.residual, p.rate, p.life) * year()), ctx.quote(p.life, "yr")));
   else
     ctx.note("no --financing or --cost-of-capital: financing is zero (equity at no cost)");
   if (bought == PurchaseBasis::accelerator)
     ctx.note("the purchase-price entry covers the accelerator alone; its share of server, network and installation is not "
              "included (give --capex-per-gpu for the full equipment cost)");
-  ctx.note(fmt::format("maintenance = {} per installed hour / sold share {:g}% = {} per sold hour: staff and service run whether "
+  ctx.note(fmt::format("maintenance = {} per installed hour / sold share {} = {} per sold hour: staff and service run whether "
                        "or not an hour sells, so it grows as fewer hours sell",
-                       money(p.maintenance), share * 100, money(l.maintenance)));
+                       money(ctx, p.maintenance), ctx.quote_percent(share), money(ctx, l.maintenance)));
   ctx.note("left out: buildings and cooling plant, networking and spares not in the capex, taxes, insurance, failures");
 }
 

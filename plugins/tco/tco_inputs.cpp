@@ -49,10 +49,10 @@ PurchaseBasis fill_purchase(Context& ctx, std::string_view key) {
   for (auto& in : ctx.result().inputs)
     if (in.key == key)
       if (auto* q = std::get_if<Quantity>(&in.value)) {
-        ctx.note(fmt::format("{} prices one {} ({}): {} / {:g} accelerators = {} per accelerator, with its share of "
+        ctx.note(fmt::format("{} prices one {} ({}): {} / {} accelerators = {} per accelerator, with its share of "
                              "everything else the {} price covers",
-                             e->id(), unit, sys->id(), format_human(*q), n->value,
-                             format_human(Quantity{q->value / n->value, q->dim}), unit));
+                             e->id(), unit, sys->id(), ctx.quote(*q), ctx.quote_count(n->value),
+                             ctx.quote(Quantity{q->value / n->value, q->dim}), unit));
         q->value /= n->value;
         in.raw += fmt::format(" / {:g}", n->value);
       }

@@ -78,8 +78,8 @@ void run_ledger_calc(Context& ctx) {
     const double diff = std::fabs((L.levelised() - closed) / closed);
     ctx.set_number("closed_form_difference", diff);
     ctx.verdict("closed_form_agrees", diff < 1e-9,
-                fmt::format("tco hour with --cost-of-capital {:g}% gives {} per sold hour; the ledger {}", in.discount_rate * 100,
-                            format_human(to_quantity(closed), {}, "$/h"), format_human(to_quantity(L.levelised()), {}, "$/h")));
+                fmt::format("tco hour with --cost-of-capital {} gives {} per sold hour; the ledger {}", ctx.quote_percent(in.discount_rate),
+                            ctx.quote(closed, "$/h"), ctx.quote(L.levelised(), "$/h")));
   } else {
     ctx.note("the tco hour closed form is compared only with flat tariffs (--escalation 0) over one life (--horizon = --life)");
   }

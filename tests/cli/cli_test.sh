@@ -109,6 +109,27 @@ if command -v script >/dev/null; then
 fi
 INFRACALC_PROGRESS_DELAY=0 "$bin" verify kv formats --quick >/dev/null 2>"$tmp/err"
 if [ -s "$tmp/err" ]; then bad "progress written to a stderr that is not a terminal: $(head -c 200 "$tmp/err")"; else ok; fi
+# A long calculator run (serve simulate) draws the same bar from the calculator's progress sink, on a terminal only.
+if command -v script >/dev/null; then
+  INFRACALC_PROGRESS_DELAY=0 script -qfec "'$bin' serve simulate --count 64 --prompt-tokens 100 --output-tokens 200 --step-time 20ms --max-batch 16 >/dev/null" /dev/null >"$tmp/tty" 2>&1
+  if grep -aq "serve simulate \[" "$tmp/tty" && grep -aq "/64 " "$tmp/tty"; then ok; else bad "no serve simulate progress on a terminal: $(head -c 200 "$tmp/tty")"; fi
+  # JSON output keeps stderr clean even on a terminal.
+  INFRACALC_PROGRESS_DELAY=0 script -qfec "'$bin' serve simulate --count 64 --prompt-tokens 100 --output-tokens 200 --step-time 20ms --max-batch 16 --json >/dev/null" /dev/null >"$tmp/tty" 2>&1
+  if grep -aq "serve simulate" "$tmp/tty"; then bad "progress drawn for --json: $(head -c 200 "$tmp/tty")"; else ok; fi
+fi
+INFRACALC_PROGRESS_DELAY=0 "$bin" serve simulate --count 64 --prompt-tokens 100 --output-tokens 200 --step-time 20ms --max-batch 16 --json >/dev/null 2>"$tmp/err"
+if [ -s "$tmp/err" ]; then bad "serve simulate progress written to a stderr that is not a terminal: $(head -c 200 "$tmp/err")"; else ok; fi
+# Notes quote numbers with the run's --digits and --binary (issue 20, item 9): the same note at 2 and 6 digits, in GiB
+# with --binary, and a batch record's notes with the options its command line gave.
+expect_status 0 -- "$bin" fit weights --model llama-3-70b --gpu h100-sxm --digits 2
+out_has "min_devices = ceil(141 GB / 86 GB)"
+expect_status 0 -- "$bin" fit weights --model llama-3-70b --gpu h100-sxm --digits 6
+out_has "min_devices = ceil(141.107 GB / 85.5208 GB)"
+expect_status 0 -- "$bin" fit weights --model llama-3-70b --gpu h100-sxm --binary
+out_has "min_devices = ceil(131.4 GiB / 79.65 GiB)"
+echo '{"plugin": "fit", "calculator": "weights", "inputs": {"model": "llama-3-70b", "gpu": "h100-sxm"}}' >"$tmp/notes.jsonl"
+expect_status 0 -- "$bin" batch "$tmp/notes.jsonl" --digits 2 --binary
+out_has "min_devices = ceil(131 GiB / 80 GiB)"
 # A year in a data file is a label: an overlay's `launch = 2020` shows as 2020, not 2,020 (issue 20, item 9).
 mkdir -p "$tmp/year/accelerators"
 sed 's/^launch = .*/launch = 2020/' "$(dirname "$0")/../../data/accelerators/h100-sxm.toml" >"$tmp/year/accelerators/h100-sxm.toml"

@@ -341,7 +341,7 @@ TEST_CASE("layout: days to train a token budget, at the ceiling's and the expect
 TEST_CASE("cluster train: state that cannot fit, and constant MFU at very large scale, are warned about", "[cluster][implausible]") {
   // 405B parameters x 16 bytes = 6.5 TB of training state against one H100's memory.
   const Result one = run("train", {{"model", "llama-3.1-405b"}, {"tokens", "15T"}, {"gpu", "h100-sxm"}, {"gpus", "1"}});
-  CHECK(says(one, "implausible: the mixed-precision Adam training state of 4.059e+11 parameters (16 bytes each"));
+  CHECK(says(one, "implausible: the mixed-precision Adam training state of 405,853,388,800 parameters (16 B each"));
   CHECK(says(one, "of --gpus 1 ("));
   // 8,192 of them hold it, and stay below the scale warning.
   const Result fleet = run("train", {{"model", "llama-3.1-405b"}, {"tokens", "15T"}, {"gpu", "h100-sxm"}, {"gpus", "8192"}});

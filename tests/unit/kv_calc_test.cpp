@@ -272,3 +272,33 @@ TEST_CASE("kv offload: the weights share HBM, and DRAM/CXL latency below a PCIe 
   CHECK(says(c, "--dram-latency 100 ns"));
   CHECK_FALSE(says(run("offload", {{"cache", "40GB"}, {"dram_latency", "1.5us"}, {"cxl_latency", "2us"}}), "implausible"));
 }
+
+// Issue 20, item 9: notes quote numbers with the run's options (--digits, --binary), through Context::quote.
+TEST_CASE("notes honour the run's digits and binary prefixes", "[kv][calc][format]") {
+  const Plugin& p = kv_plugin();
+  const RawInputs raw = {{"model", "llama-3-8b"}, {"memory", "80GB"}};
+  auto note_with = [&](const FormatOptions& number) {
+    RunOptions o;
+    o.number = number;
+    for (const auto& n : run_calculator(p, *p.find("capacity"), raw, o).notes)
+      if (n.rfind("usable memory per device", 0) == 0) return n;
+    return std::string();
+  };
+  CHECK(note_with({}).find("= 80 GB x 0.9 - 1.5 GB reserved = 70.5 GB;") != std::string::npos);
+  CHECK(note_with({.digits = 2, .binary = false}).find("= 80 GB x 0.9 - 1.5 GB reserved = 70 GB;") != std::string::npos);
+  CHECK(note_with({.digits = 6, .binary = true}).find("= 74.5058 GiB x 0.9 - 1.39698 GiB reserved = 65.6582 GiB;") != std::string::npos);
+}
+
+TEST_CASE("Context::quote and friends format with the run's options", "[core][format]") {
+  const Plugin& p = kv_plugin();
+  RunOptions o;
+  o.number = {.digits = 3, .binary = true};
+  Context ctx(p, *p.find("capacity"), {{"model", "llama-3-8b"}, {"memory", "80GB"}}, o);
+  CHECK(ctx.quote(from_base<Bytes>(1024.0 * 1024 * 1024 * 1.5)) == "1.5 GiB");
+  CHECK(ctx.quote(from_base<Seconds>(0.0123456)) == "12.3 ms");
+  CHECK(ctx.quote(from_base<Seconds>(7200.0), "h") == "2 h");
+  CHECK(ctx.quote_count(8192) == "8,192");
+  CHECK(ctx.quote_number(0.123456) == "0.123");
+  CHECK(ctx.quote_percent(0.40) == "40%");
+  CHECK(ctx.quote_percent(0.123456) == "12.3%");
+}

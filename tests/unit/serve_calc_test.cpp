@@ -267,7 +267,7 @@ TEST_CASE("serve capacity: a pod is whole replicas", "[serve][calc]") {
 TEST_CASE("serve capacity: 1-token answers are flagged, with the per-request costs the rate leaves out", "[serve][calc][implausible]") {
   const Result r = serve("capacity", {{"model", "llama-3-8b"}, {"gpu", "h100-sxm"}, {"prompt_tokens", "1"}, {"tokens_per_answer", "1"}, {"gpus", "1"}});
   CHECK(value(r, "requests_per_second") > 10'000);
-  CHECK(has_note(r, "implausible: --tokens-per-answer 1 is answered by the step that prefills the prompt"));
+  CHECK(has_note(r, "implausible: --tokens-per-answer 1 tok is answered by the step that prefills the prompt"));
   CHECK(has_note(r, "the API server took 33%"));
   // The same with a given token rate; two-token answers run a decode step and are not flagged.
   CHECK(has_note(serve("capacity", {{"tokens_per_second_per_gpu", "3000 tok/s"}, {"tokens_per_answer", "1"}, {"gpus", "8"}}), "implausible"));
