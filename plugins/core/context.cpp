@@ -371,7 +371,7 @@ void Context::resolve_untyped(const std::vector<bool>& typed) {
     const Entry* e = ref(r.name);
     if (e == nullptr) continue;
     for (const auto& [target, field] : r.implies) {
-      const auto spec = std::find_if(calc.refs.begin(), calc.refs.end(), [&](const CatalogRef& t) { return t.name == target; });
+      const auto spec = std::find_if(calc.refs.begin(), calc.refs.end(), [&name = target](const CatalogRef& t) { return t.name == name; });
       const FieldRef* id = e->field_ref(field);
       if (spec == calc.refs.end() || ref(target) != nullptr || id == nullptr || id->value->kind != Node::Kind::string) continue;
       const Entry& implied = Catalog::instance().get(id->value->str, spec->kinds, flag_name(r.name) + " " + e->id() + ": " + std::string(field));
