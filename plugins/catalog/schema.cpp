@@ -64,7 +64,7 @@ constexpr FieldSpec point(std::string_view kind, std::string_view path, std::str
 
 // Plausible ranges are wide on purpose: they catch unit slips (GB typed for TB, W for kW, bits for
 // bytes), not outliers. Values are in base units: B, B/s, FLOP/s, W, m, m2, kg, s, K, USD, tok.
-constexpr std::array kSpecs = {
+constexpr FieldSpec kSpecs[] = {
     // ---- accelerator: one chip or package (per GPU for multi-GPU products) ----
     t("accelerator", "vendor", "maker, lower case (nvidia, amd, google, aws, intel, groq, cerebras, apple, qualcomm)", true),
     t("accelerator", "type", "gpu, tpu, asic, wafer, soc or npu"),
