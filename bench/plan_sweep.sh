@@ -39,3 +39,27 @@ sweep "100k points, rate x max_load" --sweep workload.rate=1/s..1000/s:1000 --sw
 # Prices: 1,000 capex values x 100 tariffs; the chain down to the cost of ownership re-runs per distinct pair.
 sweep "100k points, capex x tariff" --sweep money.capex_per_gpu='$20000..$60000:1000' --sweep site.tariff='$0.03/kWh..$0.15/kWh:100' \
   --columns owner_cost,cost_per_mtok,cost_per_year
+
+# Every core (--jobs, issue 21): the same grid on one worker and on every core this process may use, interleaved
+# so both see the same machine; the figure that holds on another host is the ratio (at most the core count).
+scaling() {  # label, then the sweep arguments
+  local label=$1; shift
+  local one=0 all=0 cores
+  cores=$(nproc)
+  for _ in 1 2 3; do
+    for jobs in 1 "$cores"; do
+      "$bin" plan "$plan" "$@" --csv --stats --jobs "$jobs" >"$tmp/out.csv" 2>"$tmp/err" || true
+      local rate
+      rate=$(sed -n 's/.* in [0-9.]* s (\([0-9]*\) points\/s).*/\1/p' "$tmp/err")
+      if [ "$jobs" = 1 ]; then one=$(awk -v a="$one" -v b="$rate" 'BEGIN { print (b > a) ? b : a }')
+      else all=$(awk -v a="$all" -v b="$rate" 'BEGIN { print (b > a) ? b : a }'); fi
+    done
+  done
+  row "plan sweep: $label, one core, points/s (best of 3)" "$one" pts/s 1 rate
+  row "plan sweep: $label, $cores cores, points/s (best of 3)" "$all" pts/s 1 rate
+  row "  ... all cores / one core (ideal $cores)" "$(awk -v a="$all" -v b="$one" 'BEGIN { print (b > 0) ? a / b : 0 }')" x "$cores" rate
+}
+# Without simulation: the 100,000-point load grid above. With it: every point re-simulates one replica
+# (the prompt length changes the serving simulation's input).
+scaling "100k points, rate x max_load" --sweep workload.rate=1/s..1000/s:1000 --sweep workload.max_load=50%..90%:100
+scaling "48 points re-running the serving simulation" --sweep workload.prompt=500..5200:48

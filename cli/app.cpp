@@ -107,6 +107,8 @@ std::vector<std::string> data_inputs() {
   return files;
 }
 
+std::string_view infracalc_version() { return "0.1.0"; }
+
 Date as_of_option(const GlobalOptions& g) {
   if (g.as_of.empty()) return {};
   const Date d = Date::parse(g.as_of);

@@ -37,6 +37,9 @@ struct GlobalOptions {
   std::string fields;
 };
 
+/// The infracalc version ("0.1.0").
+[[nodiscard]] std::string_view infracalc_version();
+
 /// The date of --as-of (an unset Date when it was not given); a text that is not YYYY-MM-DD naming a calendar day
 /// (2024-02-31, 2023-02-29) throws UserError.
 [[nodiscard]] Date as_of_option(const GlobalOptions& g);

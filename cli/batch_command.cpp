@@ -10,6 +10,7 @@
 #include <fmt/format.h>
 
 #include "cli/commands.hpp"
+#include "cli/line_reader.hpp"
 #include "cli/plan_command.hpp"
 #include "plugins/core/context.hpp"
 #include "plugins/core/json.hpp"
@@ -154,73 +155,14 @@ std::optional<Error> process_batch_record(std::string_view text, std::size_t rec
 }
 
 namespace {
-
 // A record longer than this is an error for that record, skipped to its end without being held whole: a
 // record is a few hundred bytes, and a stream of zeros or one endless line must not exhaust memory.
 constexpr std::size_t kMaxRecord = std::size_t{16} << 20;
-
-// Newline-terminated records from a stream, read in 64 KiB blocks.
-class RecordReader {
- public:
-  enum class Got : std::uint8_t { record, too_long, end, error };
-  explicit RecordReader(std::FILE* f) : f_(f) {}
-  // A record past the limit is reported as soon as the limit is crossed (an endless line is seen at once);
-  // the next call first skips the rest of it.
-  Got next(std::string& line) {
-    line.clear();
-    bool started = false;
-    for (;;) {
-      if (pos_ == len_) {
-        len_ = std::fread(buf_, 1, sizeof buf_, f_);
-        pos_ = 0;
-        if (len_ == 0) {
-          if (std::ferror(f_) != 0) return Got::error;
-          skipping_ = false;
-          return started ? Got::record : Got::end;
-        }
-      }
-      const char* start = buf_ + pos_;
-      const auto* nl = static_cast<const char*>(std::memchr(start, '\n', len_ - pos_));
-      const std::size_t take = nl != nullptr ? static_cast<std::size_t>(nl - start) : len_ - pos_;
-      pos_ += take + (nl != nullptr ? 1 : 0);
-      if (skipping_) {
-        if (nl != nullptr) skipping_ = false;
-        continue;
-      }
-      started = true;
-      if (line.size() + take > kMaxRecord) {
-        line.clear();
-        line.shrink_to_fit();
-        skipping_ = nl == nullptr;
-        return Got::too_long;
-      }
-      line.append(start, take);
-      if (nl != nullptr) return Got::record;
-    }
-  }
-
- private:
-  std::FILE* f_;
-  char buf_[1 << 16];
-  std::size_t pos_ = 0, len_ = 0;
-  bool skipping_ = false;
-};
-
 }  // namespace
 
 ExitStatus run_batch(const std::string& path, bool fail_fast, const std::string& files_from, const GlobalOptions& g) {
   std::FILE* in = stdin;
-  if (!path.empty() && path != "-") {
-    in = std::fopen(path.c_str(), "rb");
-    if (in == nullptr)
-      throw UserError{{"batch: cannot open \"" + printable(path) + "\": " + std::strerror(errno), "check the path"}};
-    struct stat st{};
-    if (::fstat(::fileno(in), &st) == 0 && !S_ISREG(st.st_mode) && !S_ISFIFO(st.st_mode)) {
-      std::fclose(in);
-      throw UserError{{"batch: \"" + printable(path) + "\" is " + (S_ISDIR(st.st_mode) ? "a directory" : "not a regular file (a device or a socket)"),
-                       "give a file of JSON records, one per line, or - for standard input"}};
-    }
-  }
+  if (!path.empty() && path != "-") in = open_lines(path, "batch", "give a file of JSON records, one per line, or - for standard input");
   RunOptions ro;
   ro.as_of = as_of_option(g);
   ro.number = g.out.number;  // notes in a record's JSON quote numbers as the command line asked (--digits, --binary)
@@ -240,13 +182,13 @@ ExitStatus run_batch(const std::string& path, bool fail_fast, const std::string&
   std::size_t record = 0;
   std::size_t failed = 0;
   std::size_t processed = 0;
-  auto reader = std::make_unique<RecordReader>(in);
+  auto reader = std::make_unique<LineReader>(in, kMaxRecord);
   std::string line;
-  RecordReader::Got got{};
-  while ((got = reader->next(line)) == RecordReader::Got::record || got == RecordReader::Got::too_long) {
+  LineReader::Got got{};
+  while ((got = reader->next(line)) == LineReader::Got::record || got == LineReader::Got::too_long) {
     ++record;
     std::optional<Error> err;
-    if (got == RecordReader::Got::too_long) {
+    if (got == LineReader::Got::too_long) {
       ++processed;
       err = Error{fmt::format("longer than {} MiB", kMaxRecord >> 20), "a record is one JSON object on one line, a few hundred bytes"};
       append_error(out, record, nullptr, *err);
@@ -274,7 +216,7 @@ ExitStatus run_batch(const std::string& path, bool fail_fast, const std::string&
   }
   emit(out);
   finish_output();
-  if (got == RecordReader::Got::error) {
+  if (got == LineReader::Got::error) {
     const int saved = errno;
     if (in != stdin) std::fclose(in);
     throw UserError{{"batch: error reading " + (in == stdin ? std::string("standard input") : "\"" + printable(path) + "\"") + ": " +

@@ -21,7 +21,8 @@ constexpr OptionSpec kValidate[] = {{"--kind", V::measurement_kind}, {"--file", 
 constexpr OptionSpec kCalibrate[] = {{"--published"}, {"--out", V::file}, {"--no-loo"}, {"--iterations", V::text}};
 constexpr OptionSpec kPlan[] = {{"--set", V::plan_key},  {"--sweep", V::plan_key}, {"--columns", V::text}, {"--pareto", V::text},
                                 {"--xlsx", V::file},     {"--plot", V::directory}, {"--force"},            {"--check"},
-                                {"--ideal"},             {"--stats"},              {"--keys"}};
+                                {"--ideal"},             {"--stats"},              {"--keys"},             {"--shard", V::text},
+                                {"--jobs", V::text}};
 constexpr OptionSpec kBatch[] = {{"--fail-fast"}, {"--files-from", V::directory}};
 constexpr OptionSpec kHwList[] = {{"--vendor", V::text},     {"--kind", V::hardware_kind}, {"--min-memory", V::text},
                                    {"--available-by", V::text}, {"--sort", V::text}};

@@ -26,7 +26,6 @@ namespace infracalc::cli {
 
 namespace {
 
-constexpr std::string_view kVersion = "0.1.0";
 
 /// A built-in command's entry point (argv[0] is the command name); its name, summary, options and completions
 /// are the row of command_table() with the same name.
@@ -470,8 +469,38 @@ ExitStatus cmd_plan_init(int argc, char** argv) {
   return run_plan_init(kind, out, force);
 }
 
+ExitStatus cmd_plan_merge(int argc, char** argv) {
+  CLI::App app{"join the parts of a sharded sweep", "plan merge"};
+  GlobalOptions g;
+  add_global(app, g);
+  PlanOptions o;
+  std::vector<std::string> parts;
+  bool help = false;
+  app.set_help_flag();
+  app.add_flag("--help,-h", help);
+  app.add_option("parts", parts, "the part files --shard K/N wrote");
+  app.add_option("--xlsx", o.xlsx, "write a workbook");
+  app.add_option("--plot", o.plot_dir, "write SVG charts into a directory");
+  app.add_flag("--force", o.force, "replace existing output files");
+  app.add_flag("--stats", o.stats, "sweep statistics on stderr");
+  parse(app, argc, argv);
+  if (help) {
+    emit("usage: infracalc plan merge PART... [--xlsx FILE] [--plot DIR] [--force] [--stats] [output options]\n\n"
+         "  Joins the parts of a sweep split with `plan FILE --sweep ... --shard K/N` (one per machine: a Slurm job\n"
+         "  array, GNU parallel over ssh, a Kubernetes indexed job) into the table, Pareto front, workbook, charts and\n"
+         "  exit status the unsplit sweep gives, byte for byte. Every part of 1/N ... N/N must be given, each once,\n"
+         "  all from the same command; the plan file must be readable here, unchanged (its digest is in each part),\n"
+         "  with the same overlay data. The output format is chosen here (--csv, --json, --format md, the table).\n\n" +
+         output_options_help());
+    return ExitStatus::ok;
+  }
+  prepare(g);
+  return run_plan_merge(parts, o, g);
+}
+
 ExitStatus cmd_plan(int argc, char** argv) {
   if (argc >= 2 && std::string_view(argv[1]) == "init") return cmd_plan_init(argc - 1, argv + 1);
+  if (argc >= 2 && std::string_view(argv[1]) == "merge") return cmd_plan_merge(argc - 1, argv + 1);
   CLI::App app{"plan a deployment from a scenario file", "plan"};
   GlobalOptions g;
   add_global(app, g);
@@ -492,7 +521,11 @@ ExitStatus cmd_plan(int argc, char** argv) {
   app.add_flag("--ideal", ideal, "plan with the ceilings (100% of the datasheet) instead of the expected figures");
   app.add_flag("--stats", o.stats, "sweep statistics on stderr");
   app.add_flag("--keys", o.keys, "list every plan key");
+  app.add_option("--shard", o.shard, "evaluate part K of N of the sweep (K/N) and write it for plan merge");
+  std::string jobs;
+  app.add_option("--jobs", jobs, "worker processes for a sweep (default: every core)");
   parse(app, argc, argv);
+  if (!jobs.empty()) o.jobs = parse_jobs(jobs);
   if (help) {
     emit(plan_help());
     return ExitStatus::ok;
@@ -515,7 +548,7 @@ std::string main_help() {
       "infracalc {}: AI-infrastructure calculator and planner\n\n"
       "usage: infracalc <plugin> <calculator> [--input VALUE ...] [--model ID] [--gpu ID] [output options]\n"
       "       infracalc <command> [args]\n\ncommands\n",
-      kVersion);
+      infracalc_version());
   for (const auto& c : command_table()) out += fmt::format("  {:<12} {}\n", c.name, c.summary);
   out += "\nplugins\n";
   for (const auto& p : plugin_table()) out += fmt::format("  {:<12} {}\n", p.name, p.summary);
@@ -661,7 +694,7 @@ ExitStatus dispatch(int argc_in, char** argv_in) {
   // one being completed); the words are read as they stand, output options included.
   // The build writes the manual page with `infracalc __man` (CMakeLists.txt): from the same tables as the help.
   if (argc_in >= 2 && std::string_view(argv_in[1]) == "__man") {
-    emit(man_page(kVersion, embedded_newest_date()));
+    emit(man_page(infracalc_version(), embedded_newest_date()));
     return ExitStatus::ok;
   }
   if (argc_in >= 2 && std::string_view(argv_in[1]) == "__complete") {
@@ -677,7 +710,7 @@ ExitStatus dispatch(int argc_in, char** argv_in) {
   }
   const std::string_view first = argv[1];
   if (first == "--version" || first == "-V" || first == "version") {
-    emit(fmt::format("infracalc {} (data as of {})\n", kVersion, embedded_newest_date()));
+    emit(fmt::format("infracalc {} (data as of {})\n", infracalc_version(), embedded_newest_date()));
     return ExitStatus::ok;
   }
   if (first == "--help" || first == "-h") {

@@ -33,10 +33,20 @@ struct PlanOptions {
   bool stats = false;
   /// --keys: print every plan key and exit.
   bool keys = false;
+  /// --shard K/N: evaluate part K of N of the sweep and write it as a part file for `plan merge`.
+  std::string shard;
+  /// --jobs N: worker processes for a sweep (0: every core this process may use).
+  unsigned jobs = 0;
 };
 
 /// Runs `infracalc plan`.
 ExitStatus run_plan(const PlanOptions& o, const GlobalOptions& g);
+/// Runs `infracalc plan merge PART...`: joins the part files of a sharded sweep into the table (and Pareto
+/// front, workbook, charts, exit status) the unsharded sweep gives; `o` carries the merge's own options (--xlsx,
+/// --plot, --force, --stats), the rest comes from the parts.
+ExitStatus run_plan_merge(const std::vector<std::string>& paths, const PlanOptions& o, const GlobalOptions& g);
+/// Parses --jobs N (1 to 1024 worker processes); a UserError naming --jobs otherwise.
+[[nodiscard]] unsigned parse_jobs(const std::string& text);
 /// A plan as a batch record evaluates it: `file` (already confined by the caller) with the `sets` overrides
 /// (section.key=VALUE), no sweep, as the one-line JSON `plan --json` prints. An invalid plan or a failed step
 /// throws UserError; a failed check is in the JSON (`checks`), not an error.

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
+#include <stdexcept>
 #include <fmt/format.h>
 
 #include "cli/machine_units.hpp"
@@ -389,17 +390,29 @@ SweepPlan make_sweep(const PlanSpec& spec, const Program& program, const std::ve
   return sw;
 }
 
-void run_sweep(Evaluator& ev, const PlanSpec& spec, const InputSet& base, const SweepPlan& sweep, SweepStats& stats,
-               const std::function<void(SweepRow&&)>& sink) {
-  const Program& program = ev.program();
-  const auto t0 = std::chrono::steady_clock::now();
-  const std::size_t runs0 = ev.runs();
-  const std::size_t hits0 = ev.hits();
+std::size_t sweep_points(const SweepPlan& sweep) {
   double total = 1;
   for (const auto& a : sweep.axes) total *= static_cast<double>(a.size());
   if (total > 2e7)
     throw UserError{{fmt::format("the sweep has {:.4g} points; the limit is 20 million", total), "sweep fewer values, or split the grid"}};
-  const std::size_t n = static_cast<std::size_t>(total);
+  return static_cast<std::size_t>(total);
+}
+
+void run_sweep(Evaluator& ev, const PlanSpec& spec, const InputSet& base, const SweepPlan& sweep, SweepStats& stats,
+               const std::function<void(SweepRow&&)>& sink) {
+  run_sweep_range(ev, spec, base, sweep, 0, sweep_points(sweep), stats, sink);
+}
+
+void run_sweep_range(Evaluator& ev, const PlanSpec& spec, const InputSet& base, const SweepPlan& sweep, std::size_t first, std::size_t end,
+                     SweepStats& stats, const std::function<void(SweepRow&&)>& sink) {
+  const Program& program = ev.program();
+  const auto t0 = std::chrono::steady_clock::now();
+  const std::size_t runs0 = ev.runs();
+  const std::size_t hits0 = ev.hits();
+  const std::size_t n = sweep_points(sweep);
+  if (first > end || end > n) throw std::logic_error(fmt::format("sweep range [{}, {}) outside the grid of {} points", first, end, n));
+  stats = SweepStats{};
+  if (first == end) return;
   std::vector<int> columns;
   for (const auto& c : sweep.columns) columns.push_back(program.find(c));
   // Which input lines each axis sets (a variant axis: every key of every variant on it).
@@ -423,7 +436,12 @@ void run_sweep(Evaluator& ev, const PlanSpec& spec, const InputSet& base, const 
           touched[a].push_back(i);
   }
   InputSet cur = base;
+  // The first point's position on each axis (mixed radix, the last axis fastest).
   std::vector<std::size_t> idx(sweep.axes.size(), 0);
+  for (std::size_t a = sweep.axes.size(), rest = first; a-- > 0;) {
+    idx[a] = rest % sweep.axes[a].size();
+    rest /= sweep.axes[a].size();
+  }
   auto apply = [&](std::size_t a) {
     const Axis& ax = sweep.axes[a];
     for (int i : touched[a]) {
@@ -450,7 +468,7 @@ void run_sweep(Evaluator& ev, const PlanSpec& spec, const InputSet& base, const 
     changed.insert(changed.end(), touched[a].begin(), touched[a].end());
   }
   Sheet sheet;
-  for (std::size_t p = 0; p < n; ++p) {
+  for (std::size_t p = first; p < end; ++p) {
     ev.update(cur, changed, sheet);
     SweepRow row;
     row.point = p;
@@ -477,7 +495,7 @@ void run_sweep(Evaluator& ev, const PlanSpec& spec, const InputSet& base, const 
       if (idx[a] != 0) break;
     }
   }
-  stats.points = n;
+  stats.points = end - first;
   stats.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   stats.runs = ev.runs() - runs0;
   stats.hits = ev.hits() - hits0;
@@ -503,31 +521,41 @@ InputSet first_point(const Evaluator& ev, const PlanSpec& spec, const InputSet& 
 }
 
 SweepTally::SweepTally(const Program& program) {
-  for (const auto& c : program.checks) by_check_.emplace_back(c.key, 0);
+  for (const auto& c : program.checks) c_.by_check.emplace_back(c.key, 0);
 }
 
 void SweepTally::add(const SweepRow& r) {
-  ++points_;
-  if (!r.error.empty() && errored_++ == 0) first_error_ = r.error;
+  ++c_.points;
+  if (!r.error.empty() && c_.errored++ == 0) c_.first_error = r.error;
   if (r.failed.empty()) return;
-  ++checked_;
-  for (auto& [key, n] : by_check_)
+  ++c_.checked;
+  for (auto& [key, n] : c_.by_check)
     for (const auto& f : split(r.failed, ';'))
       if (f == key) ++n;
 }
 
+void SweepTally::add(const SweepCounts& later) {
+  c_.points += later.points;
+  c_.checked += later.checked;
+  if (c_.errored == 0 && later.errored > 0) c_.first_error = later.first_error;
+  c_.errored += later.errored;
+  for (const auto& [key, n] : later.by_check)
+    for (auto& [mine, m] : c_.by_check)
+      if (mine == key) m += n;
+}
+
 std::string SweepTally::text() const {
-  if (checked_ == 0 && errored_ == 0) return {};
-  const std::string of = fmt::format(" of {} sweep point{}", points_, points_ == 1 ? "" : "s");
+  if (c_.checked == 0 && c_.errored == 0) return {};
+  const std::string of = fmt::format(" of {} sweep point{}", c_.points, c_.points == 1 ? "" : "s");
   std::string out;
-  if (checked_ > 0) {
+  if (c_.checked > 0) {
     std::string which;
-    for (const auto& [key, n] : by_check_)
+    for (const auto& [key, n] : c_.by_check)
       if (n > 0) which += (which.empty() ? "" : ", ") + fmt::format("{} in {}", key, n);
-    out = fmt::format("{}{} failed checks ({})", checked_, of, which);
+    out = fmt::format("{}{} failed checks ({})", c_.checked, of, which);
   }
-  if (errored_ > 0)
-    out += (out.empty() ? fmt::format("{}{}", errored_, of) : fmt::format("; {}", errored_)) + " failed a step (first: " + first_error_ + ")";
+  if (c_.errored > 0)
+    out += (out.empty() ? fmt::format("{}{}", c_.errored, of) : fmt::format("; {}", c_.errored)) + " failed a step (first: " + c_.first_error + ")";
   return out + "; exit status 1";
 }
 

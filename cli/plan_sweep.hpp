@@ -100,10 +100,16 @@ struct SweepStats {
   std::size_t runs = 0, hits = 0;
 };
 
+/// The number of points of the grid; a UserError past the limit of 20 million.
+[[nodiscard]] std::size_t sweep_points(const SweepPlan& sweep);
 /// Evaluates every point and hands each row to `sink` in grid order; nothing is kept, so memory stays flat in
 /// the number of points.
 void run_sweep(Evaluator& ev, const PlanSpec& spec, const InputSet& base, const SweepPlan& sweep, SweepStats& stats,
                const std::function<void(SweepRow&&)>& sink);
+/// Evaluates the points first..end-1 of the grid (a shard, or a worker's block) in grid order, as run_sweep does
+/// for the whole grid: the first point is evaluated in full, the rest incrementally.
+void run_sweep_range(Evaluator& ev, const PlanSpec& spec, const InputSet& base, const SweepPlan& sweep, std::size_t first, std::size_t end,
+                     SweepStats& stats, const std::function<void(SweepRow&&)>& sink);
 /// The inputs of the sweep's first point (every axis at its first value), for the workbook and charts.
 [[nodiscard]] InputSet first_point(const Evaluator& ev, const PlanSpec& spec, const InputSet& base, const SweepPlan& sweep);
 
@@ -131,6 +137,20 @@ class ParetoFront {
   std::vector<Group> groups_;
 };
 
+/// What failed across some sweep points: the counts a tally keeps, and a sweep part carries in its trailer.
+struct SweepCounts {
+  /// Points counted.
+  std::size_t points = 0;
+  /// Points that failed a check.
+  std::size_t checked = 0;
+  /// Points where a step or a line failed.
+  std::size_t errored = 0;
+  /// The first such error, in grid order.
+  std::string first_error;
+  /// Per check (the program's order): points that failed it.
+  std::vector<std::pair<std::string, std::size_t>> by_check;
+};
+
 /// What failed across a sweep's rows, counted as they arrive.
 class SweepTally {
  public:
@@ -138,14 +158,16 @@ class SweepTally {
   explicit SweepTally(const Program& program);
   /// Counts one row.
   void add(const SweepRow& r);
+  /// Adds the counts of later points (a sweep part's, in grid order); checks are matched by key.
+  void add(const SweepCounts& later);
+  /// The counts so far.
+  [[nodiscard]] const SweepCounts& counts() const { return c_; }
   /// For stderr: "3 of 4 sweep points failed checks (ttft_target in 3, tpot_target in 1)" and "; 1 failed a step
   /// (...)"; empty when every point passed.
   [[nodiscard]] std::string text() const;
 
  private:
-  std::vector<std::pair<std::string, std::size_t>> by_check_;
-  std::size_t points_ = 0, checked_ = 0, errored_ = 0;
-  std::string first_error_;
+  SweepCounts c_;
 };
 
 /// Whether rows in this format are written as they come (CSV and JSON Lines; tables need every row's width).

@@ -215,11 +215,12 @@ status=${PIPESTATUS[0]}
 if [ "$status" -eq 0 ]; then ok; else bad "broken pipe gave exit $status"; fi
 err_empty
 
-# The binary cannot reach the network or run programs: it imports no socket, resolver, exec, fork, spawn,
-# system or popen symbol (dlopen is there for OpenBLAS, opened by its build-time path in the peak probe).
+# The binary cannot reach the network or run programs: it imports no socket, resolver, exec, spawn, system or
+# popen symbol (dlopen is there for OpenBLAS, opened by its build-time path in the peak probe). fork is there
+# for a sweep's worker processes (plan --jobs): copies of this process, which cannot become another program.
 if command -v nm >/dev/null 2>&1; then
-  if nm -D --undefined-only "$bin" | grep -wqE 'socket|connect|getaddrinfo|gethostbyname|execv|execve|execvp|execl|execlp|system|popen|fork|vfork|posix_spawn|posix_spawnp'; then
-    bad "the binary imports a network or process-spawning function: $(nm -D --undefined-only "$bin" | grep -wE 'socket|connect|getaddrinfo|execv|execve|execvp|system|popen|fork|posix_spawn' | tr -s ' ' | tr '\n' ' ')"
+  if nm -D --undefined-only "$bin" | grep -wqE 'socket|connect|getaddrinfo|gethostbyname|execv|execve|execvp|execvpe|execl|execlp|execle|fexecve|system|popen|vfork|posix_spawn|posix_spawnp'; then
+    bad "the binary imports a network or program-running function: $(nm -D --undefined-only "$bin" | grep -wE 'socket|connect|getaddrinfo|exec[a-z]*|system|popen|vfork|posix_spawn' | tr -s ' ' | tr '\n' ' ')"
   else ok; fi
 fi
 
