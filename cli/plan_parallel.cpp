@@ -205,9 +205,11 @@ class Workers {
 [[noreturn]] void run_worker(int fd, std::size_t me, std::size_t jobs, std::size_t blocks, std::size_t block, std::size_t first, std::size_t end,
                        Evaluator& ev, const PlanSpec& spec, const InputSet& base, const SweepPlan& sweep) {
   std::string buf;
+  std::size_t whole = 0;  // buf up to here holds whole records
   auto flush = [&] {
     if (!write_all(fd, buf)) ::_exit(1);
     buf.clear();
+    whole = 0;
   };
   int code = 0;
   try {
@@ -218,6 +220,7 @@ class Workers {
       SweepStats s;
       run_sweep_range(ev, spec, base, sweep, lo, hi, s, [&](SweepRow&& r) {
         encode_row(buf, r);
+        whole = buf.size();
         if (buf.size() >= (1 << 16)) flush();
       });
       runs += s.runs;
@@ -230,14 +233,15 @@ class Workers {
     put_size(buf, hits);
     end_record(buf, at);
   } catch (const UserError& e) {
-    buf.clear();
+    // The rows before the failing point go first, as one process would have printed them before the error.
+    buf.resize(whole);
     const std::size_t at = begin_record(buf, Tag::failure);
     put_text(buf, e.error.message);
     put_text(buf, e.error.hint);
     end_record(buf, at);
     code = 2;
   } catch (const std::exception& e) {
-    buf.clear();
+    buf.resize(whole);
     const std::size_t at = begin_record(buf, Tag::failure);
     put_text(buf, std::string("plan sweep: internal error in a worker: ") + e.what());
     put_text(buf, "--jobs 1 runs the sweep in this process");
