@@ -27,7 +27,7 @@ const Entry* fill_embodied(Context& ctx) {
   const Entry* e = Catalog::instance().find("embodied-" + g->id());
   if (e == nullptr) return nullptr;
   if (auto per = ctx.catalog<Kilograms>(*e, "embodied_per_accelerator")) {
-    record_input(ctx, "embodied", to_quantity(*per), Origin::catalog, format_human(to_quantity(*per)), e->id());
+    record_input(ctx, "embodied", to_quantity(*per), Origin::catalog, ctx.quote(*per), e->id());
     return e;
   }
   return nullptr;

@@ -107,7 +107,7 @@ void run_flow(Context& ctx) {
   ctx.set("specific_heat", fp.at_mean.specific_heat);
   ctx.set("flow_per_heat", fp.volume_flow / heat);
   ctx.note(fmt::format("{}: c_p {} at the mean temperature {}, density {} at the supply (where the flow is metered)",
-                       c.name(), ctx.quote(fp.at_mean.specific_heat), point_text(shifted(fp.supply, 0.5 * fp.rise)),
+                       c.name(), ctx.quote(fp.at_mean.specific_heat), ctx.quote(shifted(fp.supply, 0.5 * fp.rise)),
                        ctx.quote(fp.at_supply.density)));
   if (ctx.has("flow") && fp.iterations > 1)
     ctx.note(fmt::format("the rise was solved with the mean temperature iterated ({} iterations)", fp.iterations));

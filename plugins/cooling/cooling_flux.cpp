@@ -35,7 +35,7 @@ void run_flux(Context& ctx) {
       } else if (auto q = ctx.catalog<WattsPerSquareMeter>(*e, l.field)) {
         v = to_quantity(*q);
       }
-      if (v) record_input(ctx, l.key, *v, Origin::catalog, format_human(*v), e->id(), l.field);
+      if (v) record_input(ctx, l.key, *v, Origin::catalog, ctx.quote(*v), e->id(), l.field);
     }
   }
   // Air: a heat sink with a vapor-chamber base on the package's lid. Two limits: the flux it takes with that

@@ -93,14 +93,14 @@ void note_device_memory(Context& ctx, std::string_view key) {
   if (ri->field == "memory_visible") {
     const FieldRef* label = e->field_ref("memory_capacity");
     ctx.note(fmt::format("{}: {} per device, the capacity software sees on {} (memory_visible, {}){}", Context::flag_name(key),
-                         format_human(*q, "GB"), e->id(), ri->raw,
+                         ctx.quote(*q, "GB"), e->id(), ri->raw,
                          label != nullptr && label->value->kind == Node::Kind::string
                              ? fmt::format("; marketed as {}", label->value->str)
                              : std::string()));
   } else if (ri->field == "memory_capacity") {
     ctx.note(fmt::format("{}: {} per device, the marketed capacity of {} (memory_capacity): the catalog has no capacity visible "
                          "to software for it (an nvidia-smi or rocm-smi total), so the label stands in; give {} to override",
-                         Context::flag_name(key), format_human(*q, "GB"), e->id(), Context::flag_name(key)));
+                         Context::flag_name(key), ctx.quote(*q, "GB"), e->id(), Context::flag_name(key)));
   }
 }
 

@@ -27,7 +27,7 @@ void fill_from_system(Context& ctx) {
     if (!per_rack) {
       if (auto total = ctx.catalog<Watts>(*s, "power")) per_rack = *total / racks;
     }
-    if (per_rack) record_input(ctx, "rack_power", to_quantity(*per_rack), Origin::catalog, format_human(to_quantity(*per_rack)), s->id());
+    if (per_rack) record_input(ctx, "rack_power", to_quantity(*per_rack), Origin::catalog, ctx.quote(*per_rack), s->id());
   }
   if (!ctx.has("gpus")) {
     std::optional<Quantity> n = ctx.catalog_quantity(*s, "accelerators_per_rack", count);
@@ -40,7 +40,7 @@ void fill_from_system(Context& ctx) {
     if (auto acc = ctx.catalog_text(*s, "accelerator")) {
       if (const Entry* g = Catalog::instance().find(*acc)) {
         if (auto tdp = ctx.catalog<Watts>(*g, "tdp"))
-          record_input(ctx, "gpu_power", to_quantity(*tdp), Origin::catalog, format_human(to_quantity(*tdp)), g->id());
+          record_input(ctx, "gpu_power", to_quantity(*tdp), Origin::catalog, ctx.quote(*tdp), g->id());
       }
     }
   }

@@ -34,7 +34,7 @@ Usd it_capex(Context& ctx, std::string& how, PurchaseBasis& bought) {
   for (const char* key : {"servers", "network"})
     if (ctx.has(key)) {
       total += ctx.get<Usd>(key);
-      items.push_back(fmt::format("{} {}", key, format_human(ctx.quantity(key))));
+      items.push_back(fmt::format("{} {}", key, ctx.quote(ctx.quantity(key))));
     }
   if (items.empty() && !ctx.has("facility_capex") && !ctx.has("facility_cost_per_power"))
     missing(ctx, "capex", "IT capex depreciated over --life", "'$30e9'");

@@ -52,7 +52,7 @@ void run_hour(Context& ctx) {
                                                                 : std::nullopt;
     if (power && n && n->value >= 1) {
       const Watts per = *power / n->value;
-      record_input(ctx, "power_per_gpu", to_quantity(per), Origin::derived, format_human(to_quantity(per)), system->id());
+      record_input(ctx, "power_per_gpu", to_quantity(per), Origin::derived, ctx.quote(per), system->id());
       ctx.note(fmt::format("power per accelerator = {} system power {} / {} accelerators = {}", system->id(), ctx.quote(*power),
                            ctx.quote_count(n->value), ctx.quote(per)));
     }
