@@ -190,6 +190,7 @@ class Workers {
 
   int reap(Worker& w) {
     int status = 0;
+    if (w.pid <= 0) return status;  // reaped already: waitpid(-1) would wait for any child
     while (::waitpid(w.pid, &status, 0) < 0 && errno == EINTR) {
     }
     w.pid = -1;

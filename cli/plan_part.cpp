@@ -2,6 +2,7 @@
 
 #include <charconv>
 #include <cmath>
+#include <optional>
 #include <fmt/format.h>
 
 #include "plugins/core/json.hpp"
@@ -29,6 +30,23 @@ void append_strings(std::string& out, const std::vector<std::string>& v) {
     append_json_string(out, v[i]);
   }
   out += ']';
+}
+
+void append_member(std::string& out, std::string_view key, std::string_view text) {
+  append_key(out, key);
+  append_json_string(out, text);
+}
+
+void append_member(std::string& out, std::string_view key, const std::vector<std::string>& texts) {
+  append_key(out, key);
+  append_strings(out, texts);
+}
+
+// A non-negative whole number at `key` of a header or trailer object, or nullopt.
+std::optional<std::size_t> count_at(const Node& object, std::string_view key) {
+  const Node* n = object.find(key);
+  if (n == nullptr || n->kind != Node::Kind::integer || n->integer < 0) return std::nullopt;
+  return static_cast<std::size_t>(n->integer);
 }
 
 // JSON has no infinities or NaN; a sweep value can be one (a rate over a zero count), so those travel as text.
@@ -90,24 +108,15 @@ void append_part_header(std::string& out, const PartHeader& h) {
   out += "{";
   append_json_string(out, kFormat);
   out += ": 1";
-  append_key(out, "infracalc");
-  append_json_string(out, h.version);
-  append_key(out, "plan");
-  append_json_string(out, h.plan);
-  append_key(out, "plan_fnv1a64");
-  append_json_string(out, h.plan_digest);
-  append_key(out, "set");
-  append_strings(out, h.sets);
-  append_key(out, "sweep");
-  append_strings(out, h.sweeps);
-  append_key(out, "columns");
-  append_json_string(out, h.columns);
-  append_key(out, "pareto");
-  append_json_string(out, h.pareto);
-  append_key(out, "as_of");
-  append_json_string(out, h.as_of);
-  append_key(out, "overlays");
-  append_strings(out, h.overlays);
+  append_member(out, "infracalc", h.version);
+  append_member(out, "plan", h.plan);
+  append_member(out, "plan_fnv1a64", h.plan_digest);
+  append_member(out, "set", h.sets);
+  append_member(out, "sweep", h.sweeps);
+  append_member(out, "columns", h.columns);
+  append_member(out, "pareto", h.pareto);
+  append_member(out, "as_of", h.as_of);
+  append_member(out, "overlays", h.overlays);
   out += fmt::format(", \"shard\": {}, \"shards\": {}, \"points\": {}, \"first\": {}, \"end\": {}}}\n", h.shard, h.shards, h.points, h.first, h.end);
 }
 
@@ -178,9 +187,9 @@ PartReader::PartReader(const std::string& path)
     return out;
   };
   auto count = [&](std::string_view key) -> std::size_t {
-    const Node* n = h.find(key);
-    if (n == nullptr || n->kind != Node::Kind::integer || n->integer < 0) fail("its header has no count \"" + std::string(key) + "\"");
-    return static_cast<std::size_t>(n->integer);
+    const auto n = count_at(h, key);
+    if (!n) fail("its header has no count \"" + std::string(key) + "\"");
+    return *n;
   };
   header_.version = text("infracalc");
   header_.plan = text("plan");
@@ -223,9 +232,9 @@ bool PartReader::next(SweepRow& row, std::size_t axes, std::size_t columns) {
   if (!doc->is_table()) fail("a line that is not a JSON object");
   if (const Node* t = doc->find("end_of_part")) {
     auto count = [&](std::string_view key) -> std::size_t {
-      const Node* n = t->find(key);
-      if (n == nullptr || n->kind != Node::Kind::integer || n->integer < 0) fail("its last line has no count \"" + std::string(key) + "\"");
-      return static_cast<std::size_t>(n->integer);
+      const auto n = count_at(*t, key);
+      if (!n) fail("its last line has no count \"" + std::string(key) + "\"");
+      return *n;
     };
     trailer_.rows = count("rows");
     trailer_.counts.points = count("points");
