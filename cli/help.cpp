@@ -5,6 +5,7 @@
 #include "cli/wrap.hpp"
 #include "plugins/core/context.hpp"
 #include "plugins/core/input_aliases.hpp"
+#include "plugins/registry.hpp"
 #include "units/dim.hpp"
 #include "units/format.hpp"
 
@@ -106,7 +107,7 @@ std::string calculator_help(const Plugin& p, const Calculator& c) {
 }
 
 std::string plugin_help(const Plugin& p) {
-  std::string out = fmt::format("infracalc {}: {}\n\ncalculators\n", p.name, p.summary);
+  std::string out = fmt::format("infracalc {}: {}\n\ncalculators\n", p.name, plugin_summary(p.name));
   for (const auto& c : p.calculators) out += fmt::format("  {:<14} {}\n", c.name, c.summary);
   out += fmt::format("\nrun `infracalc {} CALCULATOR --help` for its inputs and outputs", p.name);
   if (!p.kernels.empty()) out += fmt::format("; `infracalc verify {}` runs its reference kernels", p.name);

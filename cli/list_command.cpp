@@ -18,7 +18,7 @@ ExitStatus run_list(const GlobalOptions& g) {
       out += "{\"name\": ";
       append_json_string(out, p.name);
       out += ", \"summary\": ";
-      append_json_string(out, p.summary);
+      append_json_string(out, e.summary);
       out += ", \"calculators\": [";
       for (std::size_t i = 0; i < p.calculators.size(); ++i) {
         out += i ? ", " : "";
@@ -36,7 +36,7 @@ ExitStatus run_list(const GlobalOptions& g) {
   std::string out;
   for (const auto& e : plugin_table()) {
     const Plugin& p = e.get();
-    out += fmt::format("{:<10} {}\n", p.name, p.summary);
+    out += fmt::format("{:<10} {}\n", p.name, e.summary);
     for (const auto& c : p.calculators) out += fmt::format("  {:<14} {}\n", c.name, c.summary);
   }
   std::string builtins;

@@ -51,7 +51,7 @@ std::string man_page(std::string_view version, std::string_view date) {
   // One section per plugin: its calculators, each with its inputs and outputs as --help lists them.
   for (const auto& e : plugin_table()) {
     const Plugin& p = e.get();
-    out += ".SH PLUGIN " + roff(fmt::format("{}", p.name)) + "\n" + roff(p.summary) + ".\n";
+    out += ".SH PLUGIN " + roff(fmt::format("{}", p.name)) + "\n" + roff(e.summary) + ".\n";
     if (!p.doc.empty()) out += "Formulas and sources: " + roff(p.doc) + ".\n";
     for (const auto& c : p.calculators) {
       out += ".SS \"" + roff(fmt::format("{} {}", p.name, c.name)) + "\"\n" + roff(c.summary) + "\n";

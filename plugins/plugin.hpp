@@ -333,10 +333,8 @@ struct Calculator {
 
 /// A plugin: a named group of calculators and their kernels.
 struct Plugin {
-  /// Name, e.g. "kv".
+  /// Name, e.g. "kv". Its one-line summary lives in the registry (`plugin_summary`), written once.
   std::string_view name;
-  /// One-line summary.
-  std::string_view summary;
   /// Its calculators.
   std::vector<Calculator> calculators;
   /// Its reference kernels.

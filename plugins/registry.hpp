@@ -18,6 +18,9 @@ struct PluginEntry {
   const Plugin& (*get)();
 };
 
+/// The one-line summary of the plugin called `name` (empty when there is none).
+[[nodiscard]] std::string_view plugin_summary(std::string_view name);
+
 /// Every plugin, in the order `infracalc list` shows them.
 [[nodiscard]] std::span<const PluginEntry> plugin_table();
 /// The plugin with this name, or nullptr.

@@ -7,7 +7,6 @@ namespace {
 Plugin make_chip_plugin() {
   Plugin p;
   p.name = "chip";
-  p.summary = "chip anatomy: peak rate from matrix units and clock, models held in on-chip SRAM, wafer-scale cores and yield";
   p.doc = "docs/chip.md";
   p.calculators.push_back(chip_peak_calculator());
   p.calculators.push_back(chip_sram_calculator());

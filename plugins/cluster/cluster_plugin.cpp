@@ -29,7 +29,6 @@ namespace {
 Plugin make_cluster_plugin() {
   Plugin p;
   p.name = "cluster";
-  p.summary = "cluster sizing: training runs, parallel layouts, collectives, pipelines, experts, failures and checkpoints";
   p.doc = "docs/cluster.md";
   p.calculators.push_back(cluster::train_calculator());
   p.calculators.push_back(cluster::layout_calculator());

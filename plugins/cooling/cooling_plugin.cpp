@@ -7,7 +7,6 @@ namespace {
 Plugin make_cooling_plugin() {
   Plugin p;
   p.name = "cooling";
-  p.summary = "heat flux, cooling technology, coolant flow and pressure drop, CDUs, PUE/WUE/CUE/ERE and carbon";
   p.doc = "docs/cooling.md";
   p.calculators.push_back(cooling_flux_calculator());
   p.calculators.push_back(cooling_choose_calculator());

@@ -9,7 +9,6 @@ namespace {
 Plugin make_cost_plugin() {
   Plugin p;
   p.name = "cost";
-  p.summary = "cost per token, per answer, per agent task, prompt caching and training rent";
   p.doc = "docs/cost.md";
   p.calculators.push_back(cost::token_calculator());
   p.calculators.push_back(cost::answer_calculator());

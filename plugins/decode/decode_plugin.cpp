@@ -9,7 +9,6 @@ namespace {
 Plugin make_decode_plugin() {
   Plugin p;
   p.name = "decode";
-  p.summary = "decode speed: roofline, ceilings, prefill/TTFT, tensor parallelism, attention, speculative decoding, MoE";
   p.doc = "docs/decode.md";
   p.calculators.push_back(decode::roofline_calculator());
   p.calculators.push_back(decode::ceiling_calculator());

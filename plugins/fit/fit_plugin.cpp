@@ -9,7 +9,6 @@ namespace {
 Plugin make_fit_plugin() {
   Plugin p;
   p.name = "fit";
-  p.summary = "memory fit: weights, KV, activations and overhead per device; training, fine-tuning and RLHF state";
   p.doc = "docs/fit.md";
   p.calculators = {fit::weights_calculator(), fit::inference_calculator(), fit::train_calculator(), fit::rlhf_calculator(), fit::finetune_calculator()};
   p.kernels = fit_kernels();

@@ -193,7 +193,6 @@ Calculator error_calc() {
 Plugin make_formats_plugin() {
   Plugin p;
   p.name = "formats";
-  p.summary = "number formats: FP8/FP6/FP4, MX and NVFP4 codes, range, bits per value, quantization error";
   p.doc = "docs/formats.md";
   p.calculators = {info_calc(), decode_calc(), encode_calc(), bits_calc(), error_calc()};
   p.kernels = formats_kernels();

@@ -9,7 +9,6 @@ namespace {
 Plugin make_kv_plugin() {
   Plugin p;
   p.name = "kv";
-  p.summary = "KV cache: size for every layout, capacity, paging, prefix sharing, compression, offload tiers";
   p.doc = "docs/kv.md";
   p.calculators.push_back(kv::size_calculator());
   p.calculators.push_back(kv::compare_calculator());

@@ -9,7 +9,6 @@ namespace {
 Plugin make_network_plugin() {
   Plugin p;
   p.name = "network";
-  p.summary = "links, energy per bit, fat-tree fabrics and their parts, scalable units, topologies, NICs, switches, optics";
   p.doc = "docs/network.md";
   p.calculators = {net::make_link_calculator(), net::make_energy_calculator(), net::make_fabric_calculator(), net::make_su_calculator(), net::make_topology_calculator(),
                    net::make_nics_calculator(),   net::make_scaleup_calculator(), net::make_switch_calculator(),

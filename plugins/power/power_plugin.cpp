@@ -7,7 +7,6 @@ namespace {
 Plugin make_power_plugin() {
   Plugin p;
   p.name = "power";
-  p.summary = "rack and row power, supply current and loss, energy and its bill, energy per token, grid swings";
   p.doc = "docs/power.md";
   p.calculators.push_back(power_rack_calculator());
   p.calculators.push_back(power_distribution_calculator());

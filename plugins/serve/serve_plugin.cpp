@@ -9,7 +9,6 @@ namespace {
 Plugin make_serve_plugin() {
   Plugin p;
   p.name = "serve";
-  p.summary = "serving capacity: batching simulator, pod and rack capacity, latency budgets, multimodal prompts, disaggregation";
   p.doc = "docs/serve.md";
   p.calculators.push_back(serve::simulate_calculator());
   p.calculators.push_back(serve::capacity_calculator());

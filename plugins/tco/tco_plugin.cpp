@@ -9,7 +9,6 @@ namespace {
 Plugin make_tco_plugin() {
   Plugin p;
   p.name = "tco";
-  p.summary = "cost of ownership: owner cost per sold accelerator-hour, facility TCO, energy bills, siting, cash-flow ledger";
   p.doc = "docs/tco.md";
   p.calculators.push_back(tco::hour_calculator());
   p.calculators.push_back(tco::facility_calculator());

@@ -98,7 +98,8 @@ TEST_CASE("every plugin descriptor is well formed", "[host]") {
     const Plugin& p = e.get();
     INFO(p.name);
     CHECK(p.name == e.name);
-    CHECK_FALSE(p.summary.empty());
+    CHECK_FALSE(e.summary.empty());
+    CHECK(plugin_summary(p.name) == e.summary);
     CHECK_FALSE(p.calculators.empty());
     CHECK_FALSE(p.doc.empty());
     for (const auto& c : p.calculators) {
