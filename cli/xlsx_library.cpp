@@ -28,19 +28,10 @@ XlsxLibrary* open_library() {
     return nullptr;
   }
   static XlsxLibrary x{};
-  const bool ok = resolve(lib, "workbook_new_opt", x.workbook_new_opt) && resolve(lib, "workbook_close", x.workbook_close) &&
-                  resolve(lib, "workbook_add_worksheet", x.workbook_add_worksheet) &&
-                  resolve(lib, "workbook_add_format", x.workbook_add_format) &&
-                  resolve(lib, "worksheet_write_string", x.worksheet_write_string) &&
-                  resolve(lib, "worksheet_write_number", x.worksheet_write_number) &&
-                  resolve(lib, "worksheet_write_formula_str", x.worksheet_write_formula_str) &&
-                  resolve(lib, "worksheet_write_formula_num", x.worksheet_write_formula_num) &&
-                  resolve(lib, "worksheet_set_column", x.worksheet_set_column) &&
-                  resolve(lib, "format_set_bold", x.format_set_bold) &&
-                  resolve(lib, "format_set_text_wrap", x.format_set_text_wrap) &&
-                  resolve(lib, "format_set_font_size", x.format_set_font_size) &&
-                  resolve(lib, "format_set_font_color", x.format_set_font_color) &&
-                  resolve(lib, "format_set_bg_color", x.format_set_bg_color) && resolve(lib, "lxw_strerror", x.lxw_strerror);
+  bool ok = true;
+#define INFRACALC_XLSX_RESOLVE(name) ok = ok && resolve(lib, #name, x.name);
+  INFRACALC_XLSX_FUNCTIONS(INFRACALC_XLSX_RESOLVE)
+#undef INFRACALC_XLSX_RESOLVE
   return ok ? &x : nullptr;
 }
 

@@ -7,23 +7,24 @@
 
 namespace infracalc::plan {
 
+// Every libxlsxwriter function the workbook writer calls: one list feeds the table's members and the lookups.
+#define INFRACALC_XLSX_FUNCTIONS(X) \
+  X(workbook_new_opt) X(workbook_close) X(workbook_add_worksheet) X(workbook_add_format) X(workbook_add_chart) \
+  X(worksheet_write_string) X(worksheet_write_number) X(worksheet_write_formula_str) X(worksheet_write_formula_num) \
+  X(worksheet_set_column) X(worksheet_insert_chart_opt) X(worksheet_set_landscape) X(worksheet_fit_to_pages) \
+  X(worksheet_repeat_rows) X(worksheet_set_header) X(worksheet_set_footer) X(worksheet_freeze_panes) X(worksheet_print_area) \
+  X(worksheet_set_h_pagebreaks) \
+  X(format_set_bold) X(format_set_italic) X(format_set_text_wrap) X(format_set_font_size) X(format_set_font_color) \
+  X(format_set_bg_color) X(format_set_num_format) X(chart_add_series) X(chart_series_set_name) X(chart_series_set_line) \
+  X(chart_series_set_marker_type) X(chart_series_set_marker_size) X(chart_series_set_fill) X(chart_title_set_name) \
+  X(chart_axis_set_name) X(chart_axis_set_log_base) X(chart_axis_set_num_format) X(chart_axis_set_reverse) X(chart_axis_set_crossing_max) X(chart_legend_set_position) \
+  X(lxw_strerror)
+
 /// The libxlsxwriter functions the workbook writer calls, resolved from the shared library.
 struct XlsxLibrary {
-  decltype(&::workbook_new_opt) workbook_new_opt;
-  decltype(&::workbook_close) workbook_close;
-  decltype(&::workbook_add_worksheet) workbook_add_worksheet;
-  decltype(&::workbook_add_format) workbook_add_format;
-  decltype(&::worksheet_write_string) worksheet_write_string;
-  decltype(&::worksheet_write_number) worksheet_write_number;
-  decltype(&::worksheet_write_formula_str) worksheet_write_formula_str;
-  decltype(&::worksheet_write_formula_num) worksheet_write_formula_num;
-  decltype(&::worksheet_set_column) worksheet_set_column;
-  decltype(&::format_set_bold) format_set_bold;
-  decltype(&::format_set_text_wrap) format_set_text_wrap;
-  decltype(&::format_set_font_size) format_set_font_size;
-  decltype(&::format_set_font_color) format_set_font_color;
-  decltype(&::format_set_bg_color) format_set_bg_color;
-  decltype(&::lxw_strerror) lxw_strerror;
+#define INFRACALC_XLSX_MEMBER(name) decltype(&::name) name;
+  INFRACALC_XLSX_FUNCTIONS(INFRACALC_XLSX_MEMBER)
+#undef INFRACALC_XLSX_MEMBER
 };
 
 /// The library, opened and resolved once; nullptr when it cannot be opened or lacks a function.

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdlib>
 #include <fmt/format.h>
 #include <string>
 #include <vector>
@@ -459,31 +460,70 @@ Quantity eval_node(const ExprNode& n, const ExprResolver& resolve) {
   return n.value;
 }
 
-std::string formula_of(const ExprNode& n, const CellMapper& cell) {
+bool same_scale(double a, double b) { return std::fabs(a - b) <= 1e-12 * std::max(std::fabs(a), std::fabs(b)); }
+
+// Every operand at one scale: the first operand's.
+std::vector<std::string> at_scale_of_first(const std::vector<SpreadsheetTerm>& terms) {
+  std::vector<std::string> out;
+  for (const auto& t : terms) out.push_back(scaled_formula(t, t.scale / terms.front().scale));
+  return out;
+}
+
+SpreadsheetTerm formula_of(const ExprNode& n, const CellMapper& cell) {
   using K = ExprNode::Kind;
-  auto bin = [&](const char* op) { return "(" + formula_of(n.args[0], cell) + op + formula_of(n.args[1], cell) + ")"; };
+  auto sub = [&](std::size_t k) { return formula_of(n.args[k], cell); };
+  auto join = [](const std::vector<std::string>& parts) {
+    std::string out;
+    for (const auto& p : parts) out += (out.empty() ? "" : ",") + p;
+    return out;
+  };
   switch (n.kind) {
-    case K::number: return fmt::format("{}", n.value.value);
+    case K::number: return {spreadsheet_number(n.value.value), 1};
     case K::ref: return cell(n.name);
-    case K::neg: return "(-" + formula_of(n.args[0], cell) + ")";
-    case K::add: return bin("+");
-    case K::sub: return bin("-");
-    case K::mul: return bin("*");
-    case K::div: return bin("/");
-    case K::pow: return bin("^");
+    case K::neg: {
+      auto a = sub(0);
+      return {"(-" + a.text + ")", a.scale};
+    }
+    case K::add:
+    case K::sub: {
+      // A sum is taken at one scale; the right operand is brought to the left one's.
+      auto a = sub(0), b = sub(1);
+      const char* op = n.kind == K::add ? "+" : "-";
+      if (same_scale(a.scale, b.scale)) return {"(" + a.text + op + b.text + ")", a.scale};
+      return {"(" + a.text + op + scaled_formula(b, b.scale / a.scale) + ")", a.scale};
+    }
+    case K::mul: {
+      auto a = sub(0), b = sub(1);
+      return {"(" + a.text + "*" + b.text + ")", a.scale * b.scale};
+    }
+    case K::div: {
+      auto a = sub(0), b = sub(1);
+      return {"(" + a.text + "/" + b.text + ")", a.scale / b.scale};
+    }
+    case K::pow: {
+      auto a = sub(0), b = sub(1);
+      if (n.args[1].kind == K::number) return {"(" + a.text + "^" + b.text + ")", std::pow(a.scale, n.args[1].value.value)};
+      return {"(" + scaled_formula(a, a.scale) + "^" + scaled_formula(b, b.scale) + ")", 1};
+    }
     case K::call: {
-      std::string args;
-      for (const auto& a : n.args) args += (args.empty() ? "" : ",") + formula_of(a, cell);
-      if (n.name == "ceil") return "CEILING(" + args + ",1)";
-      if (n.name == "floor") return "FLOOR(" + args + ",1)";
-      if (n.name == "round") return "ROUND(" + args + ",0)";
-      if (n.name == "log2") return "LOG(" + args + ",2)";
+      std::vector<SpreadsheetTerm> args;
+      for (std::size_t k = 0; k < n.args.size(); ++k) args.push_back(sub(k));
+      if (n.name == "min" || n.name == "max") return {(n.name == "min" ? "MIN(" : "MAX(") + join(at_scale_of_first(args)) + ")", args.front().scale};
+      if (n.name == "abs") return {"ABS(" + args.front().text + ")", args.front().scale};
+      if (n.name == "sqrt") return {"SQRT(" + args.front().text + ")", std::sqrt(args.front().scale)};
+      // Rounding and the transcendental functions depend on the unit: they take base-unit values.
+      std::vector<std::string> base;
+      for (const auto& t : args) base.push_back(scaled_formula(t, t.scale));
+      if (n.name == "ceil") return {"CEILING(" + join(base) + ",1)", 1};
+      if (n.name == "floor") return {"FLOOR(" + join(base) + ",1)", 1};
+      if (n.name == "round") return {"ROUND(" + join(base) + ",0)", 1};
+      if (n.name == "log2") return {"LOG(" + join(base) + ",2)", 1};
       std::string upper = n.name;
       for (auto& ch : upper) ch = static_cast<char>(std::toupper(static_cast<unsigned char>(ch)));
-      return upper + "(" + args + ")";
+      return {upper + "(" + join(base) + ")", 1};
     }
   }
-  return "0";
+  return {"0", 1};
 }
 
 }  // namespace
@@ -514,6 +554,40 @@ Expected<CalcResult> evaluate(std::string_view expression) {
   return CalcResult{v.value(), e->target, e->binary};
 }
 
-std::string to_spreadsheet_formula(const Expression& e, const CellMapper& cell) { return formula_of(e.root, cell); }
+SpreadsheetTerm to_spreadsheet_formula(const Expression& e, const CellMapper& cell) { return formula_of(e.root, cell); }
+
+std::string spreadsheet_number(double v) {
+  if (std::fabs(v) < 1e15 && v == std::round(v)) return fmt::format("{:.0f}", v);  // "3600", not "3.6E+03"
+  std::string s;
+  for (int digits = 1; digits <= 17; ++digits) {
+    s = fmt::format("{:.{}g}", v, digits);
+    const double back = std::strtod(s.c_str(), nullptr);
+    if (!same_scale(back, v)) continue;
+    if (std::fabs(back) < 1e15 && back == std::round(back)) return fmt::format("{:.0f}", back);  // 999.9999999999999 -> "1000"
+    break;
+  }
+  // Spreadsheets write the exponent in capitals, with its sign ("1E-06"); fmt already gives the sign.
+  for (auto& ch : s)
+    if (ch == 'e') ch = 'E';
+  return s;
+}
+
+std::string scaled_formula(const SpreadsheetTerm& t, double k) {
+  if (same_scale(k, 1)) return t.text;
+  const std::string times = spreadsheet_number(k), over = spreadsheet_number(1 / k);
+  // Significant digits, without the zeros that only place the point ("3600" has 2, "0.001" has 1).
+  auto significant = [](const std::string& s) {
+    std::string digits;
+    for (char ch : s) {
+      if (ch == 'E') break;
+      if (ch >= '0' && ch <= '9') digits += ch;
+    }
+    const auto first = digits.find_first_not_of('0'), last = digits.find_last_not_of('0');
+    return first == std::string::npos ? std::size_t{0} : last - first + 1;
+  };
+  // The reading with fewer significant digits; at a tie, a scale below one divides (B4/1000, not B4*0.001).
+  const bool divide = significant(over) < significant(times) || (significant(over) == significant(times) && k < 1);
+  return "(" + t.text + (divide ? "/" + over : "*" + times) + ")";
+}
 
 }  // namespace infracalc

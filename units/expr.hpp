@@ -65,13 +65,30 @@ struct CalcResult {
 /// Parses and evaluates in one step (the `calc` command).
 [[nodiscard]] Expected<CalcResult> evaluate(std::string_view expression);
 
-/// Maps a reference to a spreadsheet cell expression that yields its value in base units, e.g.
-/// "(Inputs!C4*1000)" for a value shown in kW.
-using CellMapper = std::function<std::string(std::string_view name)>;
+/// A piece of a spreadsheet formula and the scale that turns its value into base units: a cell shown in kW
+/// is {"B4", 1000}, one shown in $/h is {"B7", 1/3600}. Keeping the scale beside the text lets a product
+/// carry one factor instead of converting every operand ("B7*B9/3600", not "B7*0.0002777...*B9").
+struct SpreadsheetTerm {
+  /// The formula text (a cell reference, or a parenthesised expression).
+  std::string text;
+  /// Base units per unit of the text's value.
+  double scale = 1;
+};
 
-/// The expression as a spreadsheet formula (without the leading '='), in base units: literals become
-/// their base-unit values, references go through `cell`, functions map to MIN, MAX, CEILING, FLOOR, SQRT,
-/// ABS and ROUND.
-[[nodiscard]] std::string to_spreadsheet_formula(const Expression& e, const CellMapper& cell);
+/// Maps a reference to the cell (or cell expression) that holds its value, with that cell's scale.
+using CellMapper = std::function<SpreadsheetTerm(std::string_view name)>;
+
+/// The expression as a spreadsheet formula (without the leading '='): its value times the returned scale is
+/// the expression's value in base units. Literals are written at their base-unit values, references go
+/// through `cell`, functions map to MIN, MAX, CEILING, FLOOR, ROUND, SQRT, ABS, EXP, LN, LOG10 and LOG.
+[[nodiscard]] SpreadsheetTerm to_spreadsheet_formula(const Expression& e, const CellMapper& cell);
+
+/// `t`'s value multiplied by `k`, as formula text; the factor is written the short way round ("B4/3600"
+/// rather than "B4*0.0002777777777777778") and left out when it is 1.
+[[nodiscard]] std::string scaled_formula(const SpreadsheetTerm& t, double k);
+
+/// A number as a spreadsheet literal, in the fewest significant digits that give it back to 1 part in 10^12
+/// ("3600", "2.5E-07").
+[[nodiscard]] std::string spreadsheet_number(double v);
 
 }  // namespace infracalc

@@ -11,6 +11,7 @@
 #include <sstream>
 #include <unistd.h>
 
+#include "cli/plan_charts.hpp"
 #include "cli/plan_output.hpp"
 #include "cli/plan_sweep.hpp"
 #include "cli/plan_xlsx.hpp"
@@ -87,6 +88,7 @@ struct CellX {
   std::string text;     // string cells
   double number = std::nan("");
   bool is_text = false;
+  int style = 0;  // index into styles.xml's cellXfs
 };
 
 using Book = std::map<std::string, std::map<std::string, CellX>>;  // sheet → "B12" → cell
@@ -108,6 +110,8 @@ Book read_book(const std::map<std::string, std::string>& files) {
     for (std::sregex_iterator c(xml.begin(), xml.end(), cell_re), e2; c != e2; ++c) {
       CellX x;
       const std::string attrs = (*c)[2];
+      std::smatch style;
+      if (std::regex_search(attrs, style, std::regex("s=\"([0-9]+)\""))) x.style = std::stoi(style[1]);
       const std::string inner = (*c)[3];
       std::smatch f, v;
       if (std::regex_search(inner, f, std::regex("<f>(.*?)</f>"))) x.formula = unescape(f[1]);
@@ -234,14 +238,24 @@ std::string column_c(std::string cell) {
   return cell;
 }
 
-// The row of a line key in a sheet ("B" column holds its value).
-std::string value_cell(const Book& book, const std::string& sheet, const std::string& key) {
+// The column of a sheet whose heading (row 2) is `name` ("key": the line keys of --json).
+std::string column_named(const Book& book, const std::string& sheet, const std::string& name) {
   for (const auto& [ref, c] : book.at(sheet))
-    if (ref[0] == 'A' && c.is_text && c.text == key) {
-      std::string cell = ref;  // same row, column B (a char swap: GCC 12 warns falsely on "B" + std::string)
-      cell[0] = 'B';
-      return cell;
-    }
+    if (ref.size() == 2 && ref[1] == '2' && c.is_text && c.text == name) return ref.substr(0, 1);
+  FAIL("no column " << name << " on sheet " << sheet);
+  return {};
+}
+
+// The row number of a cell reference ("B12" -> 12).
+int row_of(const std::string& ref) { return std::stoi(ref.substr(ref.find_first_of("0123456789"))); }
+
+// The value cell (column B) of the row whose key column holds `key`.
+std::string value_cell(const Book& book, const std::string& sheet, const std::string& key) {
+  const std::string col = column_named(book, sheet, "key");
+  for (const auto& [ref, c] : book.at(sheet))
+    if (ref.compare(0, col.size(), col) == 0 && std::isdigit(static_cast<unsigned char>(ref[col.size()])) != 0 && c.is_text &&
+        c.text == key)
+      return "B" + std::to_string(row_of(ref));
   FAIL("no line " << key << " on sheet " << sheet);
   return {};
 }
@@ -308,6 +322,61 @@ Book workbook_of(const plan::Worksheet& w) {
   Book book = read_book(unzip(read_file(path)));
   fs::remove_all(dir);
   return book;
+}
+
+// Writes the plan's workbook and returns its members (the XML files), unparsed.
+std::map<std::string, std::string> workbook_files(const plan::Worksheet& w) {
+  const fs::path dir = scratch_dir();
+  fs::create_directories(dir);
+  const std::string path = (dir / "plan.xlsx").string();
+  plan::write_xlsx(w, nullptr, path, true, {});
+  auto files = unzip(read_file(path));
+  fs::remove_all(dir);
+  return files;
+}
+
+// What styles.xml says of one cell style: its number format, and whether it is italic on a grey fill.
+struct CellStyle {
+  std::string number_format = "General";
+  bool italic = false;
+  std::string fill;  // the fill's rgb, empty for none
+};
+
+std::vector<CellStyle> read_styles(const std::string& xml) {
+  std::map<int, std::string> codes;
+  const std::regex numfmt("<numFmt numFmtId=\"([0-9]+)\" formatCode=\"([^\"]*)\"/>");
+  for (std::sregex_iterator m(xml.begin(), xml.end(), numfmt), end; m != end; ++m) codes[std::stoi((*m)[1])] = unescape((*m)[2]);
+  auto section = [&](const std::string& tag) {
+    const auto a = xml.find("<" + tag), b = xml.find("</" + tag + ">");
+    REQUIRE(a != std::string::npos);
+    REQUIRE(b != std::string::npos);
+    return xml.substr(a, b - a);
+  };
+  std::vector<bool> italic_fonts;
+  const std::string fonts = section("fonts");
+  const std::regex font("<font>(.*?)</font>|<font/>");
+  for (std::sregex_iterator m(fonts.begin(), fonts.end(), font), end; m != end; ++m) italic_fonts.push_back((*m)[1].str().find("<i/>") != std::string::npos);
+  std::vector<std::string> fill_colors;
+  const std::string fills = section("fills");
+  const std::regex fill("<fill>(.*?)</fill>");
+  for (std::sregex_iterator m(fills.begin(), fills.end(), fill), end; m != end; ++m) {
+    std::smatch rgb;
+    const std::string body = (*m)[1];
+    fill_colors.push_back(std::regex_search(body, rgb, std::regex("fgColor rgb=\"([0-9A-F]+)\"")) ? rgb[1].str() : "");
+  }
+  std::vector<CellStyle> out;
+  const std::string xfs = section("cellXfs");
+  const std::regex xf("<xf ([^>]*?)/?>");
+  for (std::sregex_iterator m(xfs.begin(), xfs.end(), xf), end; m != end; ++m) {
+    const std::string a = (*m)[1];
+    std::smatch v;
+    CellStyle st;
+    if (std::regex_search(a, v, std::regex("numFmtId=\"([0-9]+)\"")) && codes.count(std::stoi(v[1]))) st.number_format = codes.at(std::stoi(v[1]));
+    if (std::regex_search(a, v, std::regex("fontId=\"([0-9]+)\""))) st.italic = italic_fonts.at(std::stoul(v[1]));
+    if (std::regex_search(a, v, std::regex("fillId=\"([0-9]+)\""))) st.fill = fill_colors.at(std::stoul(v[1]));
+    out.push_back(st);
+  }
+  return out;
 }
 
 // Checks every line of the JSON against its row of the workbook, in the row's unit; returns how many it compared.
@@ -388,11 +457,12 @@ TEST_CASE("the workbook's formulas reproduce the worksheet and move with their i
   int summary_compared = 0;
   int checks_row = 1 << 30;  // the summary's lines come before its "checks" heading
   for (const auto& [ref, c] : book.at("Summary"))
-    if (ref[0] == 'A' && c.is_text && c.text == "checks") checks_row = std::stoi(ref.substr(1));
+    if (ref[0] == 'A' && c.is_text && c.text == "checks") checks_row = row_of(ref);
+  const std::string key_col = column_named(book, "Summary", "key");
   for (const auto& [ref, c] : book.at("Summary")) {
-    if (ref[0] != 'A' || !c.is_text || std::stoi(ref.substr(1)) >= checks_row || by_key.count(c.text) == 0) continue;
-    std::string cell = ref;
-    cell[0] = 'B';
+    if (ref.compare(0, key_col.size(), key_col) != 0 || !c.is_text || row_of(ref) <= 2 || row_of(ref) >= checks_row || by_key.count(c.text) == 0)
+      continue;
+    const std::string cell = "B" + std::to_string(row_of(ref));
     const std::string unit = book.at("Summary").count(column_c(cell)) ? book.at("Summary").at(column_c(cell)).text : "";
     INFO("summary line " << c.text);
     REQUIRE(by_key.at(c.text)->find("value")->kind != Node::Kind::null);
@@ -521,5 +591,138 @@ TEST_CASE("a fine-tuning plan's workbook: fit finetune's figures as numbers, its
   const std::string cost = value_cell(book, "Cost per token", "finetune_cost");
   CHECK_FALSE(book.at("Cost per token").at(cost).formula.empty());
   CHECK(book.at("Cost per token").at(cost).number == Approx(l->q("finetune_cost")).epsilon(1e-9));
+#endif
+}
+
+TEST_CASE("the workbook reads and prints well: number formats, human labels, short formulas, a marker on fixed values, print "
+          "setup and native charts", "[plan]") {
+  if (!workbook_testable()) return;
+#ifdef INFRACALC_TEST_ZLIB
+  auto l = plan_test::load_example("llama3-70b-h100.toml");
+  REQUIRE(l->problems.empty());
+  const plan::Worksheet w{l->spec, *l->program, l->sheet};
+  const auto files = workbook_files(w);
+  const Book book = read_book(files);
+  const std::vector<CellStyle> styles = read_styles(files.at("xl/styles.xml"));
+  auto json = read_json(plan::plan_json(w), "plan --json");
+  REQUIRE(json.ok());
+  const Node* lines = json->find("lines");
+  REQUIRE(lines != nullptr);
+
+  // Every number on a line sheet has a number format: four significant digits at least where the value is below
+  // one, never the fifteen a General cell shows ("0.0280566395937741 MW"), thousands separators on whole numbers.
+  int formatted = 0, fixed = 0, formulas = 0;
+  for (const auto& [key, line] : lines->members) {
+    if (line.find("value")->kind == Node::Kind::null) continue;
+    const std::string sheet = plan::sheet_title(line.find("sheet")->str);
+    const std::string cell = value_cell(book, sheet, key);
+    const CellX& x = book.at(sheet).at(cell);
+    const CellStyle& st = styles.at(static_cast<std::size_t>(x.style));
+    INFO(sheet << "!" << cell << " (" << key << ") = " << x.number << " as " << st.number_format);
+    std::string kind_col = cell;
+    kind_col[0] = 'D';
+    const std::string kind = book.at(sheet).count(kind_col) ? book.at(sheet).at(kind_col).text : "";
+    // The marker: a line a plugin or a planner rule computed is written as a number that no input moves; it says
+    // "fixed" and is italic on grey. A formula says "formula".
+    const std::string how = line.find("kind")->str;
+    if (how == "plugin" || how == "rule") {
+      CHECK(x.formula.empty());
+      CHECK(kind == "fixed");
+      CHECK(st.italic);
+      CHECK(st.fill == "FFE7E6E6");
+      ++fixed;
+    }
+    if (!x.formula.empty()) {
+      CHECK(kind == "formula");
+      ++formulas;
+    }
+    if (how == "input") CHECK(kind == "input");
+    // The row's first column is the line as people read it; the key stays in its own column.
+    std::string label = cell;
+    label[0] = 'A';
+    CHECK(book.at(sheet).at(label).text != key);
+    if (x.is_text) continue;
+    ++formatted;
+    CHECK(st.number_format != "General");
+    const double a = std::fabs(x.number);
+    const auto dot = st.number_format.find('.');
+    std::size_t decimals = 0;
+    for (std::size_t k = dot == std::string::npos ? st.number_format.size() : dot + 1; k < st.number_format.size() && st.number_format[k] == '0'; ++k)
+      ++decimals;
+    if (st.number_format.find("E+") == std::string::npos && a > 0 && a < 1)
+      CHECK(static_cast<double>(decimals) >= -std::floor(std::log10(a)) + 2);  // three significant digits or more
+    if (a >= 1) CHECK(decimals <= 3);
+    if (a >= 1000 && x.number == std::round(x.number)) CHECK(st.number_format == "#,##0");
+  }
+  CHECK(formatted > 150);
+  CHECK(fixed > 40);
+  CHECK(formulas > 60);
+  CHECK(book.at("Summary").at("A2").text == "item");
+  CHECK(book.at("Fleet").at("A" + value_cell(book, "Fleet", "gpus").substr(1)).text == "GPUs");
+  CHECK(book.at("KV cache").at("A" + value_cell(book, "KV cache", "kv_bytes_per_token").substr(1)).text == "KV bytes per token");
+
+  // Formulas carry unit factors the short way round: no constant with more significant digits than a year in
+  // seconds (31557600), where a formula once divided by 0.0002777777777777778 to show $/h.
+  const std::regex literal("(^|[^A-Z$0-9.])([0-9]+\\.?[0-9]*)(E[-+]?[0-9]+)?");
+  int literals = 0;
+  for (const auto& [sheet, cells] : book)
+    for (const auto& [ref, c] : cells) {
+      if (c.formula.empty()) continue;
+      for (std::sregex_iterator m(c.formula.begin(), c.formula.end(), literal), end; m != end; ++m) {
+        std::string digits;
+        for (char ch : (*m)[2].str())
+          if (ch != '.') digits += ch;
+        const auto first = digits.find_first_not_of('0'), last = digits.find_last_not_of('0');
+        const std::size_t significant = first == std::string::npos ? 0 : last - first + 1;
+        INFO(sheet << "!" << ref << " = " << c.formula);
+        CHECK(significant <= 6);
+        ++literals;
+      }
+    }
+  CHECK(literals > 20);
+
+  // Printing: the summary on one landscape page, every other sheet one page wide with its column headings on every
+  // page, the plan's title in the header.
+  const std::string& summary = files.at("xl/worksheets/sheet1.xml");
+  CHECK(summary.find("<pageSetUpPr fitToPage=\"1\"/>") != std::string::npos);
+  CHECK(summary.find("orientation=\"landscape\"") != std::string::npos);
+  CHECK(summary.find("fitToHeight=\"0\"") == std::string::npos);
+  CHECK(summary.find("Llama 3 70B chat on H100") != std::string::npos);  // the header
+  const std::string& workbook = files.at("xl/workbook.xml");
+  for (const char* sheet : {"Inputs", "Fleet", "Cost of ownership", "Sources"}) {
+    INFO(sheet);
+    const std::string titles = std::string(sheet) + "'!$2:$2</definedName>", plain = std::string(">") + sheet + "!$2:$2</definedName>";
+    CHECK((workbook.find(titles) != std::string::npos || workbook.find(plain) != std::string::npos));
+  }
+
+  // Charts inside the workbook, from the same chart data as --plot: one native chart per chart the plan draws, the
+  // roofline on log axes, the bars of the cost breakdown equal to the SVG chart's.
+  std::size_t expected = 0;
+  for (plan::ChartId id : plan::kChartIds) expected += plan::plan_chart(w, id).has_value() ? 1 : 0;
+  REQUIRE(expected >= 4);
+  std::size_t charts = 0;
+  for (const auto& [name, body] : files)
+    if (name.rfind("xl/charts/chart", 0) == 0) {
+      ++charts;
+      CHECK(body.find("'Chart data'!$") != std::string::npos);
+    }
+  CHECK(charts == expected);
+  CHECK(files.at("xl/charts/chart1.xml").find("<c:logBase val=\"10\"/>") != std::string::npos);
+  CHECK(book.count("Charts") == 1);
+  const auto cost = plan::plan_chart(w, plan::ChartId::cost);
+  REQUIRE(cost.has_value());
+  const auto& data = book.at("Chart data");
+  std::size_t matched = 0;
+  for (const auto& bar : cost->bars)
+    for (const auto& [ref, c] : data)
+      if (ref[0] == 'A' && c.is_text && c.text == bar.label) {
+        const std::string value = "B" + ref.substr(1);
+        if (data.count(value) && !data.at(value).is_text && data.at(value).number == Approx(bar.value).epsilon(1e-12)) {
+          ++matched;
+          CHECK(styles.at(static_cast<std::size_t>(data.at(value).style)).italic);  // chart data is fixed too
+          break;
+        }
+      }
+  CHECK(matched == cost->bars.size());
 #endif
 }

@@ -80,11 +80,47 @@ TEST_CASE("references resolve through a resolver, and expressions translate to s
   auto missing = parse_expression("@nope * 2");
   REQUIRE(missing.ok());
   CHECK_FALSE(evaluate(*missing, r).ok());
-  const std::string f = to_spreadsheet_formula(*e, [](std::string_view n) { return std::string(n == "price" ? "B2" : "B3"); });
-  CHECK(f == "(((B2/(B3*1))*1000000)*1)");
+  // Cells at scale 1 (shown in base units): the formula is the expression with base-unit literals.
+  const SpreadsheetTerm f = to_spreadsheet_formula(*e, [](std::string_view n) { return SpreadsheetTerm{n == "price" ? "B2" : "B3", 1}; });
+  CHECK(f.text == "(((B2/(B3*1))*1000000)*1)");
+  CHECK(f.scale == 1);
   auto c = parse_expression("ceil(@n / 8) + max(1, 2)");
   REQUIRE(c.ok());
-  CHECK(to_spreadsheet_formula(*c, [](std::string_view) { return std::string("A1"); }) == "(CEILING((A1/8),1)+MAX(1,2))");
+  CHECK(to_spreadsheet_formula(*c, [](std::string_view) { return SpreadsheetTerm{"A1", 1}; }).text == "(CEILING((A1/8),1)+MAX(1,2))");
+}
+
+TEST_CASE("spreadsheet formulas carry the scale of cells shown in display units, and write factors the short way round", "[units][calc]") {
+  // price in $/h (1/3600 $/s per unit), rate in tok/s: the product keeps one scale instead of converting each operand.
+  auto e = parse_expression("@price / @rate * 1e6 tok");
+  REQUIRE(e.ok());
+  const SpreadsheetTerm t = to_spreadsheet_formula(*e, [](std::string_view n) {
+    return n == "price" ? SpreadsheetTerm{"B2", 1.0 / 3600} : SpreadsheetTerm{"B3", 1};
+  });
+  CHECK(t.text == "((B2/B3)*1000000)");
+  CHECK(t.scale == Approx(1.0 / 3600));
+  // Shown in $/Mtok (1e-6 $ per unit): ((B2/B3)*1000000) * (1/3600) / 1e-6.
+  CHECK(scaled_formula(t, t.scale / 1e-6) == "(((B2/B3)*1000000)/0.0036)");
+  CHECK(scaled_formula({"B4", 1}, 1.0 / 3600) == "(B4/3600)");
+  CHECK(scaled_formula({"B4", 1}, 3600) == "(B4*3600)");
+  CHECK(scaled_formula({"B4", 1}, 1e-6) == "(B4/1000000)");
+  CHECK(scaled_formula({"B4", 1}, 1.0 / 3600 * 3600) == "B4");
+  // A sum brings the right operand to the left one's scale; rounding works on base-unit values.
+  auto sum = parse_expression("@a + @b");
+  REQUIRE(sum.ok());
+  const SpreadsheetTerm s = to_spreadsheet_formula(*sum, [](std::string_view n) {
+    return n == "a" ? SpreadsheetTerm{"A1", 1000} : SpreadsheetTerm{"A2", 1};
+  });
+  CHECK(s.text == "(A1+(A2/1000))");
+  CHECK(s.scale == 1000);
+  auto round = parse_expression("ceil(@a)");
+  REQUIRE(round.ok());
+  const SpreadsheetTerm r = to_spreadsheet_formula(*round, [](std::string_view) { return SpreadsheetTerm{"A1", 1000}; });
+  CHECK(r.text == "CEILING((A1*1000),1)");
+  CHECK(r.scale == 1);
+  CHECK(spreadsheet_number(3600) == "3600");
+  CHECK(spreadsheet_number(1e-6) == "1E-06");
+  CHECK(spreadsheet_number(1.0 / 3600) == "0.000277777777778");
+  CHECK(spreadsheet_number(31557600) == "31557600");
 }
 
 TEST_CASE("a temperature point takes its sign as part of the reading; other operations on a point are errors", "[units][calc]") {
