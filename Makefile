@@ -67,7 +67,7 @@ bench: deps
 	cmake --build $(BUILD) -j$(JOBS)
 	./bench/run.sh $(BUILD)
 
-# Line coverage of units/, plugins/, validation/ and the planner (cli/plan_*) under the whole test suite, with gcov
+# Line coverage of every layer below cli/ (units/ to plan/) under the whole test suite, with gcov
 # and gcovr (Debian packages); the summary and build-cov/coverage.txt give the figure per file and in total.
 COV_BUILD ?= build-cov
 coverage: deps
@@ -78,8 +78,8 @@ coverage: deps
 	cmake --build $(COV_BUILD) -j$(JOBS)
 	find $(COV_BUILD) -name '*.gcda' -delete
 	cd $(COV_BUILD) && ctest -j$(JOBS) --timeout 1800
-	gcovr --root . --object-directory $(COV_BUILD) --filter 'units/' --filter 'plugins/' --filter 'validation/' \
-	  --filter 'cli/plan_' --exclude 'plugins/decode/cuda/' --exclude-unreachable-branches --gcov-ignore-parse-errors \
+	gcovr --root . --object-directory $(COV_BUILD) --filter 'units/' --filter 'documents/' --filter 'catalog/' --filter 'host/' --filter 'plugins/' \
+	  --filter 'validation/' --filter 'plan/' --exclude 'plugins/decode/cuda/' --exclude-unreachable-branches --gcov-ignore-parse-errors \
 	  --print-summary --txt $(COV_BUILD)/coverage.txt -j$(JOBS)
 
 # libFuzzer with ASan/UBSan (clang-14 and libclang-rt-14-dev from Debian); each target runs FUZZ_SECONDS,

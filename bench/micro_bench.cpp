@@ -7,8 +7,8 @@
 #include <vector>
 
 #include "cli/commands.hpp"
-#include "cli/output.hpp"
-#include "plugins/core/context.hpp"
+#include "plan/output.hpp"
+#include "host/context.hpp"
 #include "plugins/formats/block.hpp"
 #include "plugins/formats/storage.hpp"
 #include "plugins/registry.hpp"

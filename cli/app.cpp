@@ -8,7 +8,7 @@
 #include <filesystem>
 #include <unistd.h>
 
-#include "plugins/catalog/catalog.hpp"
+#include "catalog/catalog.hpp"
 #include "units/printable.hpp"
 #include "units/suggest.hpp"
 

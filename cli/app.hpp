@@ -5,8 +5,8 @@
 #include <string_view>
 #include <vector>
 
-#include "cli/output.hpp"
-#include "plugins/core/node.hpp"
+#include "plan/output.hpp"
+#include "documents/node.hpp"
 
 namespace infracalc::cli {
 

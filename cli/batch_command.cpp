@@ -10,10 +10,10 @@
 #include <fmt/format.h>
 
 #include "cli/commands.hpp"
-#include "cli/line_reader.hpp"
+#include "plan/line_reader.hpp"
 #include "cli/plan_command.hpp"
-#include "plugins/core/context.hpp"
-#include "plugins/core/json.hpp"
+#include "host/context.hpp"
+#include "documents/json.hpp"
 #include "plugins/registry.hpp"
 #include "units/format.hpp"
 #include "units/printable.hpp"

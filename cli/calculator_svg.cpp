@@ -4,7 +4,7 @@
 #include <fmt/format.h>
 #include <map>
 
-#include "cli/svg.hpp"
+#include "plan/svg.hpp"
 #include "units/format.hpp"
 
 namespace infracalc::cli {

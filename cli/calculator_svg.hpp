@@ -4,7 +4,7 @@
 
 #include <string>
 
-#include "plugins/plugin.hpp"
+#include "host/plugin.hpp"
 
 namespace infracalc::cli {
 

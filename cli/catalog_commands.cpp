@@ -7,20 +7,20 @@
 
 #include "cli/commands.hpp"
 #include "cli/catalog_views.hpp"
-#include "cli/machine_units.hpp"
+#include "plan/machine_units.hpp"
 #include <filesystem>
 #include <fstream>
 #include <sstream>
 
-#include "plugins/catalog/check.hpp"
-#include "plugins/catalog/embedded.hpp"
-#include "plugins/core/atomic_file.hpp"
-#include "plugins/catalog/hf_import.hpp"
-#include "plugins/catalog/model_arch.hpp"
-#include "plugins/catalog/schema.hpp"
-#include "plugins/core/input_file.hpp"
-#include "plugins/core/json.hpp"
-#include "plugins/core/words.hpp"
+#include "catalog/check.hpp"
+#include "catalog/embedded.hpp"
+#include "documents/atomic_file.hpp"
+#include "catalog/hf_import.hpp"
+#include "catalog/model_arch.hpp"
+#include "catalog/schema.hpp"
+#include "documents/input_file.hpp"
+#include "documents/json.hpp"
+#include "host/words.hpp"
 #include "plugins/formats/storage.hpp"
 #include "units/format.hpp"
 #include "units/printable.hpp"

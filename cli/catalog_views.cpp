@@ -3,8 +3,8 @@
 #include <cctype>
 #include <fmt/format.h>
 
-#include "cli/machine_units.hpp"
-#include "plugins/catalog/schema.hpp"
+#include "plan/machine_units.hpp"
+#include "catalog/schema.hpp"
 #include "units/format.hpp"
 #include "units/parse.hpp"
 

@@ -6,8 +6,8 @@
 #include <string_view>
 #include <vector>
 
-#include "cli/output.hpp"
-#include "plugins/catalog/catalog.hpp"
+#include "plan/output.hpp"
+#include "catalog/catalog.hpp"
 
 namespace infracalc::cli {
 

@@ -6,8 +6,8 @@
 #include <vector>
 
 #include "cli/app.hpp"
-#include "plugins/core/context.hpp"
-#include "plugins/plugin.hpp"
+#include "host/context.hpp"
+#include "host/plugin.hpp"
 
 namespace infracalc::cli {
 

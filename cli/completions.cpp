@@ -3,10 +3,10 @@
 
 #include "cli/command_table.hpp"
 #include "cli/commands.hpp"
-#include "cli/plan_schema.hpp"
-#include "plugins/catalog/catalog.hpp"
-#include "plugins/core/context.hpp"
-#include "plugins/core/input_aliases.hpp"
+#include "plan/plan_schema.hpp"
+#include "catalog/catalog.hpp"
+#include "host/context.hpp"
+#include "host/input_aliases.hpp"
 #include "plugins/registry.hpp"
 
 namespace infracalc::cli {

@@ -1,10 +1,10 @@
 #include <fmt/format.h>
 
 #include "cli/commands.hpp"
-#include "cli/machine_units.hpp"
+#include "plan/machine_units.hpp"
 #include "cli/wrap.hpp"
-#include "plugins/core/context.hpp"
-#include "plugins/core/input_aliases.hpp"
+#include "host/context.hpp"
+#include "host/input_aliases.hpp"
 #include "plugins/registry.hpp"
 #include "units/dim.hpp"
 #include "units/format.hpp"

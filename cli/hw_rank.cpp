@@ -9,8 +9,8 @@
 
 #include "cli/catalog_views.hpp"
 #include "cli/commands.hpp"
-#include "plugins/catalog/check.hpp"
-#include "plugins/core/json.hpp"
+#include "catalog/check.hpp"
+#include "documents/json.hpp"
 #include "units/printable.hpp"
 #include "units/suggest.hpp"
 

@@ -2,7 +2,7 @@
 
 #include "cli/command_table.hpp"
 #include "cli/commands.hpp"
-#include "plugins/core/json.hpp"
+#include "documents/json.hpp"
 #include "plugins/registry.hpp"
 
 namespace infracalc::cli {

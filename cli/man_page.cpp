@@ -2,9 +2,9 @@
 
 #include "cli/command_table.hpp"
 #include "cli/commands.hpp"
-#include "cli/machine_units.hpp"
-#include "plugins/core/context.hpp"
-#include "plugins/core/input_aliases.hpp"
+#include "plan/machine_units.hpp"
+#include "host/context.hpp"
+#include "host/input_aliases.hpp"
 #include "plugins/registry.hpp"
 
 namespace infracalc::cli {

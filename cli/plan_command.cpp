@@ -13,18 +13,18 @@
 #include <tuple>
 
 #include "cli/commands.hpp"
-#include "plugins/catalog/embedded.hpp"
-#include "cli/plan_eval.hpp"
-#include "cli/plan_parallel.hpp"
-#include "cli/plan_part.hpp"
-#include "cli/plan_output.hpp"
-#include "cli/plan_svg.hpp"
-#include "cli/plan_sweep.hpp"
-#include "cli/plan_xlsx.hpp"
+#include "catalog/embedded.hpp"
+#include "plan/plan_eval.hpp"
+#include "plan/plan_parallel.hpp"
+#include "plan/plan_part.hpp"
+#include "plan/plan_output.hpp"
+#include "plan/plan_svg.hpp"
+#include "plan/plan_sweep.hpp"
+#include "plan/plan_xlsx.hpp"
 #include "units/printable.hpp"
-#include "plugins/core/atomic_file.hpp"
-#include "plugins/core/input_file.hpp"
-#include "plugins/core/words.hpp"
+#include "documents/atomic_file.hpp"
+#include "documents/input_file.hpp"
+#include "host/words.hpp"
 
 namespace infracalc::cli {
 

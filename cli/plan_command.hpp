@@ -5,7 +5,7 @@
 #include <vector>
 
 #include "cli/app.hpp"
-#include "plugins/core/context.hpp"
+#include "host/context.hpp"
 
 namespace infracalc::cli {
 

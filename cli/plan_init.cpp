@@ -3,8 +3,8 @@
 
 #include "cli/commands.hpp"
 #include "cli/plan_command.hpp"
-#include "cli/plan_schema.hpp"
-#include "plugins/core/atomic_file.hpp"
+#include "plan/plan_schema.hpp"
+#include "documents/atomic_file.hpp"
 #include "units/printable.hpp"
 
 namespace infracalc::cli {

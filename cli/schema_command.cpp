@@ -1,8 +1,8 @@
 #include <fmt/format.h>
 
 #include "cli/commands.hpp"
-#include "cli/machine_units.hpp"
-#include "plugins/core/json.hpp"
+#include "plan/machine_units.hpp"
+#include "documents/json.hpp"
 #include "plugins/registry.hpp"
 #include "units/printable.hpp"
 #include "units/suggest.hpp"

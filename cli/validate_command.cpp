@@ -6,8 +6,8 @@
 #include <fmt/format.h>
 
 #include "cli/commands.hpp"
-#include "cli/output.hpp"
-#include "plugins/core/atomic_file.hpp"
+#include "plan/output.hpp"
+#include "documents/atomic_file.hpp"
 #include "plugins/decode/efficiency.hpp"
 #include "validation/fit.hpp"
 #include "validation/predict.hpp"

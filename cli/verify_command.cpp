@@ -10,8 +10,8 @@
 
 #include "cli/commands.hpp"
 #include "cli/progress.hpp"
-#include "plugins/core/atomic_file.hpp"
-#include "plugins/core/json.hpp"
+#include "documents/atomic_file.hpp"
+#include "documents/json.hpp"
 #include "plugins/decode/decode_host.hpp"
 #include "plugins/registry.hpp"
 #include "units/suggest.hpp"

@@ -4,7 +4,7 @@
 #include <span>
 #include <string_view>
 
-#include "plugins/plugin.hpp"
+#include "host/plugin.hpp"
 
 namespace infracalc {
 

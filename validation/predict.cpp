@@ -5,8 +5,8 @@
 #include <cmath>
 #include <fmt/format.h>
 
-#include "plugins/catalog/catalog.hpp"
-#include "plugins/core/context.hpp"
+#include "catalog/catalog.hpp"
+#include "host/context.hpp"
 #include "plugins/registry.hpp"
 #include "units/parse.hpp"
 

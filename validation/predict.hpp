@@ -9,9 +9,9 @@
 #include <string>
 #include <vector>
 
-#include "plugins/catalog/measured.hpp"
-#include "plugins/core/context.hpp"
-#include "plugins/plugin.hpp"
+#include "catalog/measured.hpp"
+#include "host/context.hpp"
+#include "host/plugin.hpp"
 
 namespace infracalc::validation {
 

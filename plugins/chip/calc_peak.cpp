@@ -5,7 +5,7 @@
 
 #include "plugins/chip/chip_math.hpp"
 #include "plugins/chip/chip_plugin.hpp"
-#include "plugins/core/context.hpp"
+#include "host/context.hpp"
 #include "units/format.hpp"
 
 namespace infracalc {

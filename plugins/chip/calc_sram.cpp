@@ -5,9 +5,9 @@
 
 #include "plugins/chip/chip_math.hpp"
 #include "plugins/chip/chip_plugin.hpp"
-#include "plugins/core/catalog_input.hpp"
-#include "plugins/core/context.hpp"
-#include "plugins/core/counts.hpp"
+#include "host/catalog_input.hpp"
+#include "host/context.hpp"
+#include "units/counts.hpp"
 #include "plugins/fit/fit_math.hpp"
 #include "plugins/fit/fit_model.hpp"
 #include "plugins/kv/kv_layout.hpp"

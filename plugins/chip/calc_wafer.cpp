@@ -4,8 +4,8 @@
 
 #include "plugins/chip/chip_math.hpp"
 #include "plugins/chip/chip_plugin.hpp"
-#include "plugins/core/context.hpp"
-#include "plugins/core/counts.hpp"
+#include "host/context.hpp"
+#include "units/counts.hpp"
 #include "units/format.hpp"
 
 namespace infracalc {

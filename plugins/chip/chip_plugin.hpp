@@ -2,7 +2,7 @@
 // figures on a datasheet.
 #pragma once
 
-#include "plugins/plugin.hpp"
+#include "host/plugin.hpp"
 
 namespace infracalc {
 

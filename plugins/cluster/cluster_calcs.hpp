@@ -1,7 +1,7 @@
 // The cluster calculators (internal to the plugin): each file builds one descriptor with its run function.
 #pragma once
 
-#include "plugins/core/context.hpp"
+#include "host/context.hpp"
 
 namespace infracalc::cluster {
 

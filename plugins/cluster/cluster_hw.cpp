@@ -2,7 +2,7 @@
 
 #include <fmt/format.h>
 
-#include "plugins/core/catalog_input.hpp"
+#include "host/catalog_input.hpp"
 
 namespace infracalc::cluster {
 

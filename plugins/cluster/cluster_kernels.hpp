@@ -3,7 +3,7 @@
 
 #include <vector>
 
-#include "plugins/plugin.hpp"
+#include "host/plugin.hpp"
 
 namespace infracalc::cluster {
 

@@ -4,7 +4,7 @@
 
 #include "plugins/cluster/cluster_calcs.hpp"
 #include "plugins/cluster/collectives.hpp"
-#include "plugins/core/words.hpp"
+#include "host/words.hpp"
 
 namespace infracalc::cluster {
 

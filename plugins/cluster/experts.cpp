@@ -5,7 +5,7 @@
 #include <numeric>
 #include <random>
 
-#include "plugins/core/counts.hpp"
+#include "units/counts.hpp"
 
 namespace infracalc::cluster {
 

@@ -9,8 +9,8 @@
 #include "plugins/cluster/cluster_hw.hpp"
 #include "plugins/cluster/collectives.hpp"
 #include "plugins/cluster/experts.hpp"
-#include "plugins/core/counts.hpp"
-#include "plugins/core/words.hpp"
+#include "units/counts.hpp"
+#include "host/words.hpp"
 #include "plugins/fit/fit_math.hpp"
 #include "plugins/fit/fit_model.hpp"
 

@@ -7,7 +7,7 @@
 
 #include "plugins/cluster/cluster_calcs.hpp"
 #include "plugins/cluster/reliability.hpp"
-#include "plugins/core/words.hpp"
+#include "host/words.hpp"
 
 namespace infracalc::cluster {
 

@@ -9,7 +9,7 @@
 #include <string>
 #include <vector>
 
-#include "plugins/catalog/model_arch.hpp"
+#include "catalog/model_arch.hpp"
 #include "plugins/cluster/collectives.hpp"
 #include "plugins/fit/fit_math.hpp"
 #include "units/system.hpp"

@@ -2,7 +2,7 @@
 #include <cmath>
 #include <fmt/format.h>
 
-#include "plugins/catalog/model_arch.hpp"
+#include "catalog/model_arch.hpp"
 #include "plugins/cluster/cluster_calcs.hpp"
 #include "plugins/cluster/recompute.hpp"
 

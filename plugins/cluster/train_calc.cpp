@@ -7,8 +7,8 @@
 #include "plugins/cluster/cluster_hw.hpp"
 #include "plugins/cluster/train_math.hpp"
 #include "plugins/cluster/train_work.hpp"
-#include "plugins/core/catalog_input.hpp"
-#include "plugins/core/counts.hpp"
+#include "host/catalog_input.hpp"
+#include "units/counts.hpp"
 #include "plugins/fit/fit_model.hpp"
 #include "units/format.hpp"
 

@@ -4,7 +4,7 @@
 
 #include <span>
 
-#include "plugins/catalog/model_arch.hpp"
+#include "catalog/model_arch.hpp"
 #include "plugins/fit/fit_math.hpp"
 #include "units/system.hpp"
 

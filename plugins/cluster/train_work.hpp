@@ -4,7 +4,7 @@
 
 #include <vector>
 
-#include "plugins/core/context.hpp"
+#include "host/context.hpp"
 #include "plugins/fit/fit_model.hpp"
 #include "units/system.hpp"
 

@@ -7,8 +7,8 @@
 #include <string>
 #include <vector>
 
-#include "plugins/catalog/catalog.hpp"
-#include "plugins/core/context.hpp"
+#include "catalog/catalog.hpp"
+#include "host/context.hpp"
 #include "units/expected.hpp"
 #include "units/system.hpp"
 

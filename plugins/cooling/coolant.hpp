@@ -6,7 +6,7 @@
 #include <string>
 #include <vector>
 
-#include "plugins/catalog/catalog.hpp"
+#include "catalog/catalog.hpp"
 #include "units/expected.hpp"
 #include "units/system.hpp"
 

@@ -3,7 +3,7 @@
 #pragma once
 
 #include "plugins/cooling/coolant.hpp"
-#include "plugins/core/context.hpp"
+#include "host/context.hpp"
 
 namespace infracalc::cooling {
 

@@ -5,8 +5,8 @@
 
 #include "plugins/cooling/cooling_plugin.hpp"
 #include "plugins/cooling/facility_math.hpp"
-#include "plugins/core/catalog_input.hpp"
-#include "plugins/core/words.hpp"
+#include "host/catalog_input.hpp"
+#include "host/words.hpp"
 #include "units/format.hpp"
 #include "units/unit_table.hpp"
 

@@ -2,7 +2,7 @@
 // (dry or evaporative) and on chillers, and the PUE and WUE that follow, month by month and for the year.
 #include <fmt/format.h>
 
-#include "plugins/core/context.hpp"
+#include "host/context.hpp"
 #include "plugins/cooling/climate.hpp"
 #include "plugins/cooling/cooling_plugin.hpp"
 #include "plugins/cooling/coolant.hpp"

@@ -2,7 +2,7 @@
 #include <fmt/format.h>
 
 #include "plugins/cooling/cooling_plugin.hpp"
-#include "plugins/core/context.hpp"
+#include "host/context.hpp"
 #include "plugins/power/power_math.hpp"
 #include "units/format.hpp"
 

@@ -8,7 +8,7 @@
 #include "plugins/cooling/heat_math.hpp"
 #include "plugins/cooling/hydraulics.hpp"
 #include "plugins/cooling/pipe_catalog.hpp"
-#include "plugins/core/catalog_input.hpp"
+#include "host/catalog_input.hpp"
 #include "units/format.hpp"
 
 namespace infracalc {

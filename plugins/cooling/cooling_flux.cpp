@@ -5,7 +5,7 @@
 #include "plugins/cooling/coolant.hpp"
 #include "plugins/cooling/cooling_plugin.hpp"
 #include "plugins/cooling/ladder.hpp"
-#include "plugins/core/catalog_input.hpp"
+#include "host/catalog_input.hpp"
 #include "units/format.hpp"
 
 namespace infracalc {

@@ -2,7 +2,7 @@
 // rise, pressure drop and pumping, CDU sizing, facility metrics (PUE, WUE, CUE, ERE) and carbon.
 #pragma once
 
-#include "plugins/plugin.hpp"
+#include "host/plugin.hpp"
 
 namespace infracalc {
 

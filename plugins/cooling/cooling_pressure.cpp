@@ -9,7 +9,7 @@
 #include "plugins/cooling/coolant_input.hpp"
 #include "plugins/cooling/cooling_plugin.hpp"
 #include "plugins/cooling/hydraulics.hpp"
-#include "plugins/core/words.hpp"
+#include "host/words.hpp"
 #include "units/format.hpp"
 
 namespace infracalc {

@@ -6,7 +6,7 @@
 #include <string>
 #include <vector>
 
-#include "plugins/core/context.hpp"
+#include "host/context.hpp"
 #include "units/system.hpp"
 
 namespace infracalc::cooling {

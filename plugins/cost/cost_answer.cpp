@@ -1,7 +1,7 @@
 // `cost answer`: the cost of one answer when a model thinks before it speaks and may sample several times.
 #include <fmt/format.h>
 
-#include "plugins/core/words.hpp"
+#include "host/words.hpp"
 #include "plugins/cost/cost_calcs.hpp"
 #include "plugins/cost/cost_math.hpp"
 #include "plugins/tco/tco_inputs.hpp"

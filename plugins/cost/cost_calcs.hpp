@@ -1,8 +1,8 @@
 // The cost calculators, one file each; cost_plugin.cpp gathers them into the plugin.
 #pragma once
 
-#include "plugins/core/context.hpp"
-#include "plugins/plugin.hpp"
+#include "host/context.hpp"
+#include "host/plugin.hpp"
 
 namespace infracalc::cost {
 

@@ -2,7 +2,7 @@
 // an answer, an agent task, a cached prompt and a training run.
 #pragma once
 
-#include "plugins/plugin.hpp"
+#include "host/plugin.hpp"
 
 namespace infracalc {
 

@@ -2,7 +2,7 @@
 // and failed attempts are retried; and whether a model with cheaper tokens but more steps is really cheaper.
 #include <fmt/format.h>
 
-#include "plugins/core/words.hpp"
+#include "host/words.hpp"
 #include "plugins/cost/cost_calcs.hpp"
 #include "plugins/cost/cost_math.hpp"
 #include "plugins/tco/tco_inputs.hpp"

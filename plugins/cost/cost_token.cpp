@@ -1,7 +1,7 @@
 // `cost token`: what a token costs on an accelerator rented or owned at an hourly price.
 #include <fmt/format.h>
 
-#include "plugins/core/words.hpp"
+#include "host/words.hpp"
 #include "plugins/cost/cost_calcs.hpp"
 #include "plugins/cost/cost_math.hpp"
 #include "plugins/tco/tco_inputs.hpp"

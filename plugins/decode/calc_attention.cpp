@@ -3,8 +3,8 @@
 #include <algorithm>
 #include <fmt/format.h>
 
-#include "plugins/catalog/model_arch.hpp"
-#include "plugins/core/context.hpp"
+#include "catalog/model_arch.hpp"
+#include "host/context.hpp"
 #include "plugins/decode/decode_attention.hpp"
 #include "plugins/decode/decode_calculators.hpp"
 #include "plugins/decode/decode_inputs.hpp"

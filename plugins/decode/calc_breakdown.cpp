@@ -5,7 +5,7 @@
 #include <algorithm>
 #include <fmt/format.h>
 
-#include "plugins/core/context.hpp"
+#include "host/context.hpp"
 #include "plugins/decode/decode_breakdown.hpp"
 #include "plugins/decode/decode_calculators.hpp"
 #include "plugins/decode/decode_inputs.hpp"

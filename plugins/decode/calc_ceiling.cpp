@@ -2,8 +2,8 @@
 // arithmetic over the peak, whichever is longer.
 #include <fmt/format.h>
 
-#include "plugins/core/catalog_input.hpp"
-#include "plugins/core/context.hpp"
+#include "host/catalog_input.hpp"
+#include "host/context.hpp"
 #include "plugins/decode/decode_calculators.hpp"
 #include "plugins/decode/decode_inputs.hpp"
 #include "plugins/decode/decode_step_common.hpp"

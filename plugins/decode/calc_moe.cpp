@@ -3,9 +3,9 @@
 // expert is read, and expert parallelism adds an all-to-all.
 #include <fmt/format.h>
 
-#include "plugins/catalog/model_arch.hpp"
-#include "plugins/core/context.hpp"
-#include "plugins/core/counts.hpp"
+#include "catalog/model_arch.hpp"
+#include "host/context.hpp"
+#include "units/counts.hpp"
 #include "plugins/decode/decode_calculators.hpp"
 #include "plugins/decode/decode_inputs.hpp"
 #include "units/bridge.hpp"

@@ -2,9 +2,9 @@
 // host memory and streamed over PCIe or NVLink-C2C every step: what it does to tokens per second and to cost.
 #include <fmt/format.h>
 
-#include "plugins/catalog/catalog.hpp"
-#include "plugins/core/catalog_input.hpp"
-#include "plugins/core/context.hpp"
+#include "catalog/catalog.hpp"
+#include "host/catalog_input.hpp"
+#include "host/context.hpp"
 #include "plugins/decode/decode_calculators.hpp"
 #include "plugins/decode/decode_inputs.hpp"
 #include "plugins/decode/decode_offload.hpp"

@@ -1,7 +1,7 @@
 // `decode roofline`: where a device's ridge point lies and which side of it decode and prefill fall on.
 #include <fmt/format.h>
 
-#include "plugins/core/context.hpp"
+#include "host/context.hpp"
 #include "plugins/decode/decode_calculators.hpp"
 #include "plugins/decode/decode_inputs.hpp"
 #include "plugins/kv/kv_arch.hpp"

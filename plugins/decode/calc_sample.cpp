@@ -1,8 +1,8 @@
 // `decode sample`: the next-token distribution a sampler draws from at a temperature.
 #include <fmt/format.h>
 
-#include "plugins/core/context.hpp"
-#include "plugins/core/number_list.hpp"
+#include "host/context.hpp"
+#include "host/number_list.hpp"
 #include "plugins/decode/decode_calculators.hpp"
 #include "plugins/decode/decode_sampling.hpp"
 

@@ -2,7 +2,7 @@
 // vanishes once the batch fills the compute a memory-bound step leaves idle.
 #include <fmt/format.h>
 
-#include "plugins/core/context.hpp"
+#include "host/context.hpp"
 #include "plugins/decode/decode_calculators.hpp"
 #include "plugins/decode/decode_inputs.hpp"
 #include "plugins/decode/decode_speculative.hpp"

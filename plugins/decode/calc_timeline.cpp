@@ -3,8 +3,8 @@
 // gets a token.
 #include <fmt/format.h>
 
-#include "plugins/core/context.hpp"
-#include "plugins/core/number_list.hpp"
+#include "host/context.hpp"
+#include "host/number_list.hpp"
 #include "plugins/decode/decode_calculators.hpp"
 #include "plugins/decode/decode_inputs.hpp"
 #include "plugins/decode/decode_step_common.hpp"

@@ -2,7 +2,7 @@
 // but every layer adds two all-reduces whose latency does not shrink, so the speed-up flattens.
 #include <fmt/format.h>
 
-#include "plugins/core/context.hpp"
+#include "host/context.hpp"
 #include "plugins/decode/decode_calculators.hpp"
 #include "plugins/decode/decode_inputs.hpp"
 #include "plugins/decode/decode_step_common.hpp"

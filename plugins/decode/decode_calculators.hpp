@@ -1,7 +1,7 @@
 // The decode plugin's calculators, one factory per file.
 #pragma once
 
-#include "plugins/plugin.hpp"
+#include "host/plugin.hpp"
 
 namespace infracalc::decode {
 

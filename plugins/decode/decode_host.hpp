@@ -10,7 +10,7 @@
 #include "plugins/kernels/bandwidth_probe.hpp"
 #include "plugins/kernels/host_info.hpp"
 #include "plugins/kernels/peak_probe.hpp"
-#include "plugins/plugin.hpp"
+#include "host/plugin.hpp"
 
 namespace infracalc::decode {
 

@@ -4,9 +4,9 @@
 #include <cmath>
 #include <fmt/format.h>
 
-#include "plugins/catalog/catalog.hpp"
-#include "plugins/catalog/model_arch.hpp"
-#include "plugins/core/catalog_input.hpp"
+#include "catalog/catalog.hpp"
+#include "catalog/model_arch.hpp"
+#include "host/catalog_input.hpp"
 #include "plugins/formats/storage.hpp"
 #include "units/format.hpp"
 #include "units/parse.hpp"

@@ -5,11 +5,11 @@
 #include <string>
 #include <vector>
 
-#include "plugins/core/context.hpp"
+#include "host/context.hpp"
 #include "plugins/decode/decode_parallel.hpp"
 #include "plugins/decode/decode_roofline.hpp"
 #include "plugins/decode/decode_workload.hpp"
-#include "plugins/plugin.hpp"
+#include "host/plugin.hpp"
 
 namespace infracalc::decode {
 

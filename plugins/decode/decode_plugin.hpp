@@ -2,7 +2,7 @@
 // speculative decoding and mixture-of-experts reads.
 #pragma once
 
-#include "plugins/plugin.hpp"
+#include "host/plugin.hpp"
 
 namespace infracalc {
 

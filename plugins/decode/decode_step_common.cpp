@@ -2,7 +2,7 @@
 
 #include <fmt/format.h>
 
-#include "plugins/core/catalog_input.hpp"
+#include "host/catalog_input.hpp"
 #include "plugins/decode/decode_inputs.hpp"
 #include "plugins/kv/kv_arch.hpp"
 #include "plugins/kv/kv_layout.hpp"

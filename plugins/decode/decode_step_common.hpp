@@ -4,7 +4,7 @@
 
 #include <vector>
 
-#include "plugins/core/context.hpp"
+#include "host/context.hpp"
 #include "plugins/decode/decode_roofline.hpp"
 #include "plugins/decode/efficiency.hpp"
 #include "plugins/decode/decode_workload.hpp"

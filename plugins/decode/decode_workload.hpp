@@ -4,7 +4,7 @@
 
 #include <optional>
 
-#include "plugins/catalog/model_arch.hpp"
+#include "catalog/model_arch.hpp"
 #include "plugins/decode/decode_roofline.hpp"
 #include "plugins/formats/storage.hpp"
 #include "units/system.hpp"
@@ -42,7 +42,7 @@ struct Workload {
   Flops matmul_flops_per_token;
 };
 
-/// A workload from an architecture: parameter counts from count_params (plugins/catalog/model_arch.hpp).
+/// A workload from an architecture: parameter counts from count_params (catalog/model_arch.hpp).
 [[nodiscard]] Workload workload_from_arch(const ModelArch& m, const StorageFormat& weights, const StorageFormat& kv);
 /// A dense workload from a parameter count alone (no attention or KV modelled).
 [[nodiscard]] Workload workload_from_params(double params, const StorageFormat& weights);

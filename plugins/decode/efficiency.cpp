@@ -3,7 +3,7 @@
 #include <algorithm>
 #include <fmt/format.h>
 
-#include "plugins/catalog/catalog.hpp"
+#include "catalog/catalog.hpp"
 #include "units/bridge.hpp"
 #include "units/expected.hpp"
 #include "units/format.hpp"

@@ -8,7 +8,7 @@
 #include <memory>
 #include <vector>
 
-#include "plugins/catalog/model_arch.hpp"
+#include "catalog/model_arch.hpp"
 #include "plugins/kernels/thread_team.hpp"
 #include "units/system.hpp"
 

@@ -6,7 +6,7 @@
 
 #include <vector>
 
-#include "plugins/catalog/model_arch.hpp"
+#include "catalog/model_arch.hpp"
 #include "units/system.hpp"
 
 namespace infracalc::decode {

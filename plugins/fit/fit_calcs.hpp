@@ -1,7 +1,7 @@
 // The fit calculators (internal to the plugin): each file builds one descriptor with its run function.
 #pragma once
 
-#include "plugins/plugin.hpp"
+#include "host/plugin.hpp"
 
 namespace infracalc::fit {
 

@@ -3,9 +3,9 @@
 #include <cmath>
 #include <fmt/format.h>
 
-#include "plugins/core/catalog_input.hpp"
-#include "plugins/core/counts.hpp"
-#include "plugins/core/words.hpp"
+#include "host/catalog_input.hpp"
+#include "units/counts.hpp"
+#include "host/words.hpp"
 #include "plugins/fit/fit_calcs.hpp"
 #include "plugins/fit/fit_lora.hpp"
 #include "plugins/fit/fit_math.hpp"

@@ -6,7 +6,7 @@
 #include <string>
 #include <vector>
 
-#include "plugins/catalog/model_arch.hpp"
+#include "catalog/model_arch.hpp"
 
 namespace infracalc::fit {
 

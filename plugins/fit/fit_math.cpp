@@ -3,7 +3,7 @@
 #include <algorithm>
 #include <cmath>
 
-#include "plugins/core/counts.hpp"
+#include "units/counts.hpp"
 
 namespace infracalc::fit {
 

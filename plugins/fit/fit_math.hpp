@@ -7,7 +7,7 @@
 #include <string_view>
 #include <vector>
 
-#include "plugins/catalog/model_arch.hpp"
+#include "catalog/model_arch.hpp"
 #include "plugins/formats/storage.hpp"
 #include "units/system.hpp"
 

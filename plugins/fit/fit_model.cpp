@@ -3,8 +3,8 @@
 #include <cmath>
 #include <fmt/format.h>
 
-#include "plugins/core/catalog_input.hpp"
-#include "plugins/core/counts.hpp"
+#include "host/catalog_input.hpp"
+#include "units/counts.hpp"
 #include "plugins/fit/fit_math.hpp"
 
 namespace infracalc::fit {

@@ -5,8 +5,8 @@
 #include <optional>
 #include <vector>
 
-#include "plugins/catalog/model_arch.hpp"
-#include "plugins/core/context.hpp"
+#include "catalog/model_arch.hpp"
+#include "host/context.hpp"
 #include "plugins/fit/fit_math.hpp"
 
 namespace infracalc::fit {

@@ -1,6 +1,6 @@
 #include "plugins/fit/fit_serving_inputs.hpp"
 
-#include "plugins/core/catalog_input.hpp"
+#include "host/catalog_input.hpp"
 #include "plugins/kv/kv_reserve.hpp"
 
 namespace infracalc::fit {

@@ -4,9 +4,9 @@
 
 #include <vector>
 
-#include "plugins/core/context.hpp"
+#include "host/context.hpp"
 #include "plugins/fit/fit_serving.hpp"
-#include "plugins/plugin.hpp"
+#include "host/plugin.hpp"
 
 namespace infracalc::fit {
 

@@ -2,7 +2,7 @@
 #include <cmath>
 #include <fmt/format.h>
 
-#include "plugins/core/catalog_input.hpp"
+#include "host/catalog_input.hpp"
 #include "plugins/fit/fit_calcs.hpp"
 #include "plugins/fit/fit_math.hpp"
 #include "plugins/fit/fit_model.hpp"

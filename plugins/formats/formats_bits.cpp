@@ -3,7 +3,7 @@
 #include <cmath>
 #include <fmt/format.h>
 
-#include "plugins/core/number_list.hpp"
+#include "host/number_list.hpp"
 #include "plugins/formats/block.hpp"
 #include "plugins/formats/error_study.hpp"
 #include "plugins/formats/formats_math.hpp"

@@ -4,7 +4,7 @@
 #include <cstdlib>
 #include <fmt/format.h>
 
-#include "plugins/core/number_list.hpp"
+#include "host/number_list.hpp"
 #include "plugins/formats/block.hpp"
 #include "plugins/formats/codec.hpp"
 #include "plugins/formats/formats_run.hpp"

@@ -1,7 +1,7 @@
 // The formats plugin descriptor.
 #pragma once
 
-#include "plugins/plugin.hpp"
+#include "host/plugin.hpp"
 
 namespace infracalc {
 

@@ -6,7 +6,7 @@
 #include <string_view>
 #include <vector>
 
-#include "plugins/core/context.hpp"
+#include "host/context.hpp"
 #include "plugins/formats/element.hpp"
 #include "plugins/formats/storage.hpp"
 

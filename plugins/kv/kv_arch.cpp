@@ -3,7 +3,7 @@
 #include <algorithm>
 #include <fmt/format.h>
 
-#include "plugins/core/counts.hpp"
+#include "units/counts.hpp"
 #include "units/format.hpp"
 
 namespace infracalc::kv {

@@ -6,10 +6,10 @@
 #include <string>
 #include <vector>
 
-#include "plugins/catalog/model_arch.hpp"
-#include "plugins/core/context.hpp"
+#include "catalog/model_arch.hpp"
+#include "host/context.hpp"
 #include "plugins/kv/kv_layout.hpp"
-#include "plugins/plugin.hpp"
+#include "host/plugin.hpp"
 
 namespace infracalc::kv {
 

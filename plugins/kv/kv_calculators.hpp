@@ -1,7 +1,7 @@
 // The kv calculators, one per file; kv_plugin.cpp assembles them into the plugin.
 #pragma once
 
-#include "plugins/plugin.hpp"
+#include "host/plugin.hpp"
 
 namespace infracalc::kv {
 

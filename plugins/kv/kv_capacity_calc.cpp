@@ -3,8 +3,8 @@
 #include <cmath>
 #include <fmt/format.h>
 
-#include "plugins/core/catalog_input.hpp"
-#include "plugins/core/words.hpp"
+#include "host/catalog_input.hpp"
+#include "host/words.hpp"
 #include "plugins/formats/storage.hpp"
 #include "plugins/kv/kv_arch.hpp"
 #include "plugins/kv/kv_calculators.hpp"

@@ -4,8 +4,8 @@
 // against the figures rather than assumed.
 #include <fmt/format.h>
 
-#include "plugins/core/catalog_input.hpp"
-#include "plugins/core/context.hpp"
+#include "host/catalog_input.hpp"
+#include "host/context.hpp"
 #include "plugins/kv/kv_calculators.hpp"
 #include "plugins/kv/kv_offload.hpp"
 #include "plugins/kv/kv_tier_inputs.hpp"

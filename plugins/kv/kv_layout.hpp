@@ -6,7 +6,7 @@
 #include <cstdint>
 #include <vector>
 
-#include "plugins/catalog/model_arch.hpp"
+#include "catalog/model_arch.hpp"
 #include "plugins/formats/storage.hpp"
 #include "plugins/kv/kv_precision.hpp"
 #include "units/system.hpp"

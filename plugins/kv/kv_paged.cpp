@@ -1,5 +1,5 @@
 #include "plugins/kv/kv_paged.hpp"
-#include "plugins/core/input_file.hpp"
+#include "documents/input_file.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -10,7 +10,7 @@
 #include <random>
 #include <sstream>
 
-#include "plugins/core/counts.hpp"
+#include "units/counts.hpp"
 #include "units/expected.hpp"
 #include "units/printable.hpp"
 

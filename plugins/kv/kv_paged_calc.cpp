@@ -3,7 +3,8 @@
 #include <algorithm>
 #include <fmt/format.h>
 
-#include "plugins/core/counts.hpp"
+#include "host/token_inputs.hpp"
+#include "units/counts.hpp"
 #include "plugins/kv/kv_arch.hpp"
 #include "plugins/kv/kv_calculators.hpp"
 #include "plugins/kv/kv_paged.hpp"

@@ -2,7 +2,7 @@
 
 #include <cmath>
 
-#include "plugins/core/counts.hpp"
+#include "units/counts.hpp"
 #include "plugins/kv/kv_blocks.hpp"
 
 namespace infracalc::kv {

@@ -2,7 +2,7 @@
 // shared by `kv offload` and `kv ladder`, so both calculators start from the same figures.
 #include "plugins/kv/kv_tier_inputs.hpp"
 
-#include "plugins/core/catalog_input.hpp"
+#include "host/catalog_input.hpp"
 
 namespace infracalc::kv {
 

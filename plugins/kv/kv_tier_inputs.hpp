@@ -4,7 +4,7 @@
 
 #include <vector>
 
-#include "plugins/plugin.hpp"
+#include "host/plugin.hpp"
 
 namespace infracalc::kv {
 

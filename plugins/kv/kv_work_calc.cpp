@@ -2,7 +2,8 @@
 // step reads.
 #include <fmt/format.h>
 
-#include "plugins/core/counts.hpp"
+#include "host/token_inputs.hpp"
+#include "units/counts.hpp"
 #include "plugins/kv/kv_arch.hpp"
 #include "plugins/kv/kv_calculators.hpp"
 #include "plugins/kv/kv_work.hpp"

@@ -4,7 +4,7 @@
 
 #include <fmt/format.h>
 
-#include "plugins/core/words.hpp"
+#include "host/words.hpp"
 #include "plugins/network/fabric_graph.hpp"
 #include "plugins/network/network_calcs.hpp"
 #include "units/format.hpp"

@@ -5,7 +5,7 @@
 #include <string>
 #include <vector>
 
-#include "plugins/core/context.hpp"
+#include "host/context.hpp"
 #include "plugins/network/fabric_math.hpp"
 #include "plugins/network/network_common.hpp"
 

@@ -3,7 +3,7 @@
 #include <cmath>
 #include <fmt/format.h>
 
-#include "plugins/core/words.hpp"
+#include "host/words.hpp"
 #include "units/format.hpp"
 
 namespace infracalc::net {

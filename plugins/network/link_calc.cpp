@@ -1,7 +1,7 @@
 // `network link`: what a link carries per lane, per direction and in both directions, in bits and bytes.
 #include <fmt/format.h>
 
-#include "plugins/core/words.hpp"
+#include "host/words.hpp"
 #include "plugins/network/network_calcs.hpp"
 #include "plugins/network/network_common.hpp"
 #include "units/format.hpp"

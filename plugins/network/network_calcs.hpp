@@ -1,7 +1,7 @@
 // The calculators of the network plugin, one factory per file.
 #pragma once
 
-#include "plugins/plugin.hpp"
+#include "host/plugin.hpp"
 
 namespace infracalc::net {
 

@@ -7,8 +7,8 @@
 #include <string_view>
 #include <vector>
 
-#include "plugins/core/context.hpp"
-#include "plugins/core/number_list.hpp"
+#include "host/context.hpp"
+#include "host/number_list.hpp"
 #include "plugins/network/link_math.hpp"
 
 namespace infracalc::net {

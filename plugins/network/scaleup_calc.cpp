@@ -2,7 +2,7 @@
 // links and the chips' ports, and the domain's bandwidth per GPU, per chip and in all.
 #include <fmt/format.h>
 
-#include "plugins/core/words.hpp"
+#include "host/words.hpp"
 #include "plugins/network/network_calcs.hpp"
 #include "plugins/network/network_common.hpp"
 #include "units/format.hpp"

@@ -2,7 +2,7 @@
 // them: GPUs, racks, leaves per SU, spines and cores for the hall, parts and watts.
 #include <fmt/format.h>
 
-#include "plugins/core/words.hpp"
+#include "host/words.hpp"
 #include "plugins/network/fabric_calc.hpp"
 #include "plugins/network/network_calcs.hpp"
 #include "units/format.hpp"

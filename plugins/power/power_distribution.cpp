@@ -3,7 +3,7 @@
 #include <cmath>
 #include <fmt/format.h>
 
-#include "plugins/core/context.hpp"
+#include "host/context.hpp"
 #include "plugins/power/conductor.hpp"
 #include "plugins/power/power_math.hpp"
 #include "plugins/power/power_plugin.hpp"

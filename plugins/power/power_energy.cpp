@@ -2,10 +2,10 @@
 // energy per token at a throughput.
 #include <fmt/format.h>
 
-#include "plugins/core/context.hpp"
+#include "host/context.hpp"
 #include "plugins/power/power_math.hpp"
 #include "plugins/power/power_plugin.hpp"
-#include "plugins/core/catalog_input.hpp"
+#include "host/catalog_input.hpp"
 #include "units/bridge.hpp"
 #include "units/format.hpp"
 

@@ -2,7 +2,7 @@
 // energy per token, and grid load swings.
 #pragma once
 
-#include "plugins/plugin.hpp"
+#include "host/plugin.hpp"
 
 namespace infracalc {
 

@@ -3,9 +3,9 @@
 #include <cmath>
 #include <fmt/format.h>
 
-#include "plugins/core/catalog_input.hpp"
-#include "plugins/core/context.hpp"
-#include "plugins/core/words.hpp"
+#include "host/catalog_input.hpp"
+#include "host/context.hpp"
+#include "host/words.hpp"
 #include "plugins/power/power_math.hpp"
 #include "plugins/power/power_plugin.hpp"
 #include "units/format.hpp"

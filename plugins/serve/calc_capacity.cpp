@@ -4,8 +4,9 @@
 #include <cmath>
 #include <fmt/format.h>
 
-#include "plugins/core/counts.hpp"
-#include "plugins/core/words.hpp"
+#include "host/token_inputs.hpp"
+#include "units/counts.hpp"
+#include "host/words.hpp"
 #include "plugins/decode/decode_step_common.hpp"
 #include "plugins/serve/serve_calculators.hpp"
 #include "plugins/serve/serve_math.hpp"

@@ -5,8 +5,9 @@
 #include <cmath>
 #include <fmt/format.h>
 
-#include "plugins/core/counts.hpp"
-#include "plugins/core/words.hpp"
+#include "host/token_inputs.hpp"
+#include "units/counts.hpp"
+#include "host/words.hpp"
 #include "plugins/kv/kv_layout.hpp"
 #include "plugins/serve/serve_calculators.hpp"
 #include "plugins/serve/serve_math.hpp"

@@ -3,7 +3,8 @@
 #include <cmath>
 #include <fmt/format.h>
 
-#include "plugins/core/counts.hpp"
+#include "host/token_inputs.hpp"
+#include "units/counts.hpp"
 #include "plugins/serve/serve_calculators.hpp"
 #include "plugins/serve/serve_math.hpp"
 #include "plugins/serve/serve_setup.hpp"

@@ -2,7 +2,8 @@
 #include <cmath>
 #include <fmt/format.h>
 
-#include "plugins/core/counts.hpp"
+#include "host/token_inputs.hpp"
+#include "units/counts.hpp"
 #include "plugins/kv/kv_layout.hpp"
 #include "plugins/serve/serve_calculators.hpp"
 #include "plugins/serve/serve_math.hpp"

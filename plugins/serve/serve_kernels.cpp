@@ -4,7 +4,7 @@
 #include <cmath>
 #include <fmt/format.h>
 
-#include "plugins/catalog/model_arch.hpp"
+#include "catalog/model_arch.hpp"
 #include "plugins/decode/decode_workload.hpp"
 #include "plugins/formats/storage.hpp"
 #include "plugins/serve/serve_math.hpp"

@@ -5,7 +5,7 @@
 #include <fmt/format.h>
 #include <vector>
 
-#include "plugins/core/counts.hpp"
+#include "units/counts.hpp"
 #include "units/expected.hpp"
 
 namespace infracalc::serve {

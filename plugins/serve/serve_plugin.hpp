@@ -2,7 +2,7 @@
 // prefill/decode disaggregation and diffusion sampler time.
 #pragma once
 
-#include "plugins/plugin.hpp"
+#include "host/plugin.hpp"
 
 namespace infracalc {
 

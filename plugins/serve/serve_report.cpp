@@ -2,8 +2,8 @@
 
 #include <fmt/format.h>
 
-#include "plugins/core/catalog_input.hpp"
-#include "plugins/core/words.hpp"
+#include "host/catalog_input.hpp"
+#include "host/words.hpp"
 #include "units/bridge.hpp"
 #include "units/format.hpp"
 

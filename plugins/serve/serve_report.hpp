@@ -5,7 +5,7 @@
 #include <string_view>
 #include <vector>
 
-#include "plugins/core/context.hpp"
+#include "host/context.hpp"
 #include "plugins/serve/serve_setup.hpp"
 #include "plugins/serve/serve_stats.hpp"
 

@@ -3,9 +3,10 @@
 #include <cmath>
 #include <fmt/format.h>
 
-#include "plugins/core/catalog_input.hpp"
-#include "plugins/core/counts.hpp"
-#include "plugins/core/words.hpp"
+#include "host/catalog_input.hpp"
+#include "host/token_inputs.hpp"
+#include "units/counts.hpp"
+#include "host/words.hpp"
 #include "plugins/decode/decode_inputs.hpp"
 #include "plugins/decode/decode_step_common.hpp"
 #include "plugins/fit/fit_math.hpp"

@@ -9,7 +9,7 @@
 #include <string>
 #include <vector>
 
-#include "plugins/core/context.hpp"
+#include "host/context.hpp"
 #include "plugins/decode/decode_workload.hpp"
 #include "plugins/serve/serve_sim.hpp"
 #include "plugins/serve/serve_step.hpp"

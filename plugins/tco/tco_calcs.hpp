@@ -1,7 +1,7 @@
 // The tco calculators, one file each; tco_plugin.cpp gathers them into the plugin.
 #pragma once
 
-#include "plugins/plugin.hpp"
+#include "host/plugin.hpp"
 
 namespace infracalc::tco {
 

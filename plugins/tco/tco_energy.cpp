@@ -1,8 +1,8 @@
 // `tco energy` (a bill over a tariff range) and `tco siting` (when power price leads the choice of site).
 #include <fmt/format.h>
 
-#include "plugins/core/catalog_input.hpp"
-#include "plugins/core/context.hpp"
+#include "host/catalog_input.hpp"
+#include "host/context.hpp"
 #include "plugins/cooling/climate.hpp"
 #include "plugins/tco/tco_calcs.hpp"
 #include "plugins/tco/tco_inputs.hpp"

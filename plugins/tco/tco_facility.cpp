@@ -1,7 +1,7 @@
 // `tco facility`: a site's annual cost of ownership split into depreciation, energy and overheads.
 #include <fmt/format.h>
 
-#include "plugins/core/context.hpp"
+#include "host/context.hpp"
 #include "plugins/tco/tco_calcs.hpp"
 #include "plugins/tco/tco_inputs.hpp"
 #include "plugins/tco/tco_math.hpp"

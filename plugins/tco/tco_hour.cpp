@@ -2,9 +2,9 @@
 #include <algorithm>
 #include <fmt/format.h>
 
-#include "plugins/core/catalog_input.hpp"
-#include "plugins/core/context.hpp"
-#include "plugins/core/words.hpp"
+#include "host/catalog_input.hpp"
+#include "host/context.hpp"
+#include "host/words.hpp"
 #include "plugins/tco/tco_calcs.hpp"
 #include "plugins/tco/tco_inputs.hpp"
 #include "plugins/tco/tco_math.hpp"

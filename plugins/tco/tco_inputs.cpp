@@ -3,7 +3,7 @@
 #include <cmath>
 #include <fmt/format.h>
 
-#include "plugins/catalog/catalog.hpp"
+#include "catalog/catalog.hpp"
 #include "plugins/tco/tco_math.hpp"
 #include "units/format.hpp"
 

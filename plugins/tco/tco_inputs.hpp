@@ -1,13 +1,13 @@
 // Input helpers shared by the tco and cost calculators: purchase prices and tariffs from dated catalog
-// series (through plugins/core/catalog_input.hpp, honouring --as-of), lists and ranges of quantities,
+// series (through host/catalog_input.hpp, honouring --as-of), lists and ranges of quantities,
 // whole-year lives.
 #pragma once
 
 #include <string_view>
 #include <vector>
 
-#include "plugins/core/catalog_input.hpp"
-#include "plugins/core/context.hpp"
+#include "host/catalog_input.hpp"
+#include "host/context.hpp"
 
 namespace infracalc::tco {
 

@@ -2,7 +2,7 @@
 // beside it.
 #include <fmt/format.h>
 
-#include "plugins/core/context.hpp"
+#include "host/context.hpp"
 #include "plugins/tco/tco_calcs.hpp"
 #include "plugins/tco/tco_inputs.hpp"
 #include "plugins/tco/tco_ledger.hpp"

@@ -2,7 +2,7 @@
 // accelerator-hour and a site's annual TCO.
 #pragma once
 
-#include "plugins/plugin.hpp"
+#include "host/plugin.hpp"
 
 namespace infracalc {
 

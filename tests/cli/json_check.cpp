@@ -4,7 +4,7 @@
 #include <sstream>
 #include <string>
 
-#include "plugins/core/json.hpp"
+#include "documents/json.hpp"
 
 int main(int argc, char** argv) {
   const bool lines = argc > 1 && std::string(argv[1]) == "--lines";

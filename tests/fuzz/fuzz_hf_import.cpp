@@ -4,10 +4,10 @@
 #include <cstdint>
 #include <string>
 
-#include "plugins/catalog/hf_import.hpp"
-#include "plugins/catalog/model_arch.hpp"
-#include "plugins/core/json.hpp"
-#include "plugins/core/toml_reader.hpp"
+#include "catalog/hf_import.hpp"
+#include "catalog/model_arch.hpp"
+#include "documents/json.hpp"
+#include "documents/toml_reader.hpp"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   if (size > 65536) return 0;

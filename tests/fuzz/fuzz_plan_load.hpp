@@ -5,9 +5,9 @@
 #include <string>
 #include <vector>
 
-#include "cli/plan_eval.hpp"
-#include "cli/plan_file.hpp"
-#include "cli/plan_sweep.hpp"
+#include "plan/plan_eval.hpp"
+#include "plan/plan_file.hpp"
+#include "plan/plan_sweep.hpp"
 
 namespace infracalc::plan {
 

@@ -4,9 +4,9 @@
 #include <cstdint>
 #include <string>
 
-#include "plugins/catalog/check.hpp"
-#include "plugins/catalog/model_arch.hpp"
-#include "plugins/core/toml_reader.hpp"
+#include "catalog/check.hpp"
+#include "catalog/model_arch.hpp"
+#include "documents/toml_reader.hpp"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   if (size > 65536) return 0;

@@ -16,9 +16,9 @@
 #include <unistd.h>
 #include <vector>
 
-#include "plugins/core/json.hpp"
+#include "documents/json.hpp"
 #include "tests/golden/json_schema.hpp"
-#include "plugins/core/toml_reader.hpp"
+#include "documents/toml_reader.hpp"
 #include "units/parse.hpp"
 
 extern char** environ;

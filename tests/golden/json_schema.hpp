@@ -6,7 +6,7 @@
 #include <cmath>
 #include <string>
 
-#include "plugins/core/node.hpp"
+#include "documents/node.hpp"
 
 namespace golden {
 

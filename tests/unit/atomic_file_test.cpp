@@ -6,7 +6,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "plugins/core/atomic_file.hpp"
+#include "documents/atomic_file.hpp"
 #include "units/expected.hpp"
 
 using namespace infracalc;

@@ -4,7 +4,7 @@
 #include <map>
 
 #include "cli/calculator_svg.hpp"
-#include "plugins/core/context.hpp"
+#include "host/context.hpp"
 #include "plugins/registry.hpp"
 #include "xml_check.hpp"
 

@@ -4,9 +4,9 @@
 #include <fstream>
 #include <unistd.h>
 
-#include "plugins/catalog/catalog.hpp"
-#include "plugins/catalog/check.hpp"
-#include "plugins/catalog/schema.hpp"
+#include "catalog/catalog.hpp"
+#include "catalog/check.hpp"
+#include "catalog/schema.hpp"
 
 using namespace infracalc;
 namespace fs = std::filesystem;

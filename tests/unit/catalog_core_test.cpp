@@ -3,9 +3,9 @@
 #include <filesystem>
 #include <fstream>
 
-#include "plugins/catalog/catalog.hpp"
-#include "plugins/catalog/check.hpp"
-#include "plugins/catalog/model_arch.hpp"
+#include "catalog/catalog.hpp"
+#include "catalog/check.hpp"
+#include "catalog/model_arch.hpp"
 
 using namespace infracalc;
 namespace fs = std::filesystem;

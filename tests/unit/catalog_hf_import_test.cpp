@@ -6,10 +6,10 @@
 #include <sstream>
 #include <unistd.h>
 
-#include "plugins/catalog/catalog.hpp"
-#include "plugins/catalog/hf_import.hpp"
-#include "plugins/core/atomic_file.hpp"
-#include "plugins/core/json.hpp"
+#include "catalog/catalog.hpp"
+#include "catalog/hf_import.hpp"
+#include "documents/atomic_file.hpp"
+#include "documents/json.hpp"
 #include "units/format.hpp"
 
 using namespace infracalc;

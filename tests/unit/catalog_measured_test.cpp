@@ -1,11 +1,11 @@
-// The published-measurement reader (plugins/catalog/measured.hpp) and the data/measured/ corpus.
+// The published-measurement reader (catalog/measured.hpp) and the data/measured/ corpus.
 #include <catch2/catch.hpp>
 #include <set>
 
-#include "plugins/catalog/catalog.hpp"
-#include "plugins/catalog/check.hpp"
-#include "plugins/catalog/measured.hpp"
-#include "plugins/core/toml_reader.hpp"
+#include "catalog/catalog.hpp"
+#include "catalog/check.hpp"
+#include "catalog/measured.hpp"
+#include "documents/toml_reader.hpp"
 #include "plugins/formats/storage.hpp"
 
 using namespace infracalc;

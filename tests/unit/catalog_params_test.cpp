@@ -3,10 +3,10 @@
 #include <catch2/catch.hpp>
 #include <cmath>
 
-#include "plugins/catalog/catalog.hpp"
-#include "plugins/catalog/check.hpp"
-#include "plugins/catalog/model_arch.hpp"
-#include "plugins/core/toml_reader.hpp"
+#include "catalog/catalog.hpp"
+#include "catalog/check.hpp"
+#include "catalog/model_arch.hpp"
+#include "documents/toml_reader.hpp"
 
 using namespace infracalc;
 

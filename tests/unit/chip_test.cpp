@@ -4,7 +4,7 @@
 #include <cmath>
 
 #include "plugins/chip/chip_math.hpp"
-#include "plugins/core/context.hpp"
+#include "host/context.hpp"
 #include "plugins/registry.hpp"
 
 using namespace infracalc;

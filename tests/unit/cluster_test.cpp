@@ -3,8 +3,8 @@
 #include <catch2/catch.hpp>
 #include <cmath>
 
-#include "plugins/catalog/catalog.hpp"
-#include "plugins/catalog/model_arch.hpp"
+#include "catalog/catalog.hpp"
+#include "catalog/model_arch.hpp"
 #include "plugins/cluster/collectives.hpp"
 #include "plugins/cluster/experts.hpp"
 #include "plugins/cluster/layout.hpp"
@@ -12,7 +12,7 @@
 #include "plugins/cluster/recompute.hpp"
 #include "plugins/cluster/reliability.hpp"
 #include "plugins/cluster/train_math.hpp"
-#include "plugins/core/context.hpp"
+#include "host/context.hpp"
 #include "plugins/registry.hpp"
 
 using namespace infracalc;

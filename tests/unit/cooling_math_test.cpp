@@ -3,7 +3,7 @@
 #include <catch2/catch.hpp>
 #include <cmath>
 
-#include "plugins/catalog/catalog.hpp"
+#include "catalog/catalog.hpp"
 #include "plugins/cooling/coolant.hpp"
 #include "plugins/cooling/facility_math.hpp"
 #include "plugins/cooling/heat_math.hpp"

@@ -1,13 +1,13 @@
-// The checked count conversion (plugins/core/counts.hpp) and the plural and article helpers
-// (plugins/core/words.hpp) the plugins' notes use.
+// The checked count conversion (units/counts.hpp) and the plural and article helpers
+// (host/words.hpp) the plugins' notes use.
 #include <catch2/catch.hpp>
 
 #include <cmath>
 #include <limits>
 #include <string>
 
-#include "plugins/core/counts.hpp"
-#include "plugins/core/words.hpp"
+#include "units/counts.hpp"
+#include "host/words.hpp"
 #include "units/expected.hpp"
 
 using namespace infracalc;

@@ -3,7 +3,7 @@
 
 #include <string>
 
-#include "plugins/core/json.hpp"
+#include "documents/json.hpp"
 
 using namespace infracalc;
 

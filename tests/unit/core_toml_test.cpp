@@ -4,7 +4,7 @@
 
 #include <string>
 
-#include "plugins/core/toml_reader.hpp"
+#include "documents/toml_reader.hpp"
 
 using namespace infracalc;
 

@@ -1,8 +1,8 @@
-// The wording helpers of plugins/core/words.hpp: plurals for counts in notes and the article before a
+// The wording helpers of host/words.hpp: plurals for counts in notes and the article before a
 // spoken number.
 #include <catch2/catch.hpp>
 
-#include "plugins/core/words.hpp"
+#include "host/words.hpp"
 
 using namespace infracalc;
 

@@ -1,9 +1,9 @@
 // The cost plugin: closed forms, the serving simulation and the calculators.
 #include <catch2/catch.hpp>
 
-#include "plugins/catalog/catalog.hpp"
+#include "catalog/catalog.hpp"
 #include "plugins/cluster/train_math.hpp"
-#include "plugins/core/context.hpp"
+#include "host/context.hpp"
 #include "plugins/cost/cost_math.hpp"
 #include "plugins/cost/cost_ledger.hpp"
 #include "plugins/serve/serve_math.hpp"

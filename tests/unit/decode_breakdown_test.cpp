@@ -1,8 +1,8 @@
 // The operator breakdown of a step sums to the whole-step figures decode ceiling and prefill use.
 #include <catch2/catch.hpp>
 
-#include "plugins/catalog/catalog.hpp"
-#include "plugins/catalog/model_arch.hpp"
+#include "catalog/catalog.hpp"
+#include "catalog/model_arch.hpp"
 #include "plugins/decode/decode_breakdown.hpp"
 #include "plugins/formats/storage.hpp"
 

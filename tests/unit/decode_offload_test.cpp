@@ -2,7 +2,7 @@
 // offloaded, and --system filling --gpu and the host link.
 #include <catch2/catch.hpp>
 
-#include "plugins/core/context.hpp"
+#include "host/context.hpp"
 #include "plugins/decode/decode_offload.hpp"
 #include "plugins/decode/decode_plugin.hpp"
 #include "plugins/fit/fit_plugin.hpp"

@@ -1,7 +1,7 @@
 // The decode calculators through the host: inputs, catalog fill-in, outputs and errors.
 #include <catch2/catch.hpp>
 
-#include "plugins/core/context.hpp"
+#include "host/context.hpp"
 #include "plugins/decode/decode_inputs.hpp"
 #include "plugins/decode/decode_plugin.hpp"
 

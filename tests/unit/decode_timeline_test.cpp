@@ -2,8 +2,8 @@
 // is the classic one, and a layout without pipelining is the ceiling's step.
 #include <catch2/catch.hpp>
 
-#include "plugins/catalog/catalog.hpp"
-#include "plugins/catalog/model_arch.hpp"
+#include "catalog/catalog.hpp"
+#include "catalog/model_arch.hpp"
 #include "plugins/decode/decode_timeline.hpp"
 #include "plugins/formats/storage.hpp"
 

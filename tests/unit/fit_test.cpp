@@ -5,8 +5,8 @@
 #include <filesystem>
 #include <fstream>
 
-#include "plugins/catalog/catalog.hpp"
-#include "plugins/core/context.hpp"
+#include "catalog/catalog.hpp"
+#include "host/context.hpp"
 #include "plugins/fit/fit_math.hpp"
 #include "plugins/fit/fit_serving.hpp"
 #include "plugins/formats/storage.hpp"

@@ -3,7 +3,7 @@
 #include <cmath>
 #include <set>
 
-#include "plugins/core/context.hpp"
+#include "host/context.hpp"
 #include "plugins/formats/block.hpp"
 #include "plugins/formats/codec.hpp"
 #include "plugins/formats/element.hpp"

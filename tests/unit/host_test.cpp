@@ -1,9 +1,9 @@
 // The plugin host: input resolution, origins, overrides, declared outputs and errors.
 #include <catch2/catch.hpp>
 
-#include "plugins/catalog/catalog.hpp"
-#include "plugins/core/context.hpp"
-#include "plugins/core/input_aliases.hpp"
+#include "catalog/catalog.hpp"
+#include "host/context.hpp"
+#include "host/input_aliases.hpp"
 #include "plugins/registry.hpp"
 
 using namespace infracalc;

@@ -4,10 +4,10 @@
 
 #include <random>
 
-#include "cli/output.hpp"
-#include "plugins/catalog/catalog.hpp"
-#include "plugins/catalog/hf_import.hpp"
-#include "plugins/core/json.hpp"
+#include "plan/output.hpp"
+#include "catalog/catalog.hpp"
+#include "catalog/hf_import.hpp"
+#include "documents/json.hpp"
 #include "units/printable.hpp"
 
 using namespace infracalc;

@@ -4,10 +4,10 @@
 #include <catch2/catch.hpp>
 
 #include "cli/commands.hpp"
-#include "cli/machine_units.hpp"
-#include "cli/output.hpp"
-#include "plugins/core/context.hpp"
-#include "plugins/core/json.hpp"
+#include "plan/machine_units.hpp"
+#include "plan/output.hpp"
+#include "host/context.hpp"
+#include "documents/json.hpp"
 #include "plugins/registry.hpp"
 #include "tests/golden/json_schema.hpp"
 

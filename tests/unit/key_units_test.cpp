@@ -7,8 +7,8 @@
 #include <string>
 #include <vector>
 
-#include "cli/machine_units.hpp"
-#include "cli/output.hpp"
+#include "plan/machine_units.hpp"
+#include "plan/output.hpp"
 #include "plan_test_util.hpp"
 #include "plugins/registry.hpp"
 #include "units/parse.hpp"

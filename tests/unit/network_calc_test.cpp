@@ -1,7 +1,7 @@
 // The network calculators through the host: catalog fill-in, flags, bits vs bytes, errors.
 #include <catch2/catch.hpp>
 
-#include "plugins/core/context.hpp"
+#include "host/context.hpp"
 #include "plugins/registry.hpp"
 
 using namespace infracalc;

@@ -6,7 +6,7 @@
 #include <cmath>
 
 #include "plan_test_util.hpp"
-#include "plugins/core/context.hpp"
+#include "host/context.hpp"
 #include "plugins/registry.hpp"
 #include "units/format.hpp"
 

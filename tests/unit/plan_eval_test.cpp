@@ -3,8 +3,8 @@
 #include <catch2/catch.hpp>
 #include <random>
 
-#include "cli/plan_output.hpp"
-#include "cli/plan_sweep.hpp"
+#include "plan/plan_output.hpp"
+#include "plan/plan_sweep.hpp"
 #include "plan_test_util.hpp"
 #include "plugins/registry.hpp"
 #include "units/format.hpp"

@@ -8,7 +8,7 @@
 #include <fstream>
 #include <unistd.h>
 
-#include "cli/plan_part.hpp"
+#include "plan/plan_part.hpp"
 #include "units/expected.hpp"
 #include "units/parse.hpp"
 

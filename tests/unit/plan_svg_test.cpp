@@ -5,7 +5,7 @@
 #include <sstream>
 #include <unistd.h>
 
-#include "cli/plan_svg.hpp"
+#include "plan/plan_svg.hpp"
 #include "plan_test_util.hpp"
 #include "xml_check.hpp"
 

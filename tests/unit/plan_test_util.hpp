@@ -5,9 +5,9 @@
 #include <memory>
 #include <string>
 
-#include "cli/plan_eval.hpp"
-#include "cli/plan_file.hpp"
-#include "cli/plan_model.hpp"
+#include "plan/plan_eval.hpp"
+#include "plan/plan_file.hpp"
+#include "plan/plan_model.hpp"
 
 namespace plan_test {
 

@@ -11,12 +11,12 @@
 #include <sstream>
 #include <unistd.h>
 
-#include "cli/plan_charts.hpp"
-#include "cli/plan_output.hpp"
-#include "cli/plan_sweep.hpp"
-#include "cli/plan_xlsx.hpp"
+#include "plan/plan_charts.hpp"
+#include "plan/plan_output.hpp"
+#include "plan/plan_sweep.hpp"
+#include "plan/plan_xlsx.hpp"
 #include "plan_test_util.hpp"
-#include "plugins/core/json.hpp"
+#include "documents/json.hpp"
 #include "units/parse.hpp"
 
 #ifdef INFRACALC_TEST_ZLIB

@@ -5,8 +5,8 @@
 #include <fstream>
 #include <unistd.h>
 
-#include "plugins/catalog/catalog.hpp"
-#include "plugins/core/context.hpp"
+#include "catalog/catalog.hpp"
+#include "host/context.hpp"
 #include "plugins/power/conductor.hpp"
 #include "plugins/registry.hpp"
 

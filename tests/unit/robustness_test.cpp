@@ -2,7 +2,7 @@
 // dimensions, NaN, infinity, absurd magnitudes, empty text. Nothing crashes or escapes as another exception.
 #include <catch2/catch.hpp>
 
-#include "plugins/core/context.hpp"
+#include "host/context.hpp"
 #include "plugins/registry.hpp"
 #include "units/format.hpp"
 

@@ -3,7 +3,7 @@
 
 #include <string>
 
-#include "plugins/core/context.hpp"
+#include "host/context.hpp"
 #include "plugins/registry.hpp"
 
 using namespace infracalc;

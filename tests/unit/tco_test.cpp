@@ -6,8 +6,8 @@
 #include <filesystem>
 #include <fstream>
 
-#include "plugins/catalog/catalog.hpp"
-#include "plugins/core/context.hpp"
+#include "catalog/catalog.hpp"
+#include "host/context.hpp"
 #include "plugins/registry.hpp"
 #include "plugins/tco/tco_inputs.hpp"
 #include "plugins/tco/tco_ledger.hpp"

@@ -5,8 +5,8 @@
 #include <algorithm>
 #include <cmath>
 
-#include "plugins/catalog/measured.hpp"
-#include "plugins/core/toml_reader.hpp"
+#include "catalog/measured.hpp"
+#include "documents/toml_reader.hpp"
 #include "plugins/decode/efficiency.hpp"
 #include "validation/fit.hpp"
 #include "validation/predict.hpp"

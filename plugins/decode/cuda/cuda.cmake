@@ -21,7 +21,7 @@ if(INFRACALC_CUDA)
     target_include_directories(infracalc-gpu PRIVATE ${CMAKE_SOURCE_DIR})
     target_compile_options(infracalc-gpu PRIVATE $<$<COMPILE_LANGUAGE:CXX>:-Wall -Wextra -Wpedantic>
                                                  $<$<COMPILE_LANGUAGE:CUDA>:-Xcompiler=-Wall,-Wextra>)
-    target_link_libraries(infracalc-gpu PRIVATE infracalc_plugins CUDA::cudart CUDA::cublas)
+    target_link_libraries(infracalc-gpu PRIVATE infracalc_plugins infracalc_source_tree CUDA::cudart CUDA::cublas)
   else()
     message(STATUS "CUDA: nvcc or cuBLAS not found (infracalc-gpu is not built; nothing else needs it)")
   endif()

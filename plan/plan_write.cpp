@@ -1,0 +1,393 @@
+// The worksheet as a human table, JSON, CSV and a Markdown report.
+#include <algorithm>
+#include <fmt/format.h>
+
+#include "plan/machine_units.hpp"
+#include "plan/plan_output.hpp"
+#include "documents/json.hpp"
+#include "units/format.hpp"
+#include "units/printable.hpp"
+
+namespace infracalc::plan {
+
+namespace {
+
+std::size_t width(const std::string& s) {
+  std::size_t w = 0;
+  for (unsigned char c : s)
+    if ((c & 0xC0) != 0x80) ++w;
+  return w;
+}
+
+std::string pad(const std::string& s, std::size_t w) { return s + std::string(w > width(s) ? w - width(s) : 0, ' '); }
+
+// Aligned rows; every cell is escaped for the terminal (units/printable.hpp).
+std::string columns(std::vector<std::vector<std::string>> rows, const std::string& indent) {
+  for (auto& r : rows)
+    for (auto& cell : r) cell = printable(cell, Keep::text);
+  std::vector<std::size_t> w;
+  for (const auto& r : rows)
+    for (std::size_t i = 0; i < r.size(); ++i) {
+      if (w.size() <= i) w.push_back(0);
+      w[i] = std::max(w[i], std::min<std::size_t>(width(r[i]), 44));
+    }
+  std::string out;
+  for (const auto& r : rows) {
+    std::string line = indent;
+    for (std::size_t i = 0; i < r.size(); ++i) line += (i + 1 < r.size() ? pad(r[i], w[i] + 2) : r[i]);
+    while (!line.empty() && line.back() == ' ') line.pop_back();
+    out += line + "\n";
+  }
+  return out;
+}
+
+// A heading in bold; its text is escaped first, so the only escape sequences are these.
+std::string bold(const std::string& text, bool color) {
+  const std::string s = printable(text, Keep::text);
+  return color ? "\x1b[1m" + s + "\x1b[0m" : s;
+}
+
+std::string md(const std::string& s) {
+  std::string out;
+  for (char c : s) {
+    if (c == '|') out += '\\';
+    out += c;
+  }
+  return out;
+}
+
+const char* kind_name(LineKind k) {
+  switch (k) {
+    case LineKind::input: return "input";
+    case LineKind::catalog: return "catalog";
+    case LineKind::step: return "plugin";
+    case LineKind::expression: return "expression";
+    case LineKind::choice: return "choice";
+    case LineKind::rule: return "rule";
+  }
+  return "input";
+}
+
+// Lines shown for a sheet: inputs only when they have a value; everything else always (an empty line says why).
+std::vector<int> shown_lines(const Worksheet& w, const std::string& sheet) {
+  std::vector<int> out;
+  for (std::size_t i = 0; i < w.program.lines.size(); ++i) {
+    const Line& l = w.program.lines[i];
+    if (l.sheet != sheet) continue;
+    const bool has = w.sheet.values[i].has_value();
+    if (!has && (l.kind == LineKind::input || l.kind == LineKind::catalog || l.kind == LineKind::choice)) continue;
+    out.push_back(static_cast<int>(i));
+  }
+  return out;
+}
+
+std::vector<int> headline_lines(const Worksheet& w) {
+  std::vector<int> out;
+  for (std::size_t i = 0; i < w.program.lines.size(); ++i)
+    if (w.program.lines[i].headline) out.push_back(static_cast<int>(i));
+  return out;
+}
+
+std::string check_text(const Worksheet& w, std::size_t c) {
+  const auto& v = w.sheet.checks[c];
+  return std::string(v->first ? "yes" : "NO") + "  " + v->second;
+}
+
+std::string render_table(const Worksheet& w, const cli::OutputOptions& opt) {
+  const FormatOptions& nf = opt.number;
+  std::string out = bold(plan_title(w), opt.color) + printable("  (" + w.program.mode + " plan" + (w.spec.file.empty() ? "" : ", " + w.spec.file) + ")", Keep::text) + "\n";
+  out += "\n" + bold("summary", opt.color) + "\n";
+  std::vector<std::vector<std::string>> rows;
+  for (int i : headline_lines(w)) {
+    const Line& l = w.program.lines[static_cast<std::size_t>(i)];
+    rows.push_back({l.key, show_value(l, w.sheet.values[static_cast<std::size_t>(i)], nf), l.label});
+  }
+  out += columns(rows, "  ");
+  bool any_check = false;
+  for (std::size_t c = 0; c < w.program.checks.size(); ++c) {
+    if (!w.sheet.checks[c]) continue;
+    if (!any_check) out += "\n" + bold("checks", opt.color) + "\n";
+    any_check = true;
+    out += "  " + printable(w.program.checks[c].key + ": " + check_text(w, c), Keep::text) + "\n";
+  }
+  for (const auto& sheet : w.program.sheets) {
+    const auto lines = shown_lines(w, sheet);
+    if (lines.empty()) continue;
+    out += "\n" + bold(sheet_title(sheet), opt.color) + "\n";
+    rows.clear();
+    for (int i : lines) {
+      const Line& l = w.program.lines[static_cast<std::size_t>(i)];
+      rows.push_back({l.key, show_value(l, w.sheet.values[static_cast<std::size_t>(i)], nf), line_how(w, i)});
+    }
+    out += columns(rows, "  ");
+  }
+  if (!w.sheet.crosses.empty()) {
+    out += "\n" + bold("cross-checks", opt.color) + "\n";
+    for (const auto& x : w.sheet.crosses) {
+      const Step& s = w.program.steps[static_cast<std::size_t>(x.step)];
+      out += "  " + printable(w.program.lines[static_cast<std::size_t>(x.line)].key + " = " + s.plugin + " " + s.calculator + " " + x.output + ": " +
+                                  (x.ok ? "equal" : "DIFFERENT (" + machine_text(x.plugin) + ")"), Keep::text) + "\n";
+    }
+  }
+  const auto notes = all_notes(w);
+  if (!notes.empty()) {
+    out += "\n" + bold("notes", opt.color) + "\n";
+    for (const auto& n : notes) out += "  - " + printable(n, Keep::text) + "\n";
+  }
+  const auto sources = all_sources(w);
+  if (!sources.empty()) {
+    out += "\n" + bold("sources", opt.color) + "\n";
+    rows.clear();
+    for (const auto& p : sources)
+      rows.push_back({p.id + "." + p.field, p.as_of, (p.basis.empty() ? "" : "[" + p.basis + "] ") + p.source + (p.overlay ? " (overlay)" : "")});
+    out += columns(rows, "  ");
+  }
+  return out;
+}
+
+std::string render_csv(const Worksheet& w) {
+  std::string out = "sheet,key,value,unit,kind,how\n";
+  for (std::size_t i = 0; i < w.program.lines.size(); ++i) {
+    const Line& l = w.program.lines[i];
+    const auto& v = w.sheet.values[i];
+    if (!v && l.kind == LineKind::input) continue;
+    std::string value, unit;
+    if (v) {
+      if (const auto* q = std::get_if<Quantity>(&*v)) {
+        const cli::MachineQuantity m = cli::machine_quantity(l.key, *q);
+        value = format_machine(m.value);
+        unit = m.unit;
+      } else {
+        value = std::get<std::string>(*v);
+      }
+    }
+    out += cli::csv_cell(l.sheet) + "," + cli::csv_cell(l.key) + "," + cli::csv_cell(value) + "," + cli::csv_cell(unit) + "," + kind_name(l.kind) + "," +
+           cli::csv_cell(line_how(w, static_cast<int>(i))) + "\n";
+  }
+  for (std::size_t c = 0; c < w.program.checks.size(); ++c)
+    if (w.sheet.checks[c])
+      out += "checks," + cli::csv_cell(w.program.checks[c].key) + "," + (w.sheet.checks[c]->first ? "true" : "false") + ",,check," +
+             cli::csv_cell(w.sheet.checks[c]->second) + "\n";
+  return out;
+}
+
+std::string render_md(const Worksheet& w, const cli::OutputOptions& opt) {
+  const FormatOptions& nf = opt.number;
+  std::string out = "# " + md(plan_title(w)) + "\n\n";
+  if (const SpecValue* d = w.spec.get("plan.description")) out += md(d->text) + "\n\n";
+  out += "A " + w.program.mode + " plan" + (w.spec.file.empty() ? "" : " (`" + w.spec.file + "`)") +
+         ", computed by infracalc. Units: GB = 10^9 B, GiB = 2^30 B; a year is 365.25 days.\n\n";
+  out += "## Summary\n\n| line | value | meaning |\n|---|---|---|\n";
+  for (int i : headline_lines(w)) {
+    const Line& l = w.program.lines[static_cast<std::size_t>(i)];
+    out += "| " + md(l.key) + " | " + md(show_value(l, w.sheet.values[static_cast<std::size_t>(i)], nf)) + " | " + md(l.label) + " |\n";
+  }
+  bool any_check = false;
+  for (std::size_t c = 0; c < w.program.checks.size(); ++c) {
+    if (!w.sheet.checks[c]) continue;
+    if (!any_check) out += "\n## Checks\n\n";
+    any_check = true;
+    out += "- **" + md(w.program.checks[c].key) + "** (" + md(w.program.checks[c].label) + "): " + md(check_text(w, c)) + "\n";
+  }
+  for (const auto& sheet : w.program.sheets) {
+    const auto lines = shown_lines(w, sheet);
+    if (lines.empty()) continue;
+    out += "\n## " + md(sheet_title(sheet)) + "\n\n| line | value | how | meaning |\n|---|---|---|---|\n";
+    for (int i : lines) {
+      const Line& l = w.program.lines[static_cast<std::size_t>(i)];
+      out += "| " + md(l.key) + " | " + md(show_value(l, w.sheet.values[static_cast<std::size_t>(i)], nf)) + " | " + md(line_how(w, i)) +
+             " | " + md(l.label) + " |\n";
+    }
+  }
+  if (!w.sheet.crosses.empty()) {
+    out += "\n## Cross-checks\n\nLines computed by the worksheet's own arithmetic, compared with the plugin that owns the formula:\n\n";
+    for (const auto& x : w.sheet.crosses) {
+      const Step& s = w.program.steps[static_cast<std::size_t>(x.step)];
+      out += "- " + md(w.program.lines[static_cast<std::size_t>(x.line)].key) + " against `" + s.plugin + " " + s.calculator + "` " +
+             md(x.output) + ": " + (x.ok ? "equal" : "**different**") + "\n";
+    }
+  }
+  const auto notes = all_notes(w);
+  if (!notes.empty()) {
+    out += "\n## Notes\n\n";
+    for (const auto& n : notes) out += "- " + md(n) + "\n";
+  }
+  const auto sources = all_sources(w);
+  if (!sources.empty()) {
+    out += "\n## Sources\n\n| value | as of | basis | source |\n|---|---|---|---|\n";
+    for (const auto& p : sources)
+      out += "| " + md(p.id + "." + p.field) + " | " + p.as_of + " | " + md(p.basis) + " | " + md(p.source) + (p.note.empty() ? "" : " (" + md(p.note) + ")") +
+             " |\n";
+  }
+  return out;
+}
+
+void append_cell(std::string& out, std::string_view key, const Cell& c) {
+  if (const auto* q = std::get_if<Quantity>(&c)) {
+    const cli::MachineQuantity m = cli::machine_quantity(key, *q);
+    out += "\"value\": " + format_machine(m.value) + ", \"unit\": ";
+    append_json_string(out, m.unit);
+  } else {
+    out += "\"value\": ";
+    append_json_string(out, std::get<std::string>(c));
+  }
+}
+
+void append_provenance(std::string& out, const Provenance& p) {
+  out += "{\"id\": ";
+  append_json_string(out, p.id);
+  out += ", \"field\": ";
+  append_json_string(out, p.field);
+  out += ", \"as_of\": ";
+  append_json_string(out, p.as_of);
+  out += ", \"source\": ";
+  append_json_string(out, p.source);
+  if (!p.basis.empty()) {
+    out += ", \"basis\": ";
+    append_json_string(out, p.basis);
+  }
+  if (!p.note.empty()) {
+    out += ", \"note\": ";
+    append_json_string(out, p.note);
+  }
+  out += "}";
+}
+
+}  // namespace
+
+std::string plan_json(const Worksheet& w) {
+  std::string out = "{\"schema_version\": 1, \"kind\": \"plan\", \"name\": ";
+  append_json_string(out, plan_title(w));
+  out += ", \"file\": ";
+  append_json_string(out, w.spec.file);
+  out += ", \"workload\": ";
+  append_json_string(out, w.program.mode);
+  out += ", \"lines\": {";
+  bool first = true;
+  for (std::size_t i = 0; i < w.program.lines.size(); ++i) {
+    const Line& l = w.program.lines[i];
+    const auto& v = w.sheet.values[i];
+    if (!v && l.kind == LineKind::input) continue;
+    out += first ? "" : ", ";
+    first = false;
+    append_json_string(out, l.key);
+    out += ": {";
+    if (v) append_cell(out, l.key, *v);
+    else out += "\"value\": null";
+    out += ", \"sheet\": ";
+    append_json_string(out, l.sheet);
+    out += ", \"kind\": ";
+    append_json_string(out, kind_name(l.kind));
+    out += ", \"how\": ";
+    append_json_string(out, line_how(w, static_cast<int>(i)));
+    out += ", \"label\": ";
+    append_json_string(out, l.label);
+    if (l.kind == LineKind::expression) {
+      out += ", \"formula\": ";
+      append_json_string(out, l.formula);
+    }
+    if (l.kind == LineKind::step) {
+      const Step& s = w.program.steps[static_cast<std::size_t>(l.step)];
+      out += ", \"plugin\": ";
+      append_json_string(out, s.plugin + " " + s.calculator);
+      out += ", \"step\": ";
+      append_json_string(out, s.key);
+      out += ", \"output\": ";
+      append_json_string(out, l.output);
+    }
+    if (!v && !w.sheet.why[i].empty()) {
+      out += ", \"missing\": ";
+      append_json_string(out, w.sheet.why[i]);
+    }
+    if (!w.sheet.cites[i].empty()) {
+      out += ", \"sources\": [";
+      for (std::size_t k = 0; k < w.sheet.cites[i].size(); ++k) {
+        out += k ? ", " : "";
+        append_provenance(out, w.sheet.cites[i][k]);
+      }
+      out += "]";
+    }
+    out += "}";
+  }
+  out += "}, \"checks\": {";
+  first = true;
+  for (std::size_t c = 0; c < w.program.checks.size(); ++c) {
+    if (!w.sheet.checks[c]) continue;
+    out += first ? "" : ", ";
+    first = false;
+    append_json_string(out, w.program.checks[c].key);
+    out += std::string(": {\"ok\": ") + (w.sheet.checks[c]->first ? "true" : "false") + ", \"text\": ";
+    append_json_string(out, w.sheet.checks[c]->second);
+    out += "}";
+  }
+  out += "}, \"cross_checks\": [";
+  for (std::size_t k = 0; k < w.sheet.crosses.size(); ++k) {
+    const auto& x = w.sheet.crosses[k];
+    out += k ? ", {\"line\": " : "{\"line\": ";
+    append_json_string(out, w.program.lines[static_cast<std::size_t>(x.line)].key);
+    out += ", \"step\": ";
+    append_json_string(out, w.program.steps[static_cast<std::size_t>(x.step)].key);
+    out += ", \"output\": ";
+    append_json_string(out, x.output);
+    out += ", \"plugin_value\": " + format_machine(x.plugin.value) + ", \"line_value\": " + format_machine(x.value.value) +
+           ", \"ok\": " + (x.ok ? "true" : "false") + "}";
+  }
+  out += "], \"steps\": {";
+  for (std::size_t s = 0; s < w.program.steps.size(); ++s) {
+    const Step& st = w.program.steps[s];
+    out += s ? ", " : "";
+    append_json_string(out, st.key);
+    out += ": {\"plugin\": ";
+    append_json_string(out, st.plugin);
+    out += ", \"calculator\": ";
+    append_json_string(out, st.calculator);
+    out += ", \"purpose\": ";
+    append_json_string(out, st.purpose);
+    out += ", \"cross_check\": ";
+    out += st.cross_check ? "true" : "false";
+    const auto& run = w.sheet.runs[s];
+    if (!run) {
+      out += ", \"status\": \"skipped\", \"reason\": ";
+      append_json_string(out, w.sheet.skipped[s]);
+    } else if (run->error) {
+      out += ", \"status\": \"failed\", \"error\": ";
+      append_json_string(out, run->error->message);
+      out += ", \"hint\": ";
+      append_json_string(out, run->error->hint);
+    } else {
+      out += ", \"status\": \"ran\", \"result\": " + cli::result_json(*run->result);
+    }
+    out += "}";
+  }
+  out += "}, \"notes\": [";
+  const auto notes = all_notes(w);
+  for (std::size_t k = 0; k < notes.size(); ++k) {
+    out += k ? ", " : "";
+    append_json_string(out, notes[k]);
+  }
+  out += "], \"errors\": [";
+  for (std::size_t k = 0; k < w.sheet.errors.size(); ++k) {
+    out += k ? ", " : "";
+    append_json_string(out, w.sheet.errors[k]);
+  }
+  out += "], \"provenance\": [";
+  const auto sources = all_sources(w);
+  for (std::size_t k = 0; k < sources.size(); ++k) {
+    out += k ? ", " : "";
+    append_provenance(out, sources[k]);
+  }
+  out += "]}";
+  return out;
+}
+
+std::string render_plan(const Worksheet& w, const cli::OutputOptions& opt) {
+  switch (opt.format) {
+    case cli::OutputFormat::json: return plan_json(w) + "\n";
+    case cli::OutputFormat::csv: return printable(render_csv(w), Keep::lines);
+    case cli::OutputFormat::md: return printable(render_md(w, opt), Keep::lines);
+    case cli::OutputFormat::table: break;
+  }
+  return render_table(w, opt);
+}
+
+}  // namespace infracalc::plan
