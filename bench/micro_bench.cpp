@@ -47,7 +47,7 @@ BENCHMARK(BM_kv_size_run);
 void BM_kv_size_json(benchmark::State& state) {
   const Plugin& p = *find_plugin("kv");
   const Result r = run_calculator(p, *p.find("size"), {{"layers", "80"}, {"kv_heads", "8"}, {"head_dim", "128"}, {"tokens", "8000"}});
-  for (auto _ : state) benchmark::DoNotOptimize(cli::result_json(r));
+  for (auto _ : state) benchmark::DoNotOptimize(writers::result_json(r));
 }
 BENCHMARK(BM_kv_size_json);
 

@@ -18,10 +18,10 @@ void finish_global_options(GlobalOptions& g) {
   const std::vector<std::string_view> formats = {"table", "json", "csv", "md"};
   if (g.json && g.csv) throw UserError{{"--json and --csv cannot both be given", "pick one output format"}};
   std::string f = g.json ? "json" : g.csv ? "csv" : g.format;
-  if (f == "table") g.out.format = OutputFormat::table;
-  else if (f == "json") g.out.format = OutputFormat::json;
-  else if (f == "csv") g.out.format = OutputFormat::csv;
-  else if (f == "md" || f == "markdown") g.out.format = OutputFormat::md;
+  if (f == "table") g.out.format = writers::OutputFormat::table;
+  else if (f == "json") g.out.format = writers::OutputFormat::json;
+  else if (f == "csv") g.out.format = writers::OutputFormat::csv;
+  else if (f == "md" || f == "markdown") g.out.format = writers::OutputFormat::md;
   else throw UserError{{"--format: expected table, json, csv or md, got \"" + f + "\"", did_you_mean(f, formats)}};
   if (g.out.number.digits < 1 || g.out.number.digits > 17)
     throw UserError{{"--digits: expected 1 to 17 significant digits, got " + std::to_string(g.out.number.digits), "the default is 4"}};

@@ -20,7 +20,7 @@ enum class ExitStatus : int {
 /// Options every command accepts.
 struct GlobalOptions {
   /// How results are written.
-  OutputOptions out;
+  writers::OutputOptions out;
   /// --as-of DATE for dated series, "" for the newest.
   std::string as_of;
   /// --color auto|always|never.

@@ -137,8 +137,8 @@ std::optional<Error> process_batch_record(std::string_view text, std::size_t rec
       out += std::string_view(json).substr(json.rfind(head, 0) == 0 ? head.size() : 1);
     } else {
       Result r = run_record(doc.value(), ro, files_from);
-      keep_fields(r, fields);
-      append_result_json(out, r, record);
+      writers::keep_fields(r, fields);
+      writers::append_result_json(out, r, record);
     }
     if (id != nullptr && id->kind == Node::Kind::string) {
       out.pop_back();  // the closing brace
@@ -175,7 +175,7 @@ ExitStatus run_batch(const std::string& path, bool fail_fast, const std::string&
         for (const auto& c : p->calculators)
           for (const auto& o : c.outputs)
             if (std::find(declared.begin(), declared.end(), o.name) == declared.end()) declared.push_back(o.name);
-    fields = field_list(g.fields, declared);
+    fields = writers::field_list(g.fields, declared);
   }
   std::string out;
   out.reserve(1 << 16);

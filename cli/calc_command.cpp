@@ -22,10 +22,10 @@ ExitStatus run_calc(const std::string& expression, const GlobalOptions& g) {
     f.binary = f.binary || r->binary;
     human = format_human(r->value, f);
   }
-  if (g.out.format == OutputFormat::table) {
+  if (g.out.format == writers::OutputFormat::table) {
     emit(human + "\n");
   } else {
-    emit(render_result(res, g.out));
+    emit(writers::render_result(res, g.out));
   }
   return ExitStatus::ok;
 }
@@ -49,7 +49,7 @@ ExitStatus run_calc_units(const GlobalOptions& g) {
   res.tables.push_back(std::move(t));
   res.notes.push_back("GB is 10^9 B and GiB 2^30 B; yr is the Julian year (365.25 d) and a month a twelfth of it; degC and "
                       "degF are points, K a difference");
-  emit(render_result(res, g.out));
+  emit(writers::render_result(res, g.out));
   return ExitStatus::ok;
 }
 

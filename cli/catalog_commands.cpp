@@ -281,7 +281,7 @@ namespace {
 
 ExitStatus list_kind(const std::vector<std::string_view>& kinds, const ListFilter& f, const GlobalOptions& g) {
   const std::vector<const Entry*> rows = listed_entries(kinds, f);
-  if (g.out.format == OutputFormat::json) {
+  if (g.out.format == writers::OutputFormat::json) {
     std::string out = "{\"schema_version\": 1, \"entries\": [";
     for (std::size_t i = 0; i < rows.size(); ++i) {
       out += i ? ", " : "";
@@ -306,15 +306,15 @@ ExitStatus list_kind(const std::vector<std::string_view>& kinds, const ListFilte
     emit(out + "]}\n");
     return ExitStatus::ok;
   }
-  if (g.out.format == OutputFormat::csv) {
+  if (g.out.format == writers::OutputFormat::csv) {
     std::string out = "id,kind,type,vendor,name,as_of\n";
     for (const Entry* e : rows)
-      out += csv_cell(e->id()) + "," + e->kind() + "," + csv_cell(e->text("type").value_or("")) + "," + csv_cell(e->text("vendor").value_or("")) +
-             "," + csv_cell(e->name()) + "," + e->as_of().str() + "\n";
+      out += writers::csv_cell(e->id()) + "," + e->kind() + "," + writers::csv_cell(e->text("type").value_or("")) + "," + writers::csv_cell(e->text("vendor").value_or("")) +
+             "," + writers::csv_cell(e->name()) + "," + e->as_of().str() + "\n";
     emit(printable(out, Keep::lines));  // text from data files, escaped for the terminal
     return ExitStatus::ok;
   }
-  if (g.out.format == OutputFormat::md) {
+  if (g.out.format == writers::OutputFormat::md) {
     std::vector<std::vector<std::string>> body;
     for (const Entry* e : rows)
       body.push_back({e->id(), e->kind(), e->text("type").value_or(""), e->text("vendor").value_or(""), e->name(), e->as_of().str()});
@@ -334,7 +334,7 @@ ExitStatus list_kind(const std::vector<std::string_view>& kinds, const ListFilte
 
 ExitStatus show_entry(const Entry& e, const GlobalOptions& g) {
   const Date as_of = as_of_option(g);
-  if (g.out.format == OutputFormat::json) {
+  if (g.out.format == writers::OutputFormat::json) {
     emit(entry_json(e, as_of));
     return ExitStatus::ok;
   }
@@ -359,14 +359,14 @@ ExitStatus show_entry(const Entry& e, const GlobalOptions& g) {
     if (first && !note.empty()) view.push_back({"derived", {ViewCell{"not computed", "", ""}}, {"", "", "", "error: " + note}});
   }
   const std::vector<std::string> extras = {"as_of", "basis", "source", "note"};
-  if (g.out.format == OutputFormat::csv) {
+  if (g.out.format == writers::OutputFormat::csv) {
     emit(printable(view_csv({e.id()}, view, extras), Keep::lines));
     return ExitStatus::ok;
   }
-  if (g.out.format == OutputFormat::md) {
+  if (g.out.format == writers::OutputFormat::md) {
     std::string out = view_md(e.id() + " — " + e.name() + " (" + e.kind() + ")", {e.id()}, view, extras);
-    out += "\nFile " + md_escape(e.file()) + (e.overlay() ? " (overlay)" : "") + ", as of " + e.as_of().str() + ". Sources: " +
-           md_escape(all_sources) + "\n";
+    out += "\nFile " + writers::md_escape(e.file()) + (e.overlay() ? " (overlay)" : "") + ", as of " + e.as_of().str() + ". Sources: " +
+           writers::md_escape(all_sources) + "\n";
     emit(printable(out, Keep::lines));
     return ExitStatus::ok;
   }
@@ -466,7 +466,7 @@ ExitStatus run_hw_compare(const std::vector<std::string>& ids, const GlobalOptio
   };
   std::vector<std::string> entry_ids;
   for (const Entry* e : entries) entry_ids.push_back(e->id());
-  if (g.out.format == OutputFormat::json) {
+  if (g.out.format == writers::OutputFormat::json) {
     std::string out = "{\"schema_version\": 1, \"compare\": [";
     for (std::size_t i = 0; i < entries.size(); ++i) {
       std::string one = entry_json(*entries[i], as_of);
@@ -514,11 +514,11 @@ ExitStatus run_hw_compare(const std::vector<std::string>& ids, const GlobalOptio
       v.cells.push_back(r ? std::optional<ViewCell>(ViewCell{format_number(*r, g.out.number.digits) + "x", format_machine(*r), ""}) : std::nullopt);
     }
   }
-  if (g.out.format == OutputFormat::csv) {
+  if (g.out.format == writers::OutputFormat::csv) {
     emit(printable(view_csv(entry_ids, view, {}), Keep::lines));
     return ExitStatus::ok;
   }
-  if (g.out.format == OutputFormat::md) {
+  if (g.out.format == writers::OutputFormat::md) {
     emit(printable(view_md("hw compare", entry_ids, view, {}), Keep::lines));
     return ExitStatus::ok;
   }
@@ -586,7 +586,7 @@ ExitStatus run_model_import(const ImportOptions& o, const GlobalOptions& g) {
   // The config itself is never overwritten, even with --force.
   write_file_atomically(out_path, result->toml, o.force, {o.file});
   const ParamCount& pc = result->params;
-  if (g.out.format == OutputFormat::json) {
+  if (g.out.format == writers::OutputFormat::json) {
     std::string j = "{\"schema_version\": 1, \"id\": ";
     append_json_string(j, id);
     j += ", \"file\": ";
@@ -623,7 +623,7 @@ ExitStatus run_data_check(const GlobalOptions& g) {
   // Catalog entries plus the files of published measurements, which the index leaves out.
   std::size_t n = Catalog::instance().index().size() + Catalog::instance().overlay_measured_files().size();
   for (const auto& f : embedded_files()) n += f.kind == "measured" ? 1 : 0;
-  if (g.out.format == OutputFormat::json) {
+  if (g.out.format == writers::OutputFormat::json) {
     std::string j = "{\"schema_version\": 1, \"files\": " + std::to_string(n) + ", \"errors\": " + std::to_string(errors) + ", \"findings\": [";
     for (std::size_t i = 0; i < findings.size(); ++i) {
       j += i ? ", " : "";

@@ -13,7 +13,7 @@ namespace infracalc::cli {
 namespace {
 
 ViewCell quantity_cell(std::string_view key, const Quantity& q, std::string human) {
-  const MachineQuantity m = machine_quantity(key, q);
+  const writers::MachineQuantity m = writers::machine_quantity(key, q);
   return {std::move(human), format_machine(m.value), m.unit};
 }
 
@@ -142,18 +142,18 @@ std::string view_csv(const std::vector<std::string>& ids, const std::vector<View
   std::string out;
   if (ids.size() == 1) {
     out = "field,value,unit";
-    for (const auto& x : extra_names) out += "," + csv_cell(x);
+    for (const auto& x : extra_names) out += "," + writers::csv_cell(x);
     out += "\n";
     for (const auto& r : rows) {
       const ViewCell c = r.cells.empty() || !r.cells.front() ? ViewCell{} : *r.cells.front();
-      out += csv_cell(r.field) + "," + (c.unit.empty() ? csv_cell(c.machine) : c.machine) + "," + csv_cell(c.unit);
-      for (std::size_t k = 0; k < extra_names.size(); ++k) out += "," + csv_cell(k < r.extra.size() ? r.extra[k] : "");
+      out += writers::csv_cell(r.field) + "," + (c.unit.empty() ? writers::csv_cell(c.machine) : c.machine) + "," + writers::csv_cell(c.unit);
+      for (std::size_t k = 0; k < extra_names.size(); ++k) out += "," + writers::csv_cell(k < r.extra.size() ? r.extra[k] : "");
       out += "\n";
     }
     return out;
   }
   out = "field,unit";
-  for (const auto& id : ids) out += "," + csv_cell(id);
+  for (const auto& id : ids) out += "," + writers::csv_cell(id);
   out += "\n";
   for (const auto& r : rows) {
     // One unit column when every quantity in the row has the same unit; otherwise each cell names its own.
@@ -165,12 +165,12 @@ std::string view_csv(const std::vector<std::string>& ids, const std::vector<View
       else if (unit != c->unit) shared = false;
     }
     if (!shared) unit.clear();
-    out += csv_cell(r.field) + "," + csv_cell(unit);
+    out += writers::csv_cell(r.field) + "," + writers::csv_cell(unit);
     for (const auto& c : r.cells) {
       out += ",";
       if (!c) continue;
-      if (c->unit.empty()) out += csv_cell(c->machine);
-      else out += shared ? c->machine : csv_cell(c->machine + " " + c->unit);
+      if (c->unit.empty()) out += writers::csv_cell(c->machine);
+      else out += shared ? c->machine : writers::csv_cell(c->machine + " " + c->unit);
     }
     out += "\n";
   }
@@ -179,13 +179,13 @@ std::string view_csv(const std::vector<std::string>& ids, const std::vector<View
 
 std::string md_table(const std::vector<std::string>& head, const std::vector<std::vector<std::string>>& rows) {
   std::string out = "|";
-  for (const auto& h : head) out += " " + md_escape(h) + " |";
+  for (const auto& h : head) out += " " + writers::md_escape(h) + " |";
   out += "\n|";
   for (std::size_t i = 0; i < head.size(); ++i) out += "---|";
   out += "\n";
   for (const auto& r : rows) {
     out += "|";
-    for (const auto& c : r) out += " " + md_escape(c) + " |";
+    for (const auto& c : r) out += " " + writers::md_escape(c) + " |";
     out += "\n";
   }
   return out;
@@ -204,7 +204,7 @@ std::string view_md(std::string_view heading, const std::vector<std::string>& id
     for (std::size_t k = 0; k < extra_names.size(); ++k) line.push_back(k < r.extra.size() ? r.extra[k] : "");
     body.push_back(std::move(line));
   }
-  return "## " + md_escape(heading) + "\n\n" + md_table(head, body);
+  return "## " + writers::md_escape(heading) + "\n\n" + md_table(head, body);
 }
 
 }  // namespace infracalc::cli

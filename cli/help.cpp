@@ -25,7 +25,7 @@ std::string value_word(const Input& in) {
 std::string details(const Input& in) {
   std::vector<std::string> parts;
   if (in.kind == InputKind::quantity)
-    parts.push_back(in.point ? "a temperature in degC" : dim_words(in.dim) + (in.dim.dimensionless() ? "" : ", " + machine_quantity(in.name, Quantity{1, in.dim}).unit));
+    parts.push_back(in.point ? "a temperature in degC" : dim_words(in.dim) + (in.dim.dimensionless() ? "" : ", " + writers::machine_quantity(in.name, Quantity{1, in.dim}).unit));
   if (in.kind == InputKind::integer)
     parts.push_back(fmt::format("whole number, {} to {}", in.bound == Bound::any ? format_count(-static_cast<double>(in.most), 15)
                                                         : in.bound == Bound::positive ? std::string("1") : std::string("0"),
@@ -92,7 +92,7 @@ std::string calculator_help(const Plugin& p, const Calculator& c) {
   }
   out += "\noutputs (JSON key, unit in JSON, meaning)\n";
   for (const auto& o : c.outputs) {
-    const std::string unit = machine_quantity(o.name, Quantity{1, o.dim, o.point}).unit;
+    const std::string unit = writers::machine_quantity(o.name, Quantity{1, o.dim, o.point}).unit;
     std::string head = fmt::format("{:<26} {}", o.name, unit);
     out += column(head, 40, o.help);
   }

@@ -121,7 +121,7 @@ ExitStatus run_hw_rank(const std::vector<const Entry*>& entries, const ListFilte
   const std::string column = path.empty() ? std::string() : path;
   const std::string heading = (need_by ? "available by " + f.available_by : std::string("all")) +
                               (path.empty() ? std::string() : ", ranked by " + path + " (largest first)");
-  if (g.out.format == OutputFormat::json) {
+  if (g.out.format == writers::OutputFormat::json) {
     std::string out = "{\"schema_version\": 1";
     if (need_by) {
       out += ", \"available_by\": ";
@@ -168,27 +168,27 @@ ExitStatus run_hw_rank(const std::vector<const Entry*>& entries, const ListFilte
   std::vector<std::vector<std::string>> body;
   for (const auto& r : kept) {
     std::vector<std::string> row = {r.entry->id(), r.launch.empty() ? "-" : r.launch};
-    if (!path.empty()) row.push_back(r.value ? (g.out.format == OutputFormat::csv ? r.value->machine : r.value->human) : "-");
+    if (!path.empty()) row.push_back(r.value ? (g.out.format == writers::OutputFormat::csv ? r.value->machine : r.value->human) : "-");
     row.push_back(r.entry->name());
     body.push_back(std::move(row));
   }
   std::string gate;
   for (const auto& d : dropped)
     gate += fmt::format("{} ({}: {})", d.entry->id(), d.launch.empty() ? "no date" : d.launch, d.why) + (&d == &dropped.back() ? "" : ", ");
-  if (g.out.format == OutputFormat::csv) {
+  if (g.out.format == writers::OutputFormat::csv) {
     if (!path.empty() && !kept.empty() && kept.front().value && !kept.front().value->unit.empty()) head[2] += " (" + kept.front().value->unit + ")";
     std::string out;
     for (const auto& row : std::vector<std::vector<std::string>>{head})
-      for (std::size_t i = 0; i < row.size(); ++i) out += csv_cell(row[i]) + (i + 1 < row.size() ? "," : "\n");
+      for (std::size_t i = 0; i < row.size(); ++i) out += writers::csv_cell(row[i]) + (i + 1 < row.size() ? "," : "\n");
     for (const auto& row : body)
-      for (std::size_t i = 0; i < row.size(); ++i) out += csv_cell(row[i]) + (i + 1 < row.size() ? "," : "\n");
+      for (std::size_t i = 0; i < row.size(); ++i) out += writers::csv_cell(row[i]) + (i + 1 < row.size() ? "," : "\n");
     emit(printable(out, Keep::lines));
     if (!dropped.empty()) report("note", "not available by " + f.available_by + ": " + gate);
     return ExitStatus::ok;
   }
-  if (g.out.format == OutputFormat::md) {
-    std::string out = "## hw list: " + md_escape(heading) + "\n\n" + md_table(head, body);
-    if (!dropped.empty()) out += "\nNot available by " + md_escape(f.available_by) + ": " + md_escape(gate) + "\n";
+  if (g.out.format == writers::OutputFormat::md) {
+    std::string out = "## hw list: " + writers::md_escape(heading) + "\n\n" + md_table(head, body);
+    if (!dropped.empty()) out += "\nNot available by " + writers::md_escape(f.available_by) + ": " + writers::md_escape(gate) + "\n";
     emit(printable(out, Keep::lines));
     return ExitStatus::ok;
   }

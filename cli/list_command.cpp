@@ -8,7 +8,7 @@
 namespace infracalc::cli {
 
 ExitStatus run_list(const GlobalOptions& g) {
-  if (g.out.format == OutputFormat::json) {
+  if (g.out.format == writers::OutputFormat::json) {
     std::string out = "{\"schema_version\": 1, \"plugins\": [";
     bool first = true;
     for (const auto& e : plugin_table()) {

@@ -653,7 +653,7 @@ ExitStatus run_plugin(const Plugin& p, int argc, char** argv) {
   // A long run (a `serve simulate` of many requests) draws a bar on stderr, only when it is a terminal and the result
   // is the human table: machine formats (JSON, CSV) keep both streams to what the command computes.
   std::optional<Progress> bar;
-  if (Progress::stderr_is_terminal() && g.out.format == OutputFormat::table) {
+  if (Progress::stderr_is_terminal() && g.out.format == writers::OutputFormat::table) {
     const std::string label = std::string(p.name) + " " + std::string(calc->name);
     ro.progress = [&bar, label](double done, double total) {
       if (!bar) bar.emplace(label, total);
@@ -664,7 +664,7 @@ ExitStatus run_plugin(const Plugin& p, int argc, char** argv) {
   if (!g.fields.empty()) {
     std::vector<std::string_view> declared;
     for (const auto& o : calc->outputs) declared.push_back(o.name);
-    fields = field_list(g.fields, declared);  // before the run: a typo is reported at once
+    fields = writers::field_list(g.fields, declared);  // before the run: a typo is reported at once
   }
   // The chart's target is checked before the run (an existing file without --force, an overlay data file, a
   // directory), written to a temporary and moved into place before the result is printed, as plan --plot does.
@@ -684,8 +684,8 @@ ExitStatus run_plugin(const Plugin& p, int argc, char** argv) {
     chart->write(calculator_svg(*calc, r));
     chart->commit();
   }
-  keep_fields(r, fields);
-  emit(render_result(r, g.out));
+  writers::keep_fields(r, fields);
+  emit(writers::render_result(r, g.out));
   return r.check_failed ? ExitStatus::check_failed : ExitStatus::ok;
 }
 

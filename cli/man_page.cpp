@@ -65,7 +65,7 @@ std::string man_page(std::string_view version, std::string_view date) {
       }
       out += ".PP\nOutputs (JSON key, unit in JSON):\n.RS\n";
       for (const auto& o : c.outputs)
-        out += ".TP\n" + bold(o.name) + " (" + roff(machine_quantity(o.name, Quantity{1, o.dim, o.point}).unit) + ")\n" + roff(o.help) + "\n";
+        out += ".TP\n" + bold(o.name) + " (" + roff(writers::machine_quantity(o.name, Quantity{1, o.dim, o.point}).unit) + ")\n" + roff(o.help) + "\n";
       out += ".RE\n";
     }
   }

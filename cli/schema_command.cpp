@@ -63,7 +63,7 @@ std::string declared_input(const Input& in) {
     case InputKind::quantity:
     case InputKind::integer:
       return input_schema(R"({"type":"number"})", in.kind == InputKind::integer && in.dim.dimensionless() ? "1"
-                                                  : machine_quantity(in.name, Quantity{1, in.dim, in.point}).unit, true);
+                                                  : writers::machine_quantity(in.name, Quantity{1, in.dim, in.point}).unit, true);
     case InputKind::choice: return input_schema(object({{"enum", strings(in.choices)}}), "", false);
     case InputKind::text: return input_schema(kString, "", false);
     case InputKind::flag: break;
@@ -104,7 +104,7 @@ std::string result_document(const Plugin* p, const Calculator* c) {
     // a figure the inputs do not determine), never undeclared.
     std::vector<std::pair<std::string_view, std::string>> in_props, out_props;
     for (const auto& in : c->inputs) in_props.emplace_back(in.name, declared_input(in));
-    for (const auto& o : c->outputs) out_props.emplace_back(o.name, quantity_schema(machine_quantity(o.name, Quantity{1, o.dim, o.point}).unit));
+    for (const auto& o : c->outputs) out_props.emplace_back(o.name, quantity_schema(writers::machine_quantity(o.name, Quantity{1, o.dim, o.point}).unit));
     inputs = object({{"type", quote("object")}, {"properties", object(in_props)}, {"additionalProperties", generic_input()}});
     results = object({{"type", quote("object")}, {"properties", object(out_props)}, {"additionalProperties", "false"}});
   }

@@ -104,7 +104,7 @@ ExitStatus run_validate(const ValidateOptions& o, const GlobalOptions& g) {
   const auto family = parse_family(o.kind);
   const std::vector<Measurement> entries = load(o.file, family);
   const std::vector<Prediction> rows = validation::predict_all(entries);
-  emit(render_result(validation_result(rows, family), g.out));
+  emit(writers::render_result(validation_result(rows, family), g.out));
   return ExitStatus::ok;
 }
 
@@ -172,7 +172,7 @@ ExitStatus run_calibrate(const CalibrateOptions& o, const GlobalOptions& g) {
     res.notes.push_back("give --out data/calibration/efficiency.toml to write the fitted parameters");
   }
   res.plugin = "calibrate";
-  emit(render_result(res, g.out));
+  emit(writers::render_result(res, g.out));
   return ExitStatus::ok;
 }
 

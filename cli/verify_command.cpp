@@ -106,7 +106,7 @@ ExitStatus run_verify(const std::vector<std::string>& plugins, const KernelOptio
     failed += r.pass ? 0 : 1;
     warned += r.warn ? 1 : 0;
   }
-  if (g.out.format == OutputFormat::json) {
+  if (g.out.format == writers::OutputFormat::json) {
     std::string out = "{\"schema_version\": 1, \"verify\": [";
     for (std::size_t i = 0; i < rows.size(); ++i) {
       const auto& r = rows[i];
@@ -118,9 +118,9 @@ ExitStatus run_verify(const std::vector<std::string>& plugins, const KernelOptio
       out += ", \"figure\": ";
       append_json_string(out, r.check.figure);
       out += ", \"formula\": ";
-      append_json_quantity(out, r.check.formula);
+      writers::append_json_quantity(out, r.check.formula);
       out += ", \"kernel_value\": ";
-      append_json_quantity(out, r.check.kernel);
+      writers::append_json_quantity(out, r.check.kernel);
       out += ", \"rel_diff\": " + format_machine(rel_diff(r.check));
       out += ", \"rel_tol\": " + format_machine(r.check.rel_tol);
       out += std::string(", \"pass\": ") + (r.pass ? "true" : "false");

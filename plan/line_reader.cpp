@@ -7,7 +7,7 @@
 #include "units/expected.hpp"
 #include "units/printable.hpp"
 
-namespace infracalc::cli {
+namespace infracalc {
 
 LineReader::Got LineReader::next(std::string& line) {
   line.clear();
@@ -54,4 +54,4 @@ std::FILE* open_lines(const std::string& path, std::string_view who, std::string
   return in;
 }
 
-}  // namespace infracalc::cli
+}  // namespace infracalc

@@ -8,7 +8,7 @@
 #include <string>
 #include <string_view>
 
-namespace infracalc::cli {
+namespace infracalc {
 
 /// Reads lines of at most `limit` bytes from a FILE (not owned).
 class LineReader {
@@ -34,4 +34,4 @@ class LineReader {
 /// a device or a socket is a UserError from `who` ("batch") with `hint` saying what to give instead.
 [[nodiscard]] std::FILE* open_lines(const std::string& path, std::string_view who, std::string_view hint);
 
-}  // namespace infracalc::cli
+}  // namespace infracalc

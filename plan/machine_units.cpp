@@ -8,7 +8,7 @@
 #include "plan/output.hpp"
 #include "units/parse.hpp"
 
-namespace infracalc::cli {
+namespace infracalc::writers {
 
 namespace {
 
@@ -96,4 +96,4 @@ MachineConversion machine_conversion(std::string_view key, const Dim& dim) {
   return {unit, factor};
 }
 
-}  // namespace infracalc::cli
+}  // namespace infracalc::writers

@@ -9,7 +9,7 @@
 
 #include "units/quantity.hpp"
 
-namespace infracalc::cli {
+namespace infracalc::writers {
 
 /// A word a key may contain that names a unit, and the unit it then means.
 struct KeyUnitWord {
@@ -66,4 +66,4 @@ struct MachineConversion {
 /// key names another unit of that dimension (kKeyUnitWords) and the value scaled to match.
 [[nodiscard]] MachineQuantity machine_quantity(std::string_view key, const Quantity& q);
 
-}  // namespace infracalc::cli
+}  // namespace infracalc::writers

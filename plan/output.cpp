@@ -14,7 +14,7 @@
 #include "units/printable.hpp"
 #include "units/suggest.hpp"
 
-namespace infracalc::cli {
+namespace infracalc::writers {
 
 using namespace std::string_view_literals;  // literal appends without a strlen per call (the batch hot path)
 
@@ -528,4 +528,4 @@ std::string render_result(const Result& r, const OutputOptions& opt) {
   return out;
 }
 
-}  // namespace infracalc::cli
+}  // namespace infracalc::writers

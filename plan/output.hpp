@@ -8,7 +8,7 @@
 #include "host/plugin.hpp"
 #include "units/format.hpp"
 
-namespace infracalc::cli {
+namespace infracalc::writers {
 
 struct MachineQuantity;
 
@@ -57,4 +57,4 @@ void append_json_quantity(std::string& out, const Quantity& q);
 /// Appends {"value": v, "unit": u} for a value already in its machine unit (machine_quantity).
 void append_json_quantity(std::string& out, const MachineQuantity& m);
 
-}  // namespace infracalc::cli
+}  // namespace infracalc::writers

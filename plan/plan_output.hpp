@@ -42,7 +42,7 @@ struct Worksheet {
 [[nodiscard]] std::string plan_title(const Worksheet& w);
 
 /// The worksheet in the chosen format (table, json, csv or md), ending in a newline.
-[[nodiscard]] std::string render_plan(const Worksheet& w, const cli::OutputOptions& opt);
+[[nodiscard]] std::string render_plan(const Worksheet& w, const writers::OutputOptions& opt);
 /// The whole plan as one JSON object: lines with units and provenance, steps with their full results.
 [[nodiscard]] std::string plan_json(const Worksheet& w);
 

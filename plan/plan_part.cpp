@@ -162,9 +162,9 @@ void append_part_trailer(std::string& out, const PartTrailer& t) {
 }
 
 PartReader::PartReader(const std::string& path)
-    : path_(path), f_(cli::open_lines(path, "plan merge", "give the files `plan FILE --sweep ... --shard K/N` wrote")), reader_(f_, kMaxLine) {
+    : path_(path), f_(open_lines(path, "plan merge", "give the files `plan FILE --sweep ... --shard K/N` wrote")), reader_(f_, kMaxLine) {
   std::string line;
-  if (reader_.next(line) != cli::LineReader::Got::record) fail("empty, or not a sweep part");
+  if (reader_.next(line) != LineReader::Got::record) fail("empty, or not a sweep part");
   line_no_ = 1;
   auto doc = read_json(line, path_ + ":1");
   if (!doc || !doc->is_table() || doc->find(kFormat) == nullptr) fail("not a sweep part (its first line is not the header `plan --shard` writes)");
@@ -224,9 +224,9 @@ bool PartReader::next(SweepRow& row, std::size_t axes, std::size_t columns) {
   std::string line;
   const auto got = reader_.next(line);
   ++line_no_;
-  if (got == cli::LineReader::Got::end) fail("ends without its last line: the shard did not finish (run it again)");
-  if (got == cli::LineReader::Got::error) fail("read error");
-  if (got == cli::LineReader::Got::too_long) fail(fmt::format("a line longer than {} MiB", kMaxLine >> 20));
+  if (got == LineReader::Got::end) fail("ends without its last line: the shard did not finish (run it again)");
+  if (got == LineReader::Got::error) fail("read error");
+  if (got == LineReader::Got::too_long) fail(fmt::format("a line longer than {} MiB", kMaxLine >> 20));
   auto doc = read_json(line, path_ + ":" + std::to_string(line_no_));
   if (!doc) fail(doc.error().message);
   if (!doc->is_table()) fail("a line that is not a JSON object");
@@ -254,7 +254,7 @@ bool PartReader::next(SweepRow& row, std::size_t axes, std::size_t columns) {
     if (trailer_.rows != rows_read_) fail(fmt::format("its last line counts {} rows where the part holds {}", trailer_.rows, rows_read_));
     if (trailer_.counts.points != header_.end - header_.first) fail("its last line counts another number of points than its range holds");
     std::string rest;
-    if (reader_.next(rest) != cli::LineReader::Got::end) fail("lines after its last line");
+    if (reader_.next(rest) != LineReader::Got::end) fail("lines after its last line");
     return false;
   }
   const Node* point = doc->find("point");

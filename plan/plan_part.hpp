@@ -85,7 +85,7 @@ class PartReader {
   [[noreturn]] void fail(const std::string& what) const;
   std::string path_;
   std::FILE* f_ = nullptr;
-  cli::LineReader reader_;
+  LineReader reader_;
   std::size_t line_no_ = 0;
   std::size_t next_point_ = 0;
   std::size_t rows_read_ = 0;

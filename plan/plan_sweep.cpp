@@ -624,11 +624,11 @@ void append_csv_header(std::string& out, const SweepPlan& sweep, const std::vect
 }
 
 void append_csv_row(std::string& out, const std::vector<const Line*>& lines, const SweepRow& r) {
-  for (const auto& l : r.labels) out += cli::csv_cell(l) + ",";
+  for (const auto& l : r.labels) out += writers::csv_cell(l) + ",";
   for (std::size_t c = 0; c < r.values.size(); ++c) {
     if (const auto& v = r.values[c]) {
-      if (const auto* q = std::get_if<Quantity>(&*v)) out += format_machine(cli::machine_quantity(lines[c]->key, *q).value);
-      else out += cli::csv_cell(std::get<std::string>(*v));
+      if (const auto* q = std::get_if<Quantity>(&*v)) out += format_machine(writers::machine_quantity(lines[c]->key, *q).value);
+      else out += writers::csv_cell(std::get<std::string>(*v));
     }
     out += ',';
   }
@@ -655,7 +655,7 @@ void append_json_row(std::string& out, const SweepPlan& sweep, const std::vector
     if (!v) out += ": null, ";
     else if (const auto* q = std::get_if<Quantity>(&*v)) {
       out += ": ";
-      cli::append_json_quantity(out, cli::machine_quantity(lines[c]->key, *q));
+      writers::append_json_quantity(out, writers::machine_quantity(lines[c]->key, *q));
       out += ", ";
     }
     else {
@@ -685,9 +685,9 @@ void append_json_row(std::string& out, const SweepPlan& sweep, const std::vector
 
 }  // namespace
 
-bool streams(const cli::OutputOptions& opt) { return opt.format == cli::OutputFormat::csv || opt.format == cli::OutputFormat::json; }
+bool streams(const writers::OutputOptions& opt) { return opt.format == writers::OutputFormat::csv || opt.format == writers::OutputFormat::json; }
 
-SweepStreamer::SweepStreamer(const Program& program, const SweepPlan& sweep, const cli::OutputOptions& opt,
+SweepStreamer::SweepStreamer(const Program& program, const SweepPlan& sweep, const writers::OutputOptions& opt,
                              std::function<void(std::string_view)> write)
     : sweep_(sweep), opt_(opt), write_(std::move(write)), lines_(column_lines(program, sweep)), units_(lines_.size()),
       known_(lines_.size(), 0) {}
@@ -699,7 +699,7 @@ void SweepStreamer::add(const SweepRow& r) {
     for (std::size_t c = 0; c < lines_.size(); ++c)
       if (known_[c] == 0 && r.values[c])
         if (const auto* q = std::get_if<Quantity>(&*r.values[c])) {
-          units_[c] = cli::machine_quantity(lines_[c]->key, *q).unit;
+          units_[c] = writers::machine_quantity(lines_[c]->key, *q).unit;
           known_[c] = 1;
         }
     held_.push_back(r);
@@ -711,14 +711,14 @@ void SweepStreamer::add(const SweepRow& r) {
 
 void SweepStreamer::start() {
   started_ = true;
-  if (opt_.format == cli::OutputFormat::csv) append_csv_header(buf_, sweep_, lines_, units_);
+  if (opt_.format == writers::OutputFormat::csv) append_csv_header(buf_, sweep_, lines_, units_);
   for (const auto& h : held_) append(h);
   held_.clear();
   held_.shrink_to_fit();
 }
 
 void SweepStreamer::append(const SweepRow& r) {
-  if (opt_.format == cli::OutputFormat::csv) append_csv_row(buf_, lines_, r);
+  if (opt_.format == writers::OutputFormat::csv) append_csv_row(buf_, lines_, r);
   else append_json_row(buf_, sweep_, lines_, r);
   if (buf_.size() >= (1 << 16)) {
     write_(buf_);
@@ -732,7 +732,7 @@ void SweepStreamer::finish() {
   buf_.clear();
 }
 
-std::string render_sweep(const Program& program, const SweepPlan& sweep, const std::vector<SweepRow>& rows, const cli::OutputOptions& opt) {
+std::string render_sweep(const Program& program, const SweepPlan& sweep, const std::vector<SweepRow>& rows, const writers::OutputOptions& opt) {
   if (streams(opt)) {
     std::string out;
     SweepStreamer s(program, sweep, opt, [&](std::string_view piece) { out += piece; });
@@ -743,11 +743,11 @@ std::string render_sweep(const Program& program, const SweepPlan& sweep, const s
   const std::vector<const Line*> lines = column_lines(program, sweep);
   std::string out;
   switch (opt.format) {
-    case cli::OutputFormat::csv:
-    case cli::OutputFormat::json:
+    case writers::OutputFormat::csv:
+    case writers::OutputFormat::json:
       return out;  // streamed above
-    case cli::OutputFormat::md:
-    case cli::OutputFormat::table: {
+    case writers::OutputFormat::md:
+    case writers::OutputFormat::table: {
       std::vector<std::vector<std::string>> table;
       std::vector<std::string> head;
       for (const auto& a : sweep.axes) head.push_back(a.key);
@@ -760,7 +760,7 @@ std::string render_sweep(const Program& program, const SweepPlan& sweep, const s
         cells.push_back(!r.error.empty() ? "error: " + r.error : r.failed);
         table.push_back(std::move(cells));
       }
-      if (opt.format == cli::OutputFormat::md) {
+      if (opt.format == writers::OutputFormat::md) {
         for (std::size_t k = 0; k < table.size(); ++k) {
           out += "|";
           for (const auto& c : table[k]) out += " " + c + " |";

@@ -171,13 +171,13 @@ class SweepTally {
 };
 
 /// Whether rows in this format are written as they come (CSV and JSON Lines; tables need every row's width).
-[[nodiscard]] bool streams(const cli::OutputOptions& opt);
+[[nodiscard]] bool streams(const writers::OutputOptions& opt);
 
 /// Writes CSV or JSON Lines rows as they arrive, through `write`, in pieces of about 64 kB.
 class SweepStreamer {
  public:
   /// For the columns of `sweep`; `write` receives whole rows.
-  SweepStreamer(const Program& program, const SweepPlan& sweep, const cli::OutputOptions& opt, std::function<void(std::string_view)> write);
+  SweepStreamer(const Program& program, const SweepPlan& sweep, const writers::OutputOptions& opt, std::function<void(std::string_view)> write);
   /// Adds one row.
   void add(const SweepRow& r);
   /// Writes what is left (and the header, for a sweep with no rows).
@@ -188,7 +188,7 @@ class SweepStreamer {
   void start();
   void append(const SweepRow& r);
   const SweepPlan& sweep_;
-  cli::OutputOptions opt_;
+  writers::OutputOptions opt_;
   std::function<void(std::string_view)> write_;
   std::vector<const Line*> lines_;
   std::vector<std::string> units_;
@@ -200,6 +200,6 @@ class SweepStreamer {
 
 /// Writes rows: CSV (machine units in the header), JSON Lines, a table or Markdown.
 [[nodiscard]] std::string render_sweep(const Program& program, const SweepPlan& sweep, const std::vector<SweepRow>& rows,
-                                       const cli::OutputOptions& opt);
+                                       const writers::OutputOptions& opt);
 
 }  // namespace infracalc::plan

@@ -93,7 +93,7 @@ std::string check_text(const Worksheet& w, std::size_t c) {
   return std::string(v->first ? "yes" : "NO") + "  " + v->second;
 }
 
-std::string render_table(const Worksheet& w, const cli::OutputOptions& opt) {
+std::string render_table(const Worksheet& w, const writers::OutputOptions& opt) {
   const FormatOptions& nf = opt.number;
   std::string out = bold(plan_title(w), opt.color) + printable("  (" + w.program.mode + " plan" + (w.spec.file.empty() ? "" : ", " + w.spec.file) + ")", Keep::text) + "\n";
   out += "\n" + bold("summary", opt.color) + "\n";
@@ -154,24 +154,24 @@ std::string render_csv(const Worksheet& w) {
     std::string value, unit;
     if (v) {
       if (const auto* q = std::get_if<Quantity>(&*v)) {
-        const cli::MachineQuantity m = cli::machine_quantity(l.key, *q);
+        const writers::MachineQuantity m = writers::machine_quantity(l.key, *q);
         value = format_machine(m.value);
         unit = m.unit;
       } else {
         value = std::get<std::string>(*v);
       }
     }
-    out += cli::csv_cell(l.sheet) + "," + cli::csv_cell(l.key) + "," + cli::csv_cell(value) + "," + cli::csv_cell(unit) + "," + kind_name(l.kind) + "," +
-           cli::csv_cell(line_how(w, static_cast<int>(i))) + "\n";
+    out += writers::csv_cell(l.sheet) + "," + writers::csv_cell(l.key) + "," + writers::csv_cell(value) + "," + writers::csv_cell(unit) + "," + kind_name(l.kind) + "," +
+           writers::csv_cell(line_how(w, static_cast<int>(i))) + "\n";
   }
   for (std::size_t c = 0; c < w.program.checks.size(); ++c)
     if (w.sheet.checks[c])
-      out += "checks," + cli::csv_cell(w.program.checks[c].key) + "," + (w.sheet.checks[c]->first ? "true" : "false") + ",,check," +
-             cli::csv_cell(w.sheet.checks[c]->second) + "\n";
+      out += "checks," + writers::csv_cell(w.program.checks[c].key) + "," + (w.sheet.checks[c]->first ? "true" : "false") + ",,check," +
+             writers::csv_cell(w.sheet.checks[c]->second) + "\n";
   return out;
 }
 
-std::string render_md(const Worksheet& w, const cli::OutputOptions& opt) {
+std::string render_md(const Worksheet& w, const writers::OutputOptions& opt) {
   const FormatOptions& nf = opt.number;
   std::string out = "# " + md(plan_title(w)) + "\n\n";
   if (const SpecValue* d = w.spec.get("plan.description")) out += md(d->text) + "\n\n";
@@ -224,7 +224,7 @@ std::string render_md(const Worksheet& w, const cli::OutputOptions& opt) {
 
 void append_cell(std::string& out, std::string_view key, const Cell& c) {
   if (const auto* q = std::get_if<Quantity>(&c)) {
-    const cli::MachineQuantity m = cli::machine_quantity(key, *q);
+    const writers::MachineQuantity m = writers::machine_quantity(key, *q);
     out += "\"value\": " + format_machine(m.value) + ", \"unit\": ";
     append_json_string(out, m.unit);
   } else {
@@ -355,7 +355,7 @@ std::string plan_json(const Worksheet& w) {
       out += ", \"hint\": ";
       append_json_string(out, run->error->hint);
     } else {
-      out += ", \"status\": \"ran\", \"result\": " + cli::result_json(*run->result);
+      out += ", \"status\": \"ran\", \"result\": " + writers::result_json(*run->result);
     }
     out += "}";
   }
@@ -380,12 +380,12 @@ std::string plan_json(const Worksheet& w) {
   return out;
 }
 
-std::string render_plan(const Worksheet& w, const cli::OutputOptions& opt) {
+std::string render_plan(const Worksheet& w, const writers::OutputOptions& opt) {
   switch (opt.format) {
-    case cli::OutputFormat::json: return plan_json(w) + "\n";
-    case cli::OutputFormat::csv: return printable(render_csv(w), Keep::lines);
-    case cli::OutputFormat::md: return printable(render_md(w, opt), Keep::lines);
-    case cli::OutputFormat::table: break;
+    case writers::OutputFormat::json: return plan_json(w) + "\n";
+    case writers::OutputFormat::csv: return printable(render_csv(w), Keep::lines);
+    case writers::OutputFormat::md: return printable(render_md(w, opt), Keep::lines);
+    case writers::OutputFormat::table: break;
   }
   return render_table(w, opt);
 }

@@ -40,7 +40,7 @@ const XlsxLibrary& xl() { return *xlsx_library(); }
 // A text cell: spreadsheet_text keeps a plan name, an id or a source that begins with '=', '+', '-' or '@' from being
 // read as a formula when the cell is edited.
 void write_text(lxw_worksheet* ws, lxw_row_t row, lxw_col_t col, const std::string& s, lxw_format* format) {
-  xl().worksheet_write_string(ws, row, col, cli::spreadsheet_text(s).c_str(), format);
+  xl().worksheet_write_string(ws, row, col, writers::spreadsheet_text(s).c_str(), format);
 }
 
 // Excel limits sheet names to 31 characters and forbids []:*?/\.

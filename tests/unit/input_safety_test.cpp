@@ -129,14 +129,14 @@ TEST_CASE("dates are calendar days", "[safety]") {
 }
 
 TEST_CASE("spreadsheet text never starts a formula, and numbers stay numbers", "[safety]") {
-  CHECK(cli::spreadsheet_text("=HYPERLINK(\"x\")") == "'=HYPERLINK(\"x\")");
-  CHECK(cli::spreadsheet_text("+cmd") == "'+cmd");
-  CHECK(cli::spreadsheet_text("-cmd|' /C calc'!A0") == "'-cmd|' /C calc'!A0");
-  CHECK(cli::spreadsheet_text("@SUM(1)") == "'@SUM(1)");
-  CHECK(cli::spreadsheet_text("-3.5") == "-3.5");
-  CHECK(cli::spreadsheet_text("+1e3") == "+1e3");
-  CHECK(cli::spreadsheet_text("-inf") == "'-inf");
-  CHECK(cli::spreadsheet_text("h100-sxm") == "h100-sxm");
-  CHECK(cli::spreadsheet_text("") == "");
-  CHECK(cli::csv_cell("=a,b") == "\"'=a,b\"");
+  CHECK(writers::spreadsheet_text("=HYPERLINK(\"x\")") == "'=HYPERLINK(\"x\")");
+  CHECK(writers::spreadsheet_text("+cmd") == "'+cmd");
+  CHECK(writers::spreadsheet_text("-cmd|' /C calc'!A0") == "'-cmd|' /C calc'!A0");
+  CHECK(writers::spreadsheet_text("@SUM(1)") == "'@SUM(1)");
+  CHECK(writers::spreadsheet_text("-3.5") == "-3.5");
+  CHECK(writers::spreadsheet_text("+1e3") == "+1e3");
+  CHECK(writers::spreadsheet_text("-inf") == "'-inf");
+  CHECK(writers::spreadsheet_text("h100-sxm") == "h100-sxm");
+  CHECK(writers::spreadsheet_text("") == "");
+  CHECK(writers::csv_cell("=a,b") == "\"'=a,b\"");
 }

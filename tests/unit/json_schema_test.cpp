@@ -42,7 +42,7 @@ TEST_CASE("every calculator has a schema naming its outputs in their JSON units"
       for (const auto& o : c.outputs) {
         const Node* r = results->find("properties")->find(o.name);
         REQUIRE(r != nullptr);
-        CHECK(r->find("properties")->find("unit")->find("const")->str == cli::machine_quantity(o.name, Quantity{1, o.dim, o.point}).unit);
+        CHECK(r->find("properties")->find("unit")->find("const")->str == writers::machine_quantity(o.name, Quantity{1, o.dim, o.point}).unit);
         ++outputs;
       }
     }
@@ -56,7 +56,7 @@ TEST_CASE("a result follows its schema, and a broken one does not", "[schema]") 
   REQUIRE(p != nullptr);
   const Calculator* c = p->find("energy");
   const Node schema = parsed(cli::result_schema(p, c));
-  const std::string json = cli::result_json(run_calculator(*p, *c, {{"power", "15W"}, {"rate", "800Gb/s"}}));
+  const std::string json = writers::result_json(run_calculator(*p, *c, {{"power", "15W"}, {"rate", "800Gb/s"}}));
   CHECK(golden::schema_violation(parsed(json), schema).empty());
   // The general schema accepts it too, and a failed batch record.
   const Node general = parsed(cli::result_schema(nullptr, nullptr));

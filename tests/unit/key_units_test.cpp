@@ -14,9 +14,9 @@
 #include "units/parse.hpp"
 
 using namespace infracalc;
-using infracalc::cli::kForbiddenKeyUnitWords;
-using infracalc::cli::kKeyUnitWords;
-using infracalc::cli::machine_quantity;
+using infracalc::writers::kForbiddenKeyUnitWords;
+using infracalc::writers::kKeyUnitWords;
+using infracalc::writers::machine_quantity;
 
 namespace {
 
@@ -54,7 +54,7 @@ bool has_symbol(std::string_view unit, std::string_view symbol) {
 int check_key(std::string_view key, const Dim& dim, bool point) {
   INFO("key " << key);
   const Quantity q{1234.5, dim, point};
-  const cli::MachineQuantity m = machine_quantity(key, q);
+  const writers::MachineQuantity m = writers::machine_quantity(key, q);
   // The unit string reads back to the same quantity: value x unit == q.
   auto u = parse_unit(m.unit);
   REQUIRE(u.ok());
@@ -64,8 +64,8 @@ int check_key(std::string_view key, const Dim& dim, bool point) {
   bool converted = false;
   for (const auto& part : parts_of(key)) {
     INFO("part " << part);
-    CHECK(std::find(kForbiddenKeyUnitWords.begin(), kForbiddenKeyUnitWords.end(), part) == kForbiddenKeyUnitWords.end());
-    for (const auto& w : kKeyUnitWords) {
+    CHECK(std::find(writers::kForbiddenKeyUnitWords.begin(), writers::kForbiddenKeyUnitWords.end(), part) == writers::kForbiddenKeyUnitWords.end());
+    for (const auto& w : writers::kKeyUnitWords) {
       if (w.word != part || point) continue;
       ++words;
       if (w.base_symbol.empty()) {
@@ -75,7 +75,7 @@ int check_key(std::string_view key, const Dim& dim, bool point) {
         CHECK(whole->dim == dim);
         CHECK(m.unit == w.symbol);
         converted = true;
-      } else if (has_symbol(cli::machine_unit(q), w.base_symbol)) {
+      } else if (has_symbol(writers::machine_unit(q), w.base_symbol)) {
         // The value's unit has the base symbol the word renames: it must now read in the word's unit.
         CHECK(has_symbol(m.unit, w.symbol));
         if (w.symbol != w.base_symbol) CHECK_FALSE(has_symbol(m.unit, w.base_symbol));
@@ -84,7 +84,7 @@ int check_key(std::string_view key, const Dim& dim, bool point) {
     }
   }
   // A key without a converting word is carried in base units.
-  if (!converted) CHECK(m.unit == cli::machine_unit(q));
+  if (!converted) CHECK(m.unit == writers::machine_unit(q));
   return words;
 }
 
@@ -124,40 +124,40 @@ TEST_CASE("every plan worksheet line is in the unit its key names", "[output][un
 }
 
 TEST_CASE("the fast test for converting words knows every one of them", "[output][units]") {
-  for (const auto& w : kKeyUnitWords)
-    if (w.symbol != w.base_symbol) CHECK(cli::kConvertingInitials.find(w.word.front()) != std::string_view::npos);
+  for (const auto& w : writers::kKeyUnitWords)
+    if (w.symbol != w.base_symbol) CHECK(writers::kConvertingInitials.find(w.word.front()) != std::string_view::npos);
 }
 
 TEST_CASE("the named units, value by value", "[output][units]") {
   // 1.5e-10 J/B is 18.75 pJ/bit.
-  auto e = machine_quantity("energy_per_bit", Quantity{1.5e-10, dims::energy_per_bit});
+  auto e = writers::machine_quantity("energy_per_bit", Quantity{1.5e-10, dims::energy_per_bit});
   CHECK(e.unit == "J/bit");
   CHECK(e.value == Approx(1.875e-11));
   // One FP8 code is one byte: 8 bits.
-  auto b = machine_quantity("bits", Quantity{1, dims::information});
+  auto b = writers::machine_quantity("bits", Quantity{1, dims::information});
   CHECK(b.unit == "bit");
   CHECK(b.value == Approx(8));
-  auto r = machine_quantity("per_direction_bits", Quantity{100e9, dims::data_rate});
+  auto r = writers::machine_quantity("per_direction_bits", Quantity{100e9, dims::data_rate});
   CHECK(r.unit == "bit/s");
   CHECK(r.value == Approx(800e9));
   // $2 per million tokens is 2e-6 USD/tok.
-  auto t = machine_quantity("cost_per_mtok", Quantity{2e-6, Dim(Base::currency, 1) / Dim(Base::token, 1)});
+  auto t = writers::machine_quantity("cost_per_mtok", Quantity{2e-6, Dim(Base::currency, 1) / Dim(Base::token, 1)});
   CHECK(t.unit == "USD/Mtok");
   CHECK(t.value == Approx(2));
-  auto h = machine_quantity("cost_per_hour", Quantity{2.0 / 3600, dims::money_rate});
+  auto h = writers::machine_quantity("cost_per_hour", Quantity{2.0 / 3600, dims::money_rate});
   CHECK(h.unit == "USD/h");
   CHECK(h.value == Approx(2));
-  auto y = machine_quantity("tco_per_year", Quantity{1, dims::money_rate});
+  auto y = writers::machine_quantity("tco_per_year", Quantity{1, dims::money_rate});
   CHECK(y.unit == "USD/yr");
   CHECK(y.value == Approx(31557600));
-  auto d = machine_quantity("days_to_train", Quantity{86400 * 3, dims::time});
+  auto d = writers::machine_quantity("days_to_train", Quantity{86400 * 3, dims::time});
   CHECK(d.unit == "d");
   CHECK(d.value == Approx(3));
   // A basis, not a unit: energy per sold hour is energy; a count of exponent bits is a count.
-  CHECK(machine_quantity("energy_per_sold_hour", Quantity{5, dims::energy}).unit == "J");
-  CHECK(machine_quantity("exponent_bits", Quantity{4, dims::none}).unit == "1");
+  CHECK(writers::machine_quantity("energy_per_sold_hour", Quantity{5, dims::energy}).unit == "J");
+  CHECK(writers::machine_quantity("exponent_bits", Quantity{4, dims::none}).unit == "1");
   // "bitrate" and "hours_x" parts are whole words only: "orbit" holds no bit.
-  CHECK(machine_quantity("orbit", Quantity{1, dims::information}).unit == "B");
+  CHECK(writers::machine_quantity("orbit", Quantity{1, dims::information}).unit == "B");
   // A temperature point stays in K whatever its key says.
-  CHECK(machine_quantity("hour_peak", Quantity{300, dims::temperature, true}).unit == "K");
+  CHECK(writers::machine_quantity("hour_peak", Quantity{300, dims::temperature, true}).unit == "K");
 }

@@ -532,8 +532,8 @@ TEST_CASE("the workbook's formulas reproduce the worksheet and move with their i
     fs::remove_all(dir);
     REQUIRE(sweep_book.count("Sweep") == 1);
     const auto& sheet = sweep_book.at("Sweep");
-    cli::OutputOptions opt;
-    opt.format = cli::OutputFormat::json;
+    writers::OutputOptions opt;
+    opt.format = writers::OutputFormat::json;
     const std::string jsonl = plan::render_sweep(*l->program, sw, rows, opt);
     std::istringstream lines(jsonl);
     std::string text;
