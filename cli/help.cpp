@@ -102,6 +102,10 @@ std::string calculator_help(const Plugin& p, const Calculator& c) {
     out += column("--force", 27, "replace an existing --plot file");
   }
   if (!p.doc.empty()) out += "\n" + wrap("formulas and sources: " + std::string(p.doc), width, 2, 0) + "\n";
+  if (!c.source.empty())
+    out += wrap("code: " + std::string(c.source_file()) + " (its inputs, run function and outputs; the formulas it calls are in the headers it "
+                "includes)",
+                width, 2, 0) + "\n";
   out += "\n" + output_options_help();
   return out;
 }

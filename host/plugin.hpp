@@ -317,6 +317,14 @@ struct Calculator {
   std::vector<Output> outputs{};
   /// The computation.
   std::function<void(Context&)> run{};
+  /// The source file of the calculator (`__FILE__` where it is declared, next to its run function), so
+  /// `--help` can say where its code lives.
+  std::string_view source{};
+  /// `source` from the repository's top folder ("plugins/kv/kv_size_calc.cpp"), whatever the build's path.
+  [[nodiscard]] std::string_view source_file() const {
+    const auto at = source.rfind("plugins/");
+    return at == std::string_view::npos ? source : source.substr(at);
+  }
   /// The chart `--plot FILE.svg` draws from the result; none for most calculators.
   Chart chart = Chart::none;
   /// Names of `inputs` and `refs` to positions (see slot()).

@@ -121,6 +121,7 @@ Calculator chip_peak_calculator() {
       {"implied_clock", dims::frequency, "the clock the catalog's peak implies for this MAC count", "Hz"},
   };
   c.run = run_peak;
+  c.source = __FILE__;
   return c;
 }
 

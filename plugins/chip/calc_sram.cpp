@@ -137,6 +137,7 @@ Calculator chip_sram_calculator() {
       {"bandwidth_orders", dims::none, "log10 of bandwidth_ratio: orders of magnitude"},
   };
   c.run = run_sram;
+  c.source = __FILE__;
   return c;
 }
 

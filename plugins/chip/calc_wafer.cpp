@@ -192,6 +192,7 @@ Calculator chip_wafer_calculator() {
       {"monolithic_yield", dims::none, "Poisson yield of one die of regions x chiplet area"},
   };
   c.run = run_wafer;
+  c.source = __FILE__;
   return c;
 }
 

@@ -133,6 +133,7 @@ Calculator checkpoint_calculator() {
       {"fastest_write_time", dims::time, "the fastest tier's write time"},
   };
   c.run = run_checkpoint;
+  c.source = __FILE__;
   return c;
 }
 

@@ -140,6 +140,7 @@ Calculator collective_calculator() {
       {"in_network_time_saving", dims::none, "share of the ring's time in-network reduction saves"},
   };
   c.run = run_collective;
+  c.source = __FILE__;
   return c;
 }
 

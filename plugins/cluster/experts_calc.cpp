@@ -206,6 +206,7 @@ Calculator experts_calculator() {
       {"all_to_all_time_per_step", dims::time, "all-to-all time per training step, not overlapped"},
   };
   c.run = run_experts;
+  c.source = __FILE__;
   return c;
 }
 

@@ -263,6 +263,7 @@ Calculator failures_calculator() {
       {"slo_remaining", dims::time, "budget left when the fault hits"},
   };
   c.run = run_failures;
+  c.source = __FILE__;
   return c;
 }
 

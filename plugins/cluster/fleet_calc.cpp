@@ -127,6 +127,7 @@ Calculator fleet_calculator() {
       {"aggregate_memory", dims::information, "chips x memory per chip"},
   };
   c.run = run_fleet;
+  c.source = __FILE__;
   return c;
 }
 

@@ -473,6 +473,7 @@ Calculator layout_calculator() {
       {"expected_days_to_train", dims::time, "optimizer steps for --tokens x expected_step_time", "d"},
   };
   c.run = run_layout;
+  c.source = __FILE__;
   return c;
 }
 

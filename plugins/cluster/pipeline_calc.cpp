@@ -204,6 +204,7 @@ Calculator pipeline_calculator() {
       {"layers_per_stage", dims::none, "layers on the busiest stage"},
   };
   c.run = run_pipeline;
+  c.source = __FILE__;
   return c;
 }
 

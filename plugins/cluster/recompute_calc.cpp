@@ -91,6 +91,7 @@ Calculator recompute_calculator() {
       {"activations_without", dims::information, "n x --activation-per-layer"},
   };
   c.run = run_recompute;
+  c.source = __FILE__;
   return c;
 }
 

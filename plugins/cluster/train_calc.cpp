@@ -229,6 +229,7 @@ Calculator train_calculator() {
       {"hardware_flops", dims::flop, "FLOPs the hardware executes, recomputation included"},
   };
   c.run = run_train;
+  c.source = __FILE__;
   return c;
 }
 

@@ -146,6 +146,7 @@ Calculator cooling_carbon_calculator() {
       {"embodied_share", dims::none, "embodied / total", "%"},
   };
   c.run = run_carbon;
+  c.source = __FILE__;
   return c;
 }
 

@@ -116,6 +116,7 @@ Calculator cooling_cdu_calculator() {
       {"cdus_needed", dims::none, "CDUs for --racks, spares included"},
   };
   c.run = run_cdu;
+  c.source = __FILE__;
   return c;
 }
 

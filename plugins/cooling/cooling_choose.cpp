@@ -88,6 +88,7 @@ Calculator cooling_choose_calculator() {
       {"residual_air_heat", dims::power, "heat left to the room's air", "W"},
   };
   c.run = run_choose;
+  c.source = __FILE__;
   return c;
 }
 

@@ -159,6 +159,7 @@ Calculator cooling_climate_calculator() {
       {"water", dims::volume, "water consumed over a year", "m3"},
   };
   c.run = cooling::run_climate;
+  c.source = __FILE__;
   return c;
 }
 

@@ -102,6 +102,7 @@ Calculator cooling_facility_calculator() {
       {"reuse_power", dims::power, "average heat export", "W"},
   };
   c.run = run_facility;
+  c.source = __FILE__;
   return c;
 }
 

@@ -97,6 +97,7 @@ Calculator cooling_fleet_calculator() {
       {"overhead_energy", dims::energy, "facility minus IT energy"},
   };
   c.run = run_fleet;
+  c.source = __FILE__;
   return c;
 }
 

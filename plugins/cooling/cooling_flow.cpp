@@ -193,6 +193,7 @@ Calculator cooling_flow_calculator() {
       {"two_phase_ratio", dims::none, "two-phase / single-phase mass flow"},
   };
   c.run = run_flow;
+  c.source = __FILE__;
   return c;
 }
 

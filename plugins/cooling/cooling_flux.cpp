@@ -118,6 +118,7 @@ Calculator cooling_flux_calculator() {
       {"die_temperature", dims::temperature, "coolant temperature + P x R", "", true},
   };
   c.run = run_flux;
+  c.source = __FILE__;
   return c;
 }
 

@@ -160,6 +160,7 @@ Calculator cooling_loop_calculator() {
       {"hydraulic_power", dims::power, "flow x loop drop", "W"},
   };
   c.run = run_loop;
+  c.source = __FILE__;
   return c;
 }
 

@@ -124,6 +124,7 @@ Calculator cooling_pressure_calculator() {
       {"pump_power", dims::power, "hydraulic power / pump efficiency", "W"},
   };
   c.run = run_pressure;
+  c.source = __FILE__;
   return c;
 }
 

@@ -137,6 +137,7 @@ Calculator answer_calculator() {
       {"answers_per_second", dims::frequency, "answers per second at --throughput (shown per second, e.g. 0.3/s)"},
   };
   c.run = run_answer;
+  c.source = __FILE__;
   return c;
 }
 

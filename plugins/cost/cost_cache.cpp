@@ -136,6 +136,7 @@ Calculator cache_calculator() {
       {"lifetime", dims::time, "cache lifetime of the --api entry"},
   };
   c.run = run_cache;
+  c.source = __FILE__;
   return c;
 }
 

@@ -191,6 +191,7 @@ Calculator task_calculator() {
       {"break_even_price_ratio", dims::none, "factor on the alternative's token prices at which this agent costs the same"},
   };
   c.run = run_task;
+  c.source = __FILE__;
   return c;
 }
 

@@ -98,6 +98,7 @@ Calculator token_calculator() {
       {"gpu_hour_for_target", dims::money_rate, "hourly price per accelerator that gives --target-price", "$/h"},
   };
   c.run = run_token;
+  c.source = __FILE__;
   return c;
 }
 

@@ -120,6 +120,7 @@ Calculator train_calculator() {
       {"burn_rate", dims::money_rate, "what the fleet costs per day", "$/d"},
   };
   c.run = run_train;
+  c.source = __FILE__;
   return c;
 }
 

@@ -155,6 +155,7 @@ Calculator attention_calculator() {
       {"flash_memory_time", dims::time, "FlashAttention traffic of all heads and layers / bandwidth"},
   };
   c.run = calculate_attention;
+  c.source = __FILE__;
   return c;
 }
 

@@ -116,6 +116,7 @@ Calculator breakdown_calculator() {
       {"communication_time", dims::time, "tensor-parallel all-reduces at the link's rate"},
   };
   c.run = run_breakdown;
+  c.source = __FILE__;
   return c;
 }
 

@@ -103,6 +103,7 @@ Calculator ceiling_calculator() {
       {"expected_tokens_per_second", dims::token_rate, "calibrated tokens per second of the whole batch"},
   };
   c.run = calculate_ceiling;
+  c.source = __FILE__;
   return c;
 }
 
@@ -221,6 +222,7 @@ Calculator prefill_calculator() {
       {"expected_prefill_tokens_per_second", dims::token_rate, "calibrated prompt tokens per second"},
   };
   c.run = run_prefill;
+  c.source = __FILE__;
   return c;
 }
 

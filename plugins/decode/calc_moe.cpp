@@ -162,6 +162,7 @@ Calculator moe_calculator() {
       {"all_to_all_time", dims::time, "all-to-all time per step"},
   };
   c.run = calculate_moe;
+  c.source = __FILE__;
   return c;
 }
 

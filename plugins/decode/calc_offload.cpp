@@ -228,6 +228,7 @@ Calculator offload_calculator() {
       {"host_memory", dims::information, "host memory this device may fill"},
   };
   c.run = run_offload;
+  c.source = __FILE__;
   return c;
 }
 

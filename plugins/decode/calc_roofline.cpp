@@ -170,6 +170,7 @@ Calculator roofline_calculator() {
       {"prefill_attainable", dims::flop_rate, "attainable rate of the prefill"},
   };
   c.run = calculate_roofline;
+  c.source = __FILE__;
   return c;
 }
 

@@ -55,6 +55,7 @@ Calculator sample_calculator() {
       {"effective_choices", dims::none, "2^entropy: equally likely tokens with the same uncertainty"},
   };
   c.run = run_sample;
+  c.source = __FILE__;
   return c;
 }
 

@@ -120,6 +120,7 @@ Calculator speculative_calculator() {
       {"crossover_batch", dims::none, "smallest batch at which speculation is slower than plain decoding"},
   };
   c.run = calculate_speculative;
+  c.source = __FILE__;
   return c;
 }
 

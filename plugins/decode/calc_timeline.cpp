@@ -132,6 +132,7 @@ Calculator timeline_calculator() {
       {"best_per_sequence", dims::frequency, "tokens each sequence gets per second under the best layout", "1/s"},
   };
   c.run = run_timeline;
+  c.source = __FILE__;
   c.chart = Chart::timeline;  // --plot FILE.svg: one row per GPU from the table `timeline`
   return c;
 }

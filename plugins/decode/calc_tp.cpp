@@ -138,6 +138,7 @@ Calculator tp_calculator() {
       {"efficiency", dims::none, "speed-up / TP", "%"},
   };
   c.run = calculate_tp;
+  c.source = __FILE__;
   return c;
 }
 

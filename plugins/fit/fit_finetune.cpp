@@ -271,6 +271,7 @@ Calculator finetune_calculator() {
       {"cost", dims::currency, "accelerator time x --gpu-hour"},
   };
   c.run = run_finetune;
+  c.source = __FILE__;
   return c;
 }
 

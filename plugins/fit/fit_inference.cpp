@@ -162,6 +162,7 @@ Calculator inference_calculator() {
       {"min_devices", dims::none, "fewest devices that fit this batch and context"},
   };
   c.run = run_inference;
+  c.source = __FILE__;
   return c;
 }
 

@@ -132,6 +132,7 @@ Calculator rlhf_calculator() {
       {"min_devices", dims::none, "ceil(total with rollout / device memory)"},
   };
   c.run = run_rlhf;
+  c.source = __FILE__;
   return c;
 }
 

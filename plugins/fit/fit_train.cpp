@@ -175,6 +175,7 @@ Calculator train_calculator() {
       {"min_devices", dims::none, "fewest devices with this tp, pp and ZeRO stage, activations included"},
   };
   c.run = run_train;
+  c.source = __FILE__;
   return c;
 }
 

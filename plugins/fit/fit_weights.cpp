@@ -99,6 +99,7 @@ Calculator weights_calculator() {
       {"min_devices", dims::none, "devices needed for the weights alone: ceil(weights / memory)"},
   };
   c.run = run_weights;
+  c.source = __FILE__;
   return c;
 }
 

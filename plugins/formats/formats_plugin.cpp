@@ -45,6 +45,7 @@ Calculator info_calc() {
       {"block_max", dims::none, "largest element times the largest block scale"},
   };
   c.run = run_info;
+  c.source = __FILE__;
   return c;
 }
 
@@ -77,6 +78,7 @@ Calculator decode_calc() {
       {"scaled_value", dims::none, "element x block scale x tensor scale"},
   };
   c.run = run_decode;
+  c.source = __FILE__;
   return c;
 }
 
@@ -113,6 +115,7 @@ Calculator encode_calc() {
       {"tensor_scale", dims::none, "NVFP4 FP32 tensor scale"},
   };
   c.run = run_encode;
+  c.source = __FILE__;
   return c;
 }
 
@@ -155,6 +158,7 @@ Calculator bits_calc() {
       {"max_sparse_speedup", dims::none, "upper bound on the speed-up from skipping zeros: 1 / (1 - sparsity)"},
   };
   c.run = run_bits;
+  c.source = __FILE__;
   return c;
 }
 
@@ -187,6 +191,7 @@ Calculator error_calc() {
       {"best_snr_db", dims::none, "the best signal-to-noise ratio among the formats, in dB"},
   };
   c.run = run_error;
+  c.source = __FILE__;
   return c;
 }
 

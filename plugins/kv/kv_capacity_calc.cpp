@@ -259,6 +259,7 @@ Calculator capacity_calculator() {
       {"devices_needed", dims::none, "devices whose usable memory holds weights and cache (rounded up)"},
   };
   c.run = run_capacity;
+  c.source = __FILE__;
   return c;
 }
 

@@ -119,6 +119,7 @@ Calculator compare_calculator() {
       {"mla_factor", dims::none, "MHA bytes / MLA bytes"},
   };
   c.run = run_compare;
+  c.source = __FILE__;
   return c;
 }
 

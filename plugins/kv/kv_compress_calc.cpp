@@ -131,6 +131,7 @@ Calculator compress_calculator() {
       {"cachegen_factor", dims::none, "full / CacheGen"},
   };
   c.run = run_compress;
+  c.source = __FILE__;
   return c;
 }
 

@@ -139,6 +139,7 @@ Calculator ladder_calculator() {
       {"nvme_vs_cxl_latency", dims::none, "NVMe latency / CXL latency"},
   };
   c.run = run_ladder;
+  c.source = __FILE__;
   return c;
 }
 

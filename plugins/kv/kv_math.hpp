@@ -1,4 +1,7 @@
-// KV-cache sizing: the typed formulas behind `kv size`.
+// The plain KV-cache formulas: bytes per token of one uniform layout (K and V for every layer and KV head)
+// and the total for a batch. The size `kv size` reports, for any layout (sliding windows, latent attention,
+// state-space layers) and per device under TP/PP, is `cache_size` in kv_layout.hpp, summed layer by layer;
+// these closed forms are what the reference kernels (kv_kernel_buffers.cpp) check a real buffer against.
 #pragma once
 
 #include "units/system.hpp"

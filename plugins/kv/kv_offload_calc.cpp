@@ -181,6 +181,7 @@ Calculator offload_calculator() {
       {"recompute_time", dims::time, "time to prefill the tokens again at --recompute-rate"},
   };
   c.run = run_offload;
+  c.source = __FILE__;
   return c;
 }
 

@@ -278,6 +278,7 @@ Calculator paged_calculator() {
       {"reservation_bytes_per_request", dims::information, "bytes one contiguous --max-len reservation takes"},
   };
   c.run = run_paged;
+  c.source = __FILE__;
   return c;
 }
 

@@ -185,6 +185,7 @@ Calculator prefix_calculator() {
       {"prefix_cost_saved", dims::currency, "difference"},
   };
   c.run = run_prefix;
+  c.source = __FILE__;
   return c;
 }
 

@@ -153,6 +153,7 @@ Calculator size_calculator() {
       {"budget_headroom", dims::information, "--budget minus the cache (per device under tp/pp; negative when it does not fit)"},
   };
   c.run = run_size;
+  c.source = __FILE__;
   return c;
 }
 

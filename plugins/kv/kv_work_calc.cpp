@@ -114,6 +114,7 @@ Calculator work_calculator() {
       {"bytes_read_at_step", dims::information, "cache bytes step --step reads"},
   };
   c.run = run_work;
+  c.source = __FILE__;
   return c;
 }
 

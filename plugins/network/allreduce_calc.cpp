@@ -102,6 +102,7 @@ Calculator make_allreduce_calculator() {
       {"in_network_time", dims::time, "in-network bytes / link bandwidth"},
   };
   c.run = run_allreduce;
+  c.source = __FILE__;
   return c;
 }
 

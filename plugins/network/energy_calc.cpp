@@ -165,6 +165,7 @@ Calculator make_energy_calculator() {
       {"transfer_energy", dims::energy, "energy to move --bits (over --distance of wire, or at --energy-per-bit)"},
   };
   c.run = run_energy;
+  c.source = __FILE__;
   return c;
 }
 

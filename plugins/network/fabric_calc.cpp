@@ -255,6 +255,7 @@ Calculator make_fabric_calculator() {
       {"bisection_max_flow", dims::data_rate, "bisection bandwidth by maximum flow, one direction", "b/s"},
   };
   c.run = run_fabric;
+  c.source = __FILE__;
   return c;
 }
 

@@ -209,6 +209,7 @@ Calculator make_link_calculator() {
       {"ratio_raw", dims::none, "compared link / first link, raw line rates"},
   };
   c.run = run_link;
+  c.source = __FILE__;
   return c;
 }
 

@@ -104,6 +104,7 @@ Calculator make_nics_calculator() {
       {"crypto_cores_node", dims::none, "host cores to encrypt all the node's NICs (rounded up)"},
   };
   c.run = run_nics;
+  c.source = __FILE__;
   return c;
 }
 

@@ -96,6 +96,7 @@ Calculator make_optics_calculator() {
       {"fibers", dims::none, "ports x fibres per port"},
   };
   c.run = run_optics;
+  c.source = __FILE__;
   return c;
 }
 

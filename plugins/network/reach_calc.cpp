@@ -98,6 +98,7 @@ Calculator make_reach_calculator() {
       {"aec_reach", dims::length, "retimed active electrical cable (AEC) reach"},
   };
   c.run = run_reach;
+  c.source = __FILE__;
   return c;
 }
 

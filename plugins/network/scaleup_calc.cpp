@@ -109,6 +109,7 @@ Calculator make_scaleup_calculator() {
       {"bisection", dims::data_rate, "half the GPUs to the other half, one direction", "B/s"},
   };
   c.run = run_scaleup;
+  c.source = __FILE__;
   return c;
 }
 

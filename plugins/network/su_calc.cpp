@@ -176,6 +176,7 @@ Calculator make_su_calculator() {
       {"su_power", dims::power, "(compute + network power) / SUs"},
   };
   c.run = run_su;
+  c.source = __FILE__;
   return c;
 }
 

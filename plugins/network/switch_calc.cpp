@@ -152,6 +152,7 @@ Calculator make_switch_calculator() {
       {"ratio", dims::none, "compared switch / first switch capacity"},
   };
   c.run = run_switch;
+  c.source = __FILE__;
   return c;
 }
 

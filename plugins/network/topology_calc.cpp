@@ -217,6 +217,7 @@ Calculator make_topology_calculator() {
       {"max_flow_bisection", dims::none, "links across the straight cut, measured as a maximum flow on the built graph"},
   };
   c.run = run_topology;
+  c.source = __FILE__;
   return c;
 }
 

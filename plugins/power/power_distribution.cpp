@@ -208,6 +208,7 @@ Calculator power_distribution_calculator() {
       {"compare_conductor_mass", dims::mass, "conductor mass at --compare-voltage"},
   };
   c.run = run_distribution;
+  c.source = __FILE__;
   return c;
 }
 

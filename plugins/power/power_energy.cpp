@@ -110,6 +110,7 @@ Calculator power_energy_calculator() {
       {"energy_cost_per_token", dims::money_per_token, "energy cost per token", "$/Mtok"},
   };
   c.run = run_energy;
+  c.source = __FILE__;
   return c;
 }
 

@@ -138,6 +138,7 @@ Calculator power_grid_calculator() {
       {"oscillation_frequency", dims::frequency, "1 / step time", "Hz"},
   };
   c.run = run_grid;
+  c.source = __FILE__;
   return c;
 }
 

@@ -232,6 +232,7 @@ Calculator power_rack_calculator() {
       {"times_baseline", dims::none, "rack power / --baseline"},
   };
   c.run = run_rack;
+  c.source = __FILE__;
   return c;
 }
 

@@ -413,6 +413,7 @@ Calculator capacity_calculator() {
       {"expected_gpus_needed", dims::none, "expected_replicas x devices per replica"},
   };
   c.run = run_capacity;
+  c.source = __FILE__;
   return c;
 }
 

@@ -138,6 +138,7 @@ Calculator diffusion_calculator() {
       {"clip_time_at_image_cost", dims::time, "frames x one image's time (a clip as independent images)"},
   };
   c.run = run_diffusion;
+  c.source = __FILE__;
   return c;
 }
 

@@ -173,6 +173,7 @@ Calculator disaggregate_calculator() {
       {"ttft_unloaded", dims::time, "one prompt's prefill + its KV transfer, no queueing"},
   };
   c.run = run_disaggregate;
+  c.source = __FILE__;
   return c;
 }
 

@@ -234,6 +234,7 @@ Calculator latency_calculator() {
       {"decode_share", dims::none, "share of the turn spent generating tokens after the first"},
   };
   c.run = run_latency;
+  c.source = __FILE__;
   return c;
 }
 

@@ -156,6 +156,7 @@ Calculator multimodal_calculator() {
       {"ttft_ratio", dims::none, "ttft / text-only ttft"},
   };
   c.run = run_multimodal;
+  c.source = __FILE__;
   return c;
 }
 

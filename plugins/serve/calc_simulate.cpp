@@ -256,6 +256,7 @@ Calculator simulate_calculator() {
       {"cost_per_output_token", dims::money_per_token, "cost per hour / output tokens per hour", "$/Mtok"},
   };
   c.run = run_simulate;
+  c.source = __FILE__;
   return c;
 }
 

@@ -201,6 +201,7 @@ Calculator energy_calculator() {
       {"swing_vs_connection", dims::none, "yearly swing / amortised connection"},
   };
   c.run = run_energy;
+  c.source = __FILE__;
   return c;
 }
 
@@ -252,6 +253,7 @@ Calculator siting_calculator() {
       {"tariff_for_half", dims::money_per_energy, "tariff at which energy is half the annual cost", "$/MWh"},
   };
   c.run = run_siting;
+  c.source = __FILE__;
   return c;
 }
 

@@ -210,6 +210,7 @@ Calculator facility_calculator() {
       {"tariff_used", dims::money_per_energy, "tariff given or implied by the bill and the energy", "$/MWh"},
   };
   c.run = run_facility;
+  c.source = __FILE__;
   return c;
 }
 

@@ -232,6 +232,7 @@ Calculator hour_calculator() {
       {"capital_recovery", dims::money_rate, "level yearly capital charge (with --cost-of-capital)", "$/yr"},
   };
   c.run = run_hour;
+  c.source = __FILE__;
   return c;
 }
 

@@ -151,6 +151,7 @@ Calculator ledger_calculator() {
       {"closed_form_difference", dims::none, "|ledger - closed form| / closed form"},
   };
   c.run = run_ledger_calc;
+  c.source = __FILE__;
   return c;
 }
 

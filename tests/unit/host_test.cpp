@@ -1,5 +1,6 @@
 // The plugin host: input resolution, origins, overrides, declared outputs and errors.
 #include <catch2/catch.hpp>
+#include <filesystem>
 
 #include "catalog/catalog.hpp"
 #include "host/context.hpp"
@@ -104,6 +105,9 @@ TEST_CASE("every plugin descriptor is well formed", "[host]") {
     CHECK_FALSE(p.doc.empty());
     for (const auto& c : p.calculators) {
       INFO(c.name);
+      // --help names the file that declares the calculator, in the plugin's own folder.
+      CHECK(c.source_file().rfind("plugins/" + std::string(p.name) + "/", 0) == 0);
+      CHECK(std::filesystem::exists(std::string(c.source)));
       CHECK(static_cast<bool>(c.run));
       CHECK_FALSE(c.outputs.empty());
       for (const auto& in : c.inputs) {
