@@ -135,7 +135,8 @@ std::string header_text(const std::string& s) {
   return out;
 }
 
-constexpr double kFixedColor = 0xE7E6E6;
+// The fill of fixed values (light grey: it prints in greyscale distinct from the yellow of inputs).
+constexpr lxw_color_t kFixedColor = 0xE7E6E6;
 
 class Writer {
  public:
@@ -145,8 +146,6 @@ class Writer {
     title_ = xl().workbook_add_format(wb_);
     xl().format_set_bold(title_);
     xl().format_set_font_size(title_, 14);
-    wrap_ = xl().workbook_add_format(wb_);
-    xl().format_set_text_wrap(wrap_);
   }
 
   void layout() {
@@ -489,7 +488,7 @@ class Writer {
       case Role::input: xl().format_set_bg_color(f, 0xFFF2CC); break;  // inputs a procurement team may change
       case Role::formula: xl().format_set_font_color(f, 0x1F4E79); break;
       case Role::fixed:
-        xl().format_set_bg_color(f, static_cast<lxw_color_t>(kFixedColor));
+        xl().format_set_bg_color(f, kFixedColor);
         xl().format_set_italic(f);
         break;
       case Role::plain: break;
@@ -569,7 +568,6 @@ class Writer {
   lxw_workbook* wb_;
   lxw_format* bold_ = nullptr;
   lxw_format* title_ = nullptr;
-  lxw_format* wrap_ = nullptr;
   std::map<std::pair<Role, std::string>, lxw_format*> formats_;
   std::vector<Place> places_;
   std::vector<PlanChart> charts_;

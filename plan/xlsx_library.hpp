@@ -14,10 +14,10 @@ namespace infracalc::plan {
   X(worksheet_set_column) X(worksheet_insert_chart_opt) X(worksheet_set_landscape) X(worksheet_fit_to_pages) \
   X(worksheet_repeat_rows) X(worksheet_set_header) X(worksheet_set_footer) X(worksheet_freeze_panes) X(worksheet_print_area) \
   X(worksheet_set_h_pagebreaks) \
-  X(format_set_bold) X(format_set_italic) X(format_set_text_wrap) X(format_set_font_size) X(format_set_font_color) \
+  X(format_set_bold) X(format_set_italic) X(format_set_font_size) X(format_set_font_color) \
   X(format_set_bg_color) X(format_set_num_format) X(chart_add_series) X(chart_series_set_name) X(chart_series_set_line) \
-  X(chart_series_set_marker_type) X(chart_series_set_marker_size) X(chart_series_set_fill) X(chart_title_set_name) \
-  X(chart_axis_set_name) X(chart_axis_set_log_base) X(chart_axis_set_num_format) X(chart_axis_set_reverse) X(chart_axis_set_crossing_max) X(chart_legend_set_position) \
+  X(chart_series_set_marker_type) X(chart_series_set_marker_size) X(chart_title_set_name) \
+  X(chart_axis_set_name) X(chart_axis_set_log_base) X(chart_axis_set_reverse) X(chart_axis_set_crossing_max) X(chart_legend_set_position) \
   X(lxw_strerror)
 
 /// The libxlsxwriter functions the workbook writer calls, resolved from the shared library.
