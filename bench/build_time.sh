@@ -24,6 +24,7 @@ chmod +x "$dir/timed"
 export TIMED_LOG=$dir/units.log
 
 total_wall=0
+step_no=0
 # step LABEL DIR CMD...: runs CMD in DIR, prints wall and CPU seconds (children's user+sys).
 step() {
   local label=$1 where=$2; shift 2
@@ -31,6 +32,7 @@ step() {
   c0=$(awk '{print $14 + $15 + $16 + $17}' /proc/$$/stat)
   s=$(date +%s.%N)
   (cd "$where" && "$@") >"$dir/step.log" 2>&1 || { echo "FAILED: $label"; tail -30 "$dir/step.log"; exit 1; }
+  cp "$dir/step.log" "$dir/step.$((++step_no)).log"
   e=$(date +%s.%N)
   c1=$(awk '{print $14 + $15 + $16 + $17}' /proc/$$/stat)
   local wall cpu
@@ -58,3 +60,10 @@ step "incremental: touch plugins/kv/kv_size_calc.cpp, make build" "$dir/test" ma
 echo "heaviest translation units of the Release build (compile wall time, s):"
 awk "{s += \$1} END {printf \"sum of compile and link wall times: %.0f s\\n\", s}" "$TIMED_LOG"
 sort -rn "$TIMED_LOG" | sed -n 1,8p | sed "s|$dir/test/||"
+# slowest_tests N: the ten slowest tests of step N's ctest output.
+slowest_tests() {
+  grep -oE 'Test +#[0-9]+: .* +Passed +[0-9.]+ sec' "$dir/step.$1.log" |
+    sed -E 's/Test +#[0-9]+: (.*[^ .]) [ .]*Passed +([0-9.]+) sec/\2 \1/' | sort -rn | sed -n 1,10p
+}
+echo "slowest tests of the Release tier (s):"; slowest_tests 2
+echo "slowest tests of the sanitizer tier (s):"; slowest_tests 4

@@ -22,11 +22,13 @@ namespace {
 // (removed after the files, if empty). A slot is claimed before its path is filled and published after.
 constexpr int kSlots = 64;
 constexpr int kFree = 0, kClaimed = 1, kFile = 2, kDir = 3;
+// Constant-initialised (zero, in .bss): a constructor run at start-up would touch all 64 pages of the array in
+// every process, a quarter of a query's page faults, though most never write a file.
 struct Slot {
   std::atomic<int> kind{kFree};
-  char path[4096];
+  char path[4096]{};
 };
-Slot g_slots[kSlots];
+constinit Slot g_slots[kSlots];
 
 extern "C" void remove_temps_on_signal(int sig) {
   // async-signal-safe: unlink, rmdir, signal, raise

@@ -7,6 +7,7 @@
 #include <limits>
 #include <string>
 #include <string_view>
+#include <type_traits>
 #include <utility>
 #include <variant>
 #include <vector>
@@ -261,8 +262,16 @@ class NameIndex {
   NameIndex() = default;
   /// Starts empty: the copy belongs to another descriptor.
   NameIndex(const NameIndex& /*unused*/) {}
+  /// Starts empty, like a copy; noexcept, so a vector of descriptors grows by moving them, not copying.
+  NameIndex(NameIndex&& /*unused*/) noexcept {}
   /// Empties the table: it now belongs to another descriptor.
   NameIndex& operator=(const NameIndex& /*unused*/) {
+    table_.clear();
+    first_ = second_ = nullptr;
+    return *this;
+  }
+  /// Empties the table, like a copy.
+  NameIndex& operator=(NameIndex&& /*unused*/) noexcept {
     table_.clear();
     first_ = second_ = nullptr;
     return *this;
@@ -338,6 +347,9 @@ struct Calculator {
   /// The position of the output called `name` in `outputs`, or -1.
   [[nodiscard]] int output_slot(std::string_view name) const { return output_names.find(name, outputs); }
 };
+// Descriptors are built into vectors at first use; growing one must move them (no allocation), not copy them.
+static_assert(std::is_nothrow_move_constructible_v<Calculator>);
+static_assert(std::is_nothrow_move_constructible_v<Input>);
 
 /// A plugin: a named group of calculators and their kernels.
 struct Plugin {

@@ -100,7 +100,7 @@ AttentionRun tiled_attention(const HeadInputs& in, bool causal, std::size_t bloc
   r.out.assign(n * d, 0.0f);
   for (std::size_t i0 = 0; i0 < n; i0 += b) {
     const std::size_t rows = std::min(b, n - i0);
-    std::copy(&in.q[i0 * d], &in.q[(i0 + rows) * d], qt.begin());
+    std::copy_n(in.q.data() + i0 * d, rows * d, qt.begin());
     m.load(rows * d);
     std::fill(ot.begin(), ot.end(), 0.0f);
     std::fill(mx.begin(), mx.end(), -std::numeric_limits<float>::infinity());
@@ -108,8 +108,8 @@ AttentionRun tiled_attention(const HeadInputs& in, bool causal, std::size_t bloc
     const std::size_t key_end = causal ? i0 + rows : n;  // blocks past the diagonal are skipped entirely
     for (std::size_t j0 = 0; j0 < key_end; j0 += b) {
       const std::size_t cols = std::min(b, n - j0);
-      std::copy(&in.k[j0 * d], &in.k[(j0 + cols) * d], kt.begin());
-      std::copy(&in.v[j0 * d], &in.v[(j0 + cols) * d], vt.begin());
+      std::copy_n(in.k.data() + j0 * d, cols * d, kt.begin());
+      std::copy_n(in.v.data() + j0 * d, cols * d, vt.begin());
       m.load(cols * d);
       m.load(cols * d);
       for (std::size_t i = 0; i < rows; ++i) {

@@ -83,12 +83,19 @@ class Simulator {
     const auto n = in.requests.size();
     seqs_.resize(n);
     res_.requests.resize(n);
+    std::int64_t outputs = 0, longest = 0;
     for (std::size_t i = 0; i < n; ++i) {
       seqs_[i].prompt = in.requests[i].prompt;
       seqs_[i].output = in.requests[i].output;
       res_.requests[i].prompt = in.requests[i].prompt;
       res_.requests[i].output = in.requests[i].output;
+      outputs += in.requests[i].output;
+      longest = std::max(longest, in.requests[i].output);
     }
+    // The fewest steps that can finish the run, and a prefill step per request: a run of a few hundred thousand
+    // steps otherwise grows the record by copying it a dozen times.
+    res_.steps.reserve(static_cast<std::size_t>(
+        std::min(cfg.max_steps, std::max(outputs / std::max(1, cfg.max_batch), longest) + static_cast<std::int64_t>(n))));
     if (in.closed) {
       const auto first = std::min<std::size_t>(n, static_cast<std::size_t>(std::max(1, in.closed->users)));
       for (std::size_t i = 0; i < first; ++i) issue(static_cast<std::int32_t>(i), 0.0, static_cast<int>(i));

@@ -43,14 +43,18 @@ for cmd in calc verify validate calibrate plan batch list hw model data schema c
     words=("$cmd"); [ -n "$sub" ] && words+=("$sub")
     for opt in $(infracalc __complete "${words[@]}" -); do
       [ "$opt" = "--help" ] && continue
-      # A value where it takes one (a number, a choice or a directory), and an operand where one is needed (calc).
+      # As a switch, or with a value where it takes one (a number, a choice or a directory) and an operand where one
+      # is needed (calc); the likeliest forms first, as each start of a sanitizer build costs a tenth of a second.
+      # --help goes before a switch: after an option that takes a value it would be taken as that value, and the
+      # command would run (a whole `verify` for `verify --as-of --help`).
       accepted=0
+      "$bin" "${words[@]}" --help "$opt" >/dev/null 2>&1 && accepted=1
       for value in 1 never json "$tmp/files"; do
+        [ "$accepted" = 1 ] && break
         if "$bin" "${words[@]}" "$opt" "$value" --help >/dev/null 2>&1 || "$bin" "${words[@]}" "$opt" "$value" 1 --help >/dev/null 2>&1; then
-          accepted=1; break
+          accepted=1
         fi
       done
-      "$bin" "${words[@]}" "$opt" --help >/dev/null 2>&1 && accepted=1
       if [ "$accepted" = 1 ]; then ok
       else bad "completions offer '$opt' for '${words[*]}' but its parser rejects it"; fi
     done

@@ -31,10 +31,10 @@ xlsx_args() { if [ "$xlsx" = 1 ]; then echo "--xlsx $1/q.xlsx"; fi; }
 # --- item 10: a closed stdout does not skip the files --------------------------------------------------------
 # A pipe whose reader has already gone (deterministic: a FIFO opened for reading and writing, then opened for
 # writing, then its only reader closed).
-# The worksheet (about 40 kB) and a 64-point sweep are larger than stdout's buffer, so the write fails before
-# the files are due.
+# The worksheet (about 40 kB) and a 300-point sweep (100 kB; over the rate, which re-runs no simulation) are larger
+# than stdout's buffer, so the write fails before the files are due.
 mkfifo "$tmp/fifo"
-for args in "--sweep batch=8..512:64" ""; do
+for args in "--sweep workload.rate=1/s..100/s:300" ""; do
   d=$tmp/pipe-${args:+sweep}; mkdir -p "$d"
   exec {rw}<>"$tmp/fifo"
   exec {w}>"$tmp/fifo"
