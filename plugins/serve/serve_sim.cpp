@@ -78,24 +78,21 @@ struct Arrival {
 
 class Simulator {
  public:
-  Simulator(const SimInput& in, const EngineConfig& cfg, const StepModel& model, const StepObserver& obs)
+  // least_steps: the fewest steps that can finish the run (simulate() checks it against max_steps).
+  Simulator(const SimInput& in, const EngineConfig& cfg, const StepModel& model, const StepObserver& obs, std::int64_t least_steps)
       : in_(in), cfg_(cfg), model_(model), obs_(obs), pool_(cfg.kv_blocks, cfg.block_size), think_(in.seed ^ kThinkStream) {
     const auto n = in.requests.size();
     seqs_.resize(n);
     res_.requests.resize(n);
-    std::int64_t outputs = 0, longest = 0;
     for (std::size_t i = 0; i < n; ++i) {
       seqs_[i].prompt = in.requests[i].prompt;
       seqs_[i].output = in.requests[i].output;
       res_.requests[i].prompt = in.requests[i].prompt;
       res_.requests[i].output = in.requests[i].output;
-      outputs += in.requests[i].output;
-      longest = std::max(longest, in.requests[i].output);
     }
-    // The fewest steps that can finish the run, and a prefill step per request: a run of a few hundred thousand
-    // steps otherwise grows the record by copying it a dozen times.
-    res_.steps.reserve(static_cast<std::size_t>(
-        std::min(cfg.max_steps, std::max(outputs / std::max(1, cfg.max_batch), longest) + static_cast<std::int64_t>(n))));
+    // Those steps and a prefill step per request: a run of a few hundred thousand steps otherwise grows the record by
+    // copying it a dozen times.
+    res_.steps.reserve(static_cast<std::size_t>(std::min(cfg.max_steps, least_steps + static_cast<std::int64_t>(n))));
     if (in.closed) {
       const auto first = std::min<std::size_t>(n, static_cast<std::size_t>(std::max(1, in.closed->users)));
       for (std::size_t i = 0; i < first; ++i) issue(static_cast<std::int32_t>(i), 0.0, static_cast<int>(i));
@@ -553,12 +550,13 @@ SimResult simulate(const SimInput& input, const EngineConfig& engine, const Step
   }
   // Every step yields at most max_batch tokens, and one sequence at most one token a step, so fewer steps than
   // this cannot finish the run.
-  if (std::max(outputs / engine.max_batch, longest) > static_cast<double>(engine.max_steps))
+  const double least_steps = std::ceil(std::max(outputs / engine.max_batch, longest));
+  if (least_steps > static_cast<double>(engine.max_steps))
     throw UserError{{fmt::format("serve: the run needs more than {} steps ({:.4g} output tokens, at most {} a step; the longest answer "
                                  "{:.4g} tokens, one a step)",
                                  engine.max_steps, outputs, engine.max_batch, longest),
                      "simulate a representative sample (fewer or shorter requests)"}};
-  return Simulator(input, engine, model, observer).run();
+  return Simulator(input, engine, model, observer, static_cast<std::int64_t>(least_steps)).run();
 }
 
 }  // namespace infracalc::serve
