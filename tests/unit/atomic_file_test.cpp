@@ -7,9 +7,11 @@
 #include <unistd.h>
 
 #include "documents/atomic_file.hpp"
+#include "tests/unit/calc_test_util.hpp"
 #include "units/expected.hpp"
 
 using namespace infracalc;
+using namespace calc_test;
 namespace fs = std::filesystem;
 
 namespace {
@@ -17,12 +19,6 @@ fs::path fresh_dir() {
   const fs::path d = fs::temp_directory_path() / ("infracalc-atomic-" + std::to_string(::getpid()) + "-" + std::to_string(rand()));
   fs::create_directories(d);
   return d;
-}
-std::string slurp(const fs::path& p) {
-  std::ifstream in(p);
-  std::stringstream ss;
-  ss << in.rdbuf();
-  return ss.str();
 }
 std::size_t entries(const fs::path& d) {
   std::size_t n = 0;

@@ -11,20 +11,15 @@
 #include "documents/atomic_file.hpp"
 #include "documents/json.hpp"
 #include "units/format.hpp"
+#include "tests/unit/calc_test_util.hpp"
 
 using namespace infracalc;
+using namespace calc_test;
 namespace fs = std::filesystem;
 
 namespace {
 
 const fs::path kFixtures = fs::path(__FILE__).parent_path().parent_path() / "fixtures" / "hf";
-
-std::string slurp(const fs::path& p) {
-  std::ifstream in(p, std::ios::binary);
-  std::ostringstream ss;
-  ss << in.rdbuf();
-  return ss.str();
-}
 
 Node fixture(const std::string& name) {
   const fs::path p = kFixtures / (name + ".json");
@@ -51,7 +46,7 @@ HfImport convert(const Node& n, const std::string& id) {
   return r.value();
 }
 
-std::string error_of(const std::string& text) {
+std::string import_error(const std::string& text) {
   HfImportOptions opt;
   opt.source = "config.json";
   auto r = import_hf_config(json(text), opt);
@@ -118,29 +113,29 @@ TEST_CASE("import reads MoE and MLA field names of each family", "[catalog][impo
 TEST_CASE("missing and contradictory fields are errors that name the field", "[catalog][import]") {
   std::string no_layers = kLlama;
   no_layers.replace(no_layers.find("\"num_hidden_layers\": 32, "), 25, "");
-  CHECK_THAT(error_of(no_layers), Catch::Contains("num_hidden_layers: missing"));
+  CHECK_THAT(import_error(no_layers), Catch::Contains("num_hidden_layers: missing"));
   std::string bad_kv = kLlama;
   bad_kv.replace(bad_kv.find("\"num_key_value_heads\": 8"), 24, "\"num_key_value_heads\": 6");
-  CHECK_THAT(error_of(bad_kv), Catch::Contains("num_key_value_heads (6) must divide num_attention_heads (32)"));
-  CHECK_THAT(error_of(R"({"model_type": "bert", "hidden_size": 768})"), Catch::Contains("model_type: \"bert\" is not supported"));
-  CHECK_THAT(error_of(R"({"hidden_size": 768})"), Catch::Contains("model_type: missing"));
+  CHECK_THAT(import_error(bad_kv), Catch::Contains("num_key_value_heads (6) must divide num_attention_heads (32)"));
+  CHECK_THAT(import_error(R"({"model_type": "bert", "hidden_size": 768})"), Catch::Contains("model_type: \"bert\" is not supported"));
+  CHECK_THAT(import_error(R"({"hidden_size": 768})"), Catch::Contains("model_type: missing"));
   std::string neg = kLlama;
   neg.replace(neg.find("\"hidden_size\": 4096"), 19, "\"hidden_size\": -4096");
-  CHECK_THAT(error_of(neg), Catch::Contains("hidden_size: expected a positive whole number"));
-  CHECK_THAT(error_of(R"({"model_type": "mixtral", "hidden_size": 4096, "num_hidden_layers": 32, "num_attention_heads": 32,
+  CHECK_THAT(import_error(neg), Catch::Contains("hidden_size: expected a positive whole number"));
+  CHECK_THAT(import_error(R"({"model_type": "mixtral", "hidden_size": 4096, "num_hidden_layers": 32, "num_attention_heads": 32,
     "intermediate_size": 14336, "vocab_size": 32000, "num_local_experts": 8, "num_experts_per_tok": 9})"),
              Catch::Contains("num_experts_per_tok (9) exceeds the number of experts (8)"));
-  CHECK_THAT(error_of(R"({"model_type": "gpt_oss", "hidden_size": 2880, "num_hidden_layers": 2, "num_attention_heads": 64,
+  CHECK_THAT(import_error(R"({"model_type": "gpt_oss", "hidden_size": 2880, "num_hidden_layers": 2, "num_attention_heads": 64,
     "intermediate_size": 2880, "vocab_size": 201088, "num_local_experts": 32, "num_experts_per_tok": 4, "experts_per_token": 2})"),
              Catch::Contains("num_experts_per_tok (4) contradicts experts_per_token (2)"));
-  CHECK_THAT(error_of(R"({"model_type": "gpt_oss", "hidden_size": 2880, "num_hidden_layers": 3, "num_attention_heads": 64,
+  CHECK_THAT(import_error(R"({"model_type": "gpt_oss", "hidden_size": 2880, "num_hidden_layers": 3, "num_attention_heads": 64,
     "intermediate_size": 2880, "vocab_size": 201088, "num_local_experts": 32, "num_experts_per_tok": 4,
     "layer_types": ["sliding_attention", "full_attention"], "sliding_window": 128})"),
              Catch::Contains("layer_types: has 2 entries but num_hidden_layers is 3"));
-  CHECK_THAT(error_of(R"({"model_type": "gemma2", "hidden_size": 3584, "num_hidden_layers": 42, "num_attention_heads": 16,
+  CHECK_THAT(import_error(R"({"model_type": "gemma2", "hidden_size": 3584, "num_hidden_layers": 42, "num_attention_heads": 16,
     "head_dim": 256, "intermediate_size": 14336, "vocab_size": 256000})"),
              Catch::Contains("sliding_window: missing"));
-  CHECK_THAT(error_of(R"({"model_type": "deepseek_v3", "hidden_size": 7168, "num_hidden_layers": 61, "num_attention_heads": 128,
+  CHECK_THAT(import_error(R"({"model_type": "deepseek_v3", "hidden_size": 7168, "num_hidden_layers": 61, "num_attention_heads": 128,
     "intermediate_size": 18432, "vocab_size": 129280, "n_routed_experts": 256, "moe_intermediate_size": 2048,
     "num_experts_per_tok": 8, "kv_lora_rank": 512, "qk_nope_head_dim": 128, "v_head_dim": 128})"),
              Catch::Contains("qk_rope_head_dim: missing"));
@@ -173,25 +168,25 @@ TEST_CASE("an imported file loads through the catalog as an overlay", "[catalog]
 TEST_CASE("the importer's count limit is the model reader's", "[catalog][import]") {
   std::string huge = kLlama;
   huge.replace(huge.find("\"num_hidden_layers\": 32"), 23, "\"num_hidden_layers\": 3000000000");
-  const std::string e = error_of(huge);
+  const std::string e = import_error(huge);
   CHECK_THAT(e, Catch::Contains("num_hidden_layers (3000000000) is above 10,000"));
   CHECK(e.find("please report") == std::string::npos);
   std::string limit = kLlama;
   limit.replace(limit.find("\"vocab_size\": "), 14, "\"vocab_size\": 2000000001, \"x\": ");
-  CHECK_THAT(error_of(limit), Catch::Contains("vocab_size (2000000001) is above"));
+  CHECK_THAT(import_error(limit), Catch::Contains("vocab_size (2000000001) is above"));
 }
 
 TEST_CASE("counts past the model limits are errors naming the field, never a wrapped parameter count", "[catalog][import]") {
   // 2e9 experts once wrapped the int product in the parameter count and wrote a negative params_total.
-  const std::string err = error_of(R"({"model_type": "mixtral", "hidden_size": 4096, "num_hidden_layers": 32, "num_attention_heads": 32,
+  const std::string err = import_error(R"({"model_type": "mixtral", "hidden_size": 4096, "num_hidden_layers": 32, "num_attention_heads": 32,
     "num_key_value_heads": 8, "intermediate_size": 14336, "vocab_size": 32000, "num_local_experts": 2000000000, "num_experts_per_tok": 2})");
   CHECK_THAT(err, Catch::Contains("num_local_experts (2000000000) is above"));
   CHECK_THAT(err, Catch::Contains(format_count(static_cast<double>(kMaxExperts), 15)));
   std::string deep = kLlama;
   deep.replace(deep.find("\"num_hidden_layers\": 32"), 23, "\"num_hidden_layers\": " + std::to_string(kMaxLayers + 1));
-  CHECK_THAT(error_of(deep), Catch::Contains("num_hidden_layers"));
+  CHECK_THAT(import_error(deep), Catch::Contains("num_hidden_layers"));
   // Every count within its limit, but together past the parameter limit: an error, not a huge or negative file.
-  const std::string big = error_of(R"({"model_type": "mixtral", "hidden_size": 10000000, "num_hidden_layers": 10000, "num_attention_heads": 32,
+  const std::string big = import_error(R"({"model_type": "mixtral", "hidden_size": 10000000, "num_hidden_layers": 10000, "num_attention_heads": 32,
     "num_key_value_heads": 8, "head_dim": 128, "intermediate_size": 10000000, "vocab_size": 32000, "num_local_experts": 1000000,
     "num_experts_per_tok": 2})");
   CHECK_THAT(big, Catch::Contains("parameters, more than"));
@@ -332,15 +327,15 @@ TEST_CASE("the id comes from _name_or_path or name_or_path, never from config.js
 }
 
 TEST_CASE("bad hybrid and Llama 4 configs are errors that name the field", "[catalog][import]") {
-  CHECK_THAT(error_of(R"({"model_type": "jamba", "hidden_size": 4096, "num_hidden_layers": 32, "num_attention_heads": 32,
+  CHECK_THAT(import_error(R"({"model_type": "jamba", "hidden_size": 4096, "num_hidden_layers": 32, "num_attention_heads": 32,
     "num_key_value_heads": 8, "intermediate_size": 14336, "vocab_size": 65536, "num_experts_per_tok": 2, "attn_layer_period": 8,
     "attn_layer_offset": 8})"),
              Catch::Contains("attn_layer_offset (8) must be below attn_layer_period (8)"));
-  CHECK_THAT(error_of(R"({"model_type": "llama4_text", "hidden_size": 5120, "num_hidden_layers": 4, "num_attention_heads": 40,
+  CHECK_THAT(import_error(R"({"model_type": "llama4_text", "hidden_size": 5120, "num_hidden_layers": 4, "num_attention_heads": 40,
     "num_key_value_heads": 8, "head_dim": 128, "intermediate_size": 8192, "intermediate_size_mlp": 16384, "num_local_experts": 16,
     "num_experts_per_tok": 1, "vocab_size": 202048, "attention_chunk_size": 8192, "no_rope_layers": [1, 1, 0]})"),
              Catch::Contains("no_rope_layers: has 3 entries but num_hidden_layers is 4"));
-  CHECK_THAT(error_of(R"({"model_type": "falcon", "hidden_size": 8192, "num_hidden_layers": 60, "num_attention_heads": 128,
+  CHECK_THAT(import_error(R"({"model_type": "falcon", "hidden_size": 8192, "num_hidden_layers": 60, "num_attention_heads": 128,
     "new_decoder_architecture": true, "vocab_size": 65024})"),
              Catch::Contains("num_kv_heads: missing"));
 }

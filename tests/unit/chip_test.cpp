@@ -6,21 +6,10 @@
 #include "plugins/chip/chip_math.hpp"
 #include "host/context.hpp"
 #include "plugins/registry.hpp"
+#include "tests/unit/calc_test_util.hpp"
 
 using namespace infracalc;
-
-namespace {
-Result run(const char* calc, const RawInputs& raw) {
-  const Plugin* p = find_plugin("chip");
-  REQUIRE(p != nullptr);
-  return run_calculator(*p, *p->find(calc), raw);
-}
-double value(const Result& r, const char* key) {
-  const Value* v = r.find(key);
-  REQUIRE(v != nullptr);
-  return v->q.value;
-}
-}  // namespace
+using namespace calc_test;
 
 TEST_CASE("peak rate is MACs per cycle x 2 x clock, and the implied clock inverts it", "[chip]") {
   const double macs = chip::chip_macs_per_cycle(132, 4, 512);
@@ -40,17 +29,17 @@ TEST_CASE("yield models agree for small lambda and Murphy sits above Poisson", "
 }
 
 TEST_CASE("chip sram: more chips than the minimum add headroom, the minimum holds the weights", "[chip]") {
-  const Result min = run("sram", {{"params", "70e9"}, {"dtype", "fp16"}, {"gpu", "groq-lpu"}});
+  const Result min = run("chip", "sram", {{"params", "70e9"}, {"dtype", "fp16"}, {"gpu", "groq-lpu"}});
   const double chips = value(min, "min_chips");
   CHECK(value(min, "headroom") >= 0);
   CHECK(value(min, "total_sram") - value(min, "weights") < value(min, "total_sram") / chips);
-  const Result one_more = run("sram", {{"params", "70e9"}, {"dtype", "fp16"}, {"gpu", "groq-lpu"}, {"chips", std::to_string(static_cast<long>(chips) - 1)}});
+  const Result one_more = run("chip", "sram", {{"params", "70e9"}, {"dtype", "fp16"}, {"gpu", "groq-lpu"}, {"chips", std::to_string(static_cast<long>(chips) - 1)}});
   REQUIRE(!one_more.verdicts.empty());
   CHECK_FALSE(one_more.verdicts.front().ok);
 }
 
 TEST_CASE("chip peak notes a quoted peak that assumes another clock", "[chip]") {
-  const Result r = run("peak", {{"gpu", "h100-sxm"}, {"matrix-units", "4"}, {"macs-per-clock", "512"}, {"clock", "1.6GHz"}});
+  const Result r = run("chip", "peak", {{"gpu", "h100-sxm"}, {"matrix-units", "4"}, {"macs-per-clock", "512"}, {"clock", "1.6GHz"}});
   CHECK(value(r, "implied_clock") == Approx(1.83e9).epsilon(1e-3));
   bool noted = false;
   for (const auto& n : r.notes) noted = noted || n.find("implies") != std::string::npos;

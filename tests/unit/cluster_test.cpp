@@ -14,31 +14,13 @@
 #include "plugins/cluster/train_math.hpp"
 #include "host/context.hpp"
 #include "plugins/registry.hpp"
+#include "tests/unit/calc_test_util.hpp"
 
 using namespace infracalc;
+using namespace calc_test;
 using namespace infracalc::cluster;
 
 namespace {
-
-Result run(const std::string& calc, const RawInputs& raw) {
-  const Plugin* p = find_plugin("cluster");
-  REQUIRE(p != nullptr);
-  REQUIRE(p->find(calc) != nullptr);
-  return run_calculator(*p, *p->find(calc), raw);
-}
-
-double value(const Result& r, std::string_view key) {
-  const Value* v = r.find(key);
-  REQUIRE(v != nullptr);
-  return v->q.value;
-}
-
-// True when a note of the result contains `what`.
-bool says(const Result& res, const std::string& what) {
-  for (const auto& note : res.notes)
-    if (note.find(what) != std::string::npos) return true;
-  return false;
-}
 
 ModelArch arch(const std::string& id) {
   const Entry* e = Catalog::instance().find(id);
@@ -126,13 +108,13 @@ TEST_CASE("6ND, the attention term and the run time", "[cluster]") {
 }
 
 TEST_CASE("cluster train: deadline, count and utilisation", "[cluster]") {
-  const Result r = run("train", {{"params", "70e9"}, {"tokens", "15T"}, {"peak", "1PFLOP/s"}, {"mfu", "40%"}, {"days", "90"}});
+  const Result r = run("cluster", "train", {{"params", "70e9"}, {"tokens", "15T"}, {"peak", "1PFLOP/s"}, {"mfu", "40%"}, {"days", "90"}});
   CHECK(value(r, "gpus") == 2026);
   CHECK(value(r, "duration") <= 90 * 86400.0);
   CHECK(value(r, "gpu_time") == Approx(6.3e24 / 0.4e15));
-  CHECK_THROWS_AS(run("train", {{"params", "70e9"}, {"tokens", "15T"}, {"peak", "1PFLOP/s"}, {"days", "9"}, {"duration", "9d"}}), UserError);
-  CHECK_THROWS_AS(run("train", {{"tokens", "15T"}, {"peak", "1PFLOP/s"}, {"gpus", "8"}}), UserError);
-  CHECK_THROWS_AS(run("train", {{"params", "70e9"}, {"tokens", "15T"}, {"peak", "1PFLOP/s"}, {"gpus", "8"}, {"mfu", "1.5"}}), UserError);
+  CHECK_THROWS_AS(run("cluster", "train", {{"params", "70e9"}, {"tokens", "15T"}, {"peak", "1PFLOP/s"}, {"days", "9"}, {"duration", "9d"}}), UserError);
+  CHECK_THROWS_AS(run("cluster", "train", {{"tokens", "15T"}, {"peak", "1PFLOP/s"}, {"gpus", "8"}}), UserError);
+  CHECK_THROWS_AS(run("cluster", "train", {{"params", "70e9"}, {"tokens", "15T"}, {"peak", "1PFLOP/s"}, {"gpus", "8"}, {"mfu", "1.5"}}), UserError);
 }
 
 TEST_CASE("pipeline simulator matches the bubble and in-flight formulas", "[cluster]") {
@@ -213,15 +195,15 @@ TEST_CASE("Young, Daly and the expected wall time", "[cluster]") {
 }
 
 TEST_CASE("failures calculator: catalog rate and blast radius", "[cluster]") {
-  const Result r = run("failures", {{"gpus", "16384"}});
+  const Result r = run("cluster", "failures", {{"gpus", "16384"}});
   CHECK(value(r, "fleet_mtbf") == Approx(54 * 86400.0 / 419));
   CHECK_FALSE(r.provenance.empty());
-  const Result s = run("failures", {{"gpus", "144"}, {"mtbf_per_gpu", "50000h"}, {"replica_gpus", "72"}, {"checkpoint_time", "30s"},
+  const Result s = run("cluster", "failures", {{"gpus", "144"}, {"mtbf_per_gpu", "50000h"}, {"replica_gpus", "72"}, {"checkpoint_time", "30s"},
                                     {"restart_time", "5min"}, {"work", "10d"}});
   CHECK(value(s, "in_flight_lost_share") == Approx(0.5));
   CHECK(value(s, "wall_time") > 10 * 86400.0);
   CHECK(value(s, "goodput") < 1.0);
-  CHECK_THROWS_AS(run("failures", {{"gpus", "8"}, {"replica_gpus", "16"}}), UserError);
+  CHECK_THROWS_AS(run("cluster", "failures", {{"gpus", "8"}, {"replica_gpus", "16"}}), UserError);
 }
 
 TEST_CASE("√n checkpointing: closed forms against the real chain", "[cluster]") {
@@ -241,7 +223,7 @@ TEST_CASE("√n checkpointing: closed forms against the real chain", "[cluster]"
 TEST_CASE("layout: Llama 3 405B on 16,384 H100s", "[cluster]") {
   // The paper's rows come out of the fewest-devices rule with a full optimizer copy per replica (--zero 0); under the
   // default ZeRO-1 the rule needs only 4 stages (checked at the end).
-  const Result r = run("layout", {{"model", "llama-3.1-405b"}, {"gpus", "16384"}, {"gpu", "h100-sxm"}, {"seq", "8192"}, {"batch_sequences", "2048"}, {"zero", "0"}});
+  const Result r = run("cluster", "layout", {{"model", "llama-3.1-405b"}, {"gpus", "16384"}, {"gpu", "h100-sxm"}, {"seq", "8192"}, {"batch_sequences", "2048"}, {"zero", "0"}});
   CHECK(value(r, "tp") == 8);
   CHECK(value(r, "pp") == 16);
   CHECK(value(r, "dp") == 128);
@@ -249,10 +231,10 @@ TEST_CASE("layout: Llama 3 405B on 16,384 H100s", "[cluster]") {
   // Memory parts add up.
   CHECK(value(r, "memory_per_device") == Approx(value(r, "weights_per_device") + value(r, "grads_per_device") + value(r, "optimizer_per_device") +
                                                 value(r, "activations_per_device") + value(r, "framework_reserve")));
-  const Result l = run("layout", {{"model", "llama-3.1-405b"}, {"gpus", "16384"}, {"gpu", "h100-sxm"}, {"seq", "131072"}, {"batch_sequences", "128"}, {"zero", "0"}});
+  const Result l = run("cluster", "layout", {{"model", "llama-3.1-405b"}, {"gpus", "16384"}, {"gpu", "h100-sxm"}, {"seq", "131072"}, {"batch_sequences", "128"}, {"zero", "0"}});
   CHECK(value(l, "cp") == 16);
   CHECK(value(l, "dp") == 8);
-  const Result z = run("layout", {{"model", "llama-3.1-405b"}, {"gpus", "16384"}, {"gpu", "h100-sxm"}, {"seq", "8192"}, {"batch_sequences", "2048"}});
+  const Result z = run("cluster", "layout", {{"model", "llama-3.1-405b"}, {"gpus", "16384"}, {"gpu", "h100-sxm"}, {"seq", "8192"}, {"batch_sequences", "2048"}});
   CHECK(value(z, "tp") == 8);
   CHECK(value(z, "pp") == 4);
   CHECK(value(z, "dp") == 512);
@@ -291,12 +273,12 @@ TEST_CASE("layout: rules reject what cannot work", "[cluster]") {
 }
 
 TEST_CASE("checkpoint and fleet calculators", "[cluster]") {
-  const Result c = run("checkpoint", {{"params", "1e9"}, {"gpus", "8"}, {"gpus_per_node", "8"}, {"gpu", "h100-sxm"}});
+  const Result c = run("cluster", "checkpoint", {{"params", "1e9"}, {"gpus", "8"}, {"gpus_per_node", "8"}, {"gpu", "h100-sxm"}});
   CHECK(value(c, "checkpoint_size") == Approx(14e9));
   CHECK(value(c, "shard_per_gpu") == Approx(14e9 / 8));
-  const Result w = run("checkpoint", {{"params", "1e9"}, {"contents", "weights"}});
+  const Result w = run("cluster", "checkpoint", {{"params", "1e9"}, {"contents", "weights"}});
   CHECK(value(w, "checkpoint_size") == Approx(2e9));
-  const Result f = run("fleet", {{"system", "gb200-nvl72"}});
+  const Result f = run("cluster", "fleet", {{"system", "gb200-nvl72"}});
   CHECK(value(f, "chips") == 72);
   CHECK(value(f, "scaleup_domains") == 1);
 }
@@ -305,34 +287,34 @@ TEST_CASE("checkpoint and fleet calculators", "[cluster]") {
 // 405B on 16,384 GPUs) and kept a full optimizer copy per replica. The defaults now follow published practice and
 // the notes say where each came from.
 TEST_CASE("layout: defaults follow published practice and say where they came from", "[cluster][layout-defaults]") {
-  const Result r = run("layout", {{"model", "llama-3.1-405b"}, {"gpus", "16384"}, {"gpu", "h100-sxm"}});
+  const Result r = run("cluster", "layout", {{"model", "llama-3.1-405b"}, {"gpus", "16384"}, {"gpu", "h100-sxm"}});
   CHECK(value(r, "tokens_per_step") == 16777216.0);  // 16M tokens: 2,048 sequences of 8,192 (Llama 3, section 3.4.1)
-  CHECK(says(r, "llama-3.1-405b's published training recipe (training_batch_tokens: Llama Team (Dubey et al.)"));
-  CHECK(says(r, "ZeRO-1 by default: the distributed optimizer (Megatron-LM's --use-distributed-optimizer)"));
+  CHECK(has_note(r, "llama-3.1-405b's published training recipe (training_batch_tokens: Llama Team (Dubey et al.)"));
+  CHECK(has_note(r, "ZeRO-1 by default: the distributed optimizer (Megatron-LM's --use-distributed-optimizer)"));
   bool zero_one = false;
   for (const auto& in : r.inputs)
     if (in.key == "zero")
       zero_one = in.origin == Origin::default_value && std::holds_alternative<Quantity>(in.value) && std::get<Quantity>(in.value).value == 1;
   CHECK(zero_one);
   // A model without a recipe: the stated rule, 4M tokens from 1B parameters.
-  const Result q = run("layout", {{"model", "qwen2.5-72b"}, {"gpus", "1024"}, {"gpu", "h100-sxm"}});
+  const Result q = run("cluster", "layout", {{"model", "qwen2.5-72b"}, {"gpus", "1024"}, {"gpu", "h100-sxm"}});
   CHECK(value(q, "tokens_per_step") == 4194304.0);
-  CHECK(says(q, "Llama 2's global batch for every size from 7B to 70B (Touvron et al. 2023, section 2.2)"));
+  CHECK(has_note(q, "Llama 2's global batch for every size from 7B to 70B (Touvron et al. 2023, section 2.2)"));
   // A given batch wins and no default note appears.
-  const Result g = run("layout", {{"model", "llama-3.1-405b"}, {"gpus", "16384"}, {"gpu", "h100-sxm"}, {"global_batch", "8Mi"}});
+  const Result g = run("cluster", "layout", {{"model", "llama-3.1-405b"}, {"gpus", "16384"}, {"gpu", "h100-sxm"}, {"global_batch", "8Mi"}});
   CHECK(value(g, "tokens_per_step") == 8388608.0);
-  CHECK_FALSE(says(g, "published training recipe"));
+  CHECK_FALSE(has_note(g, "published training recipe"));
 }
 
 TEST_CASE("layout: days to train a token budget, at the ceiling's and the expected step", "[cluster]") {
-  const Result r = run("layout", {{"model", "llama-3.1-405b"}, {"gpus", "16384"}, {"gpu", "h100-sxm"}, {"seq", "8192"},
+  const Result r = run("cluster", "layout", {{"model", "llama-3.1-405b"}, {"gpus", "16384"}, {"gpu", "h100-sxm"}, {"seq", "8192"},
                                   {"batch_sequences", "2048"}, {"zero", "0"}, {"tokens", "15.6T"}});
   const double steps = std::ceil(15.6e12 / value(r, "tokens_per_step"));
   CHECK(value(r, "days_to_train") == Approx(steps * value(r, "step_time")).epsilon(1e-12));
   CHECK(value(r, "expected_days_to_train") == Approx(steps * value(r, "expected_step_time")).epsilon(1e-12));
   CHECK(value(r, "expected_days_to_train") > 0);
   // Without --tokens there is no budget to divide.
-  const Result n = run("layout", {{"model", "llama-3.1-405b"}, {"gpus", "16384"}, {"gpu", "h100-sxm"}, {"seq", "8192"},
+  const Result n = run("cluster", "layout", {{"model", "llama-3.1-405b"}, {"gpus", "16384"}, {"gpu", "h100-sxm"}, {"seq", "8192"},
                                   {"batch_sequences", "2048"}, {"zero", "0"}});
   CHECK(n.find("days_to_train") == nullptr);
 }
@@ -340,15 +322,15 @@ TEST_CASE("layout: days to train a token budget, at the ceiling's and the expect
 // Issue 19, item 15: implausible training runs get a warning that names the input and the limit it breaks.
 TEST_CASE("cluster train: state that cannot fit, and constant MFU at very large scale, are warned about", "[cluster][implausible]") {
   // 405B parameters x 16 bytes = 6.5 TB of training state against one H100's memory.
-  const Result one = run("train", {{"model", "llama-3.1-405b"}, {"tokens", "15T"}, {"gpu", "h100-sxm"}, {"gpus", "1"}});
-  CHECK(says(one, "implausible: the mixed-precision Adam training state of 405,853,388,800 parameters (16 B each"));
-  CHECK(says(one, "of --gpus 1 ("));
+  const Result one = run("cluster", "train", {{"model", "llama-3.1-405b"}, {"tokens", "15T"}, {"gpu", "h100-sxm"}, {"gpus", "1"}});
+  CHECK(has_note(one, "implausible: the mixed-precision Adam training state of 405,853,388,800 parameters (16 B each"));
+  CHECK(has_note(one, "of --gpus 1 ("));
   // 8,192 of them hold it, and stay below the scale warning.
-  const Result fleet = run("train", {{"model", "llama-3.1-405b"}, {"tokens", "15T"}, {"gpu", "h100-sxm"}, {"gpus", "8192"}});
-  CHECK_FALSE(says(fleet, "Adam training state"));
-  CHECK_FALSE(says(fleet, "MFU falls with scale"));
+  const Result fleet = run("cluster", "train", {{"model", "llama-3.1-405b"}, {"tokens", "15T"}, {"gpu", "h100-sxm"}, {"gpus", "8192"}});
+  CHECK_FALSE(has_note(fleet, "Adam training state"));
+  CHECK_FALSE(has_note(fleet, "MFU falls with scale"));
   // 100,000 accelerators at a constant 40% MFU: point at cluster failures.
-  const Result big = run("train", {{"model", "llama-3.1-405b"}, {"tokens", "15T"}, {"gpu", "h100-sxm"}, {"gpus", "100000"}});
-  CHECK(says(big, "above 10,000 accelerators MFU falls with scale"));
-  CHECK(says(big, "cluster failures"));
+  const Result big = run("cluster", "train", {{"model", "llama-3.1-405b"}, {"tokens", "15T"}, {"gpu", "h100-sxm"}, {"gpus", "100000"}});
+  CHECK(has_note(big, "above 10,000 accelerators MFU falls with scale"));
+  CHECK(has_note(big, "cluster failures"));
 }

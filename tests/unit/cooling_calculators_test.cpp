@@ -8,31 +8,13 @@
 #include "catalog/catalog.hpp"
 #include "host/context.hpp"
 #include "plugins/registry.hpp"
+#include "tests/unit/calc_test_util.hpp"
 
 using namespace infracalc;
+using namespace calc_test;
 namespace fs = std::filesystem;
 
 namespace {
-Result run(const std::string& plugin, const std::string& calc, const RawInputs& raw, RunOptions opt = {}) {
-  const Plugin* p = find_plugin(plugin);
-  REQUIRE(p != nullptr);
-  const Calculator* c = p->find(calc);
-  REQUIRE(c != nullptr);
-  return run_calculator(*p, *c, raw, opt);
-}
-double value(const Result& r, const std::string& key) {
-  const Value* v = r.find(key);
-  REQUIRE(v != nullptr);
-  return v->q.value;
-}
-std::string error_of(const std::string& plugin, const std::string& calc, const RawInputs& raw) {
-  try {
-    (void)run(plugin, calc, raw);
-  } catch (const UserError& e) {
-    return e.error.text();
-  }
-  return "no error";
-}
 bool has_verdict(const Result& r, const std::string& key, bool ok) {
   for (const auto& v : r.verdicts)
     if (v.key == key) return v.ok == ok;

@@ -16,7 +16,7 @@ namespace {
 
 const CountOf kReplicas{"--target-rate", "replicas", "lower --target-rate"};
 
-std::string error_of(double x, Rounding r = Rounding::up) {
+std::string count_error(double x, Rounding r = Rounding::up) {
   try {
     (void)whole_count(x, r, kReplicas);
   } catch (const UserError& e) {
@@ -40,11 +40,11 @@ TEST_CASE("whole_count rounds up and down, absorbing ratio noise", "[core][count
 }
 
 TEST_CASE("whole_count names the input that drove an unrepresentable count", "[core][counts]") {
-  CHECK(error_of(1e300) == "--target-rate: needs more than 9e15 replicas; hint: lower --target-rate");
-  CHECK(error_of(std::numeric_limits<double>::infinity()).find("needs more than 9e15 replicas") != std::string::npos);
-  CHECK(error_of(9.1e15).find("needs more than") != std::string::npos);
-  CHECK(error_of(std::nan("")).find("not a number") != std::string::npos);
-  CHECK(error_of(-2).find("negative number of replicas") != std::string::npos);
+  CHECK(count_error(1e300) == "--target-rate: needs more than 9e15 replicas; hint: lower --target-rate");
+  CHECK(count_error(std::numeric_limits<double>::infinity()).find("needs more than 9e15 replicas") != std::string::npos);
+  CHECK(count_error(9.1e15).find("needs more than") != std::string::npos);
+  CHECK(count_error(std::nan("")).find("not a number") != std::string::npos);
+  CHECK(count_error(-2).find("negative number of replicas") != std::string::npos);
   CHECK_THROWS_AS(whole_int(3e9, Rounding::up, kReplicas), UserError);
   CHECK(whole_int(2.5, Rounding::up, kReplicas) == 3);
   CHECK(count_product(1'000'000, 8, kReplicas) == 8'000'000);

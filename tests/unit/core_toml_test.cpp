@@ -9,7 +9,7 @@
 using namespace infracalc;
 
 namespace {
-std::string error_of(const std::string& text) {
+std::string toml_error(const std::string& text) {
   auto n = read_toml(text, "m.toml");
   return n ? std::string("(parsed)") : n.error().message;
 }
@@ -36,40 +36,40 @@ TEST_CASE("characters beyond ASCII stay in strings and comments", "[core][toml]"
 
 TEST_CASE("a character beyond ASCII where a separator belongs is an error with its position", "[core][toml]") {
   // The reproducers fuzz_plan and fuzz_toml_catalog found (both reached toml++'s TOML_UNREACHABLE).
-  CHECK(error_of("[model]\nid \xC3\x94\"llama-3-70b\"\n") == "m.toml:2:4: character 'U+00D4' is outside a string or comment");
-  CHECK(error_of("kind\xC2\xB2 = 1\n") == "m.toml:1:5: character 'U+00B2' is outside a string or comment");
-  CHECK(error_of("a = 1 \xD0\x96\n") == "m.toml:1:7: character 'U+0416' is outside a string or comment");
-  CHECK(error_of("a = [1,\xEF\xB9\x90 2]\n") == "m.toml:1:8: character 'U+FE50' is outside a string or comment");
+  CHECK(toml_error("[model]\nid \xC3\x94\"llama-3-70b\"\n") == "m.toml:2:4: character 'U+00D4' is outside a string or comment");
+  CHECK(toml_error("kind\xC2\xB2 = 1\n") == "m.toml:1:5: character 'U+00B2' is outside a string or comment");
+  CHECK(toml_error("a = 1 \xD0\x96\n") == "m.toml:1:7: character 'U+0416' is outside a string or comment");
+  CHECK(toml_error("a = [1,\xEF\xB9\x90 2]\n") == "m.toml:1:8: character 'U+FE50' is outside a string or comment");
   // After the closing quote the parser is outside the string again; a comment ends at its line.
-  CHECK(error_of("a = \"x\"\xC2\xB2\n") == "m.toml:1:8: character 'U+00B2' is outside a string or comment");
-  CHECK(error_of("# \xC2\xB2\n\xC2\xB2 = 1\n") == "m.toml:2:1: character 'U+00B2' is outside a string or comment");
+  CHECK(toml_error("a = \"x\"\xC2\xB2\n") == "m.toml:1:8: character 'U+00B2' is outside a string or comment");
+  CHECK(toml_error("# \xC2\xB2\n\xC2\xB2 = 1\n") == "m.toml:2:1: character 'U+00B2' is outside a string or comment");
   // A quote inside a bare value opens no string: the parser reads 0"... and 1."... up to the next separator,
   // testing each character (the fuzz_toml_catalog reproducer `fp8_sparse =0"3957.8\xC2\xB2FLOP/s"`).
-  CHECK(error_of("a =0\"3957.8\xC2\xB2 TFLOP/s\"\n") == "m.toml:1:12: character 'U+00B2' is outside a string or comment");
-  CHECK(error_of("a = 1.\"\xC2\xB2\"\n") == "m.toml:1:8: character 'U+00B2' is outside a string or comment");
-  CHECK(error_of("a = true'\xC2\xB2'\n") == "m.toml:1:10: character 'U+00B2' is outside a string or comment");
-  CHECK(error_of("a = \"x\" \"\xC2\xB2\"\n") == "m.toml:1:10: character 'U+00B2' is outside a string or comment");
+  CHECK(toml_error("a =0\"3957.8\xC2\xB2 TFLOP/s\"\n") == "m.toml:1:12: character 'U+00B2' is outside a string or comment");
+  CHECK(toml_error("a = 1.\"\xC2\xB2\"\n") == "m.toml:1:8: character 'U+00B2' is outside a string or comment");
+  CHECK(toml_error("a = true'\xC2\xB2'\n") == "m.toml:1:10: character 'U+00B2' is outside a string or comment");
+  CHECK(toml_error("a = \"x\" \"\xC2\xB2\"\n") == "m.toml:1:10: character 'U+00B2' is outside a string or comment");
   // A bracket inside a bare value opens nothing either (8["..." is read as one value up to a separator).
-  CHECK(error_of("a =8[\"meta-ll\xC2\xB3oB\"]\n") == "m.toml:1:14: character 'U+00B3' is outside a string or comment");
+  CHECK(toml_error("a =8[\"meta-ll\xC2\xB3oB\"]\n") == "m.toml:1:14: character 'U+00B3' is outside a string or comment");
   // Where a key or a value starts, a quote does open one: dotted keys, headers, arrays, inline tables.
   CHECK(string_of("a.\"b\xC3\xA9\" = 1\nname = [ {k = 1}, \n \"\xC3\xA9\" ]\n[\"t\xC3\xA9\"]\n", "name") == "");
   auto nested = read_toml("x = [[1, 2], ['\xC3\xA9']]\ny = { a.\"\xC3\xA9\" = \"\xC3\xA9\", b = ['\xC3\xA9'] }\n", "m.toml");
   CHECK(nested.ok());
   // Invalid UTF-8 outside a string is shown as a byte.
-  CHECK(error_of("a = 1\n\xFF\n") == "m.toml:2:1: character '\\xFF' is outside a string or comment");
+  CHECK(toml_error("a = 1\n\xFF\n") == "m.toml:2:1: character '\\xFF' is outside a string or comment");
   auto n = read_toml("k\xC3\xA9y = 1\n", "m.toml");
   REQUIRE_FALSE(n.ok());
   CHECK(n.error().hint.find("inside quoted strings") != std::string::npos);
 }
 
 TEST_CASE("the two backslash positions in a multi-line string refuse characters beyond ASCII", "[core][toml]") {
-  CHECK(error_of("a = \"\"\"x\\\xC2\xB2\"\"\"\n") == "m.toml:1:10: character 'U+00B2' follows a backslash");
-  CHECK(error_of("a = \"\"\"x\\  \xC2\xB2\"\"\"\n") == "m.toml:1:12: character 'U+00B2' follows a backslash");
-  CHECK(error_of("a = \"\"\"x\\\n\n   \xC3\xA9" "clair\"\"\"\n") ==
+  CHECK(toml_error("a = \"\"\"x\\\xC2\xB2\"\"\"\n") == "m.toml:1:10: character 'U+00B2' follows a backslash");
+  CHECK(toml_error("a = \"\"\"x\\  \xC2\xB2\"\"\"\n") == "m.toml:1:12: character 'U+00B2' follows a backslash");
+  CHECK(toml_error("a = \"\"\"x\\\n\n   \xC3\xA9" "clair\"\"\"\n") ==
         "m.toml:3:4: character 'U+00E9' is the first after a line-ending backslash");
-  CHECK(error_of("a = \"\"\"x\\\r\n\xC3\xA9\"\"\"\n") ==
+  CHECK(toml_error("a = \"\"\"x\\\r\n\xC3\xA9\"\"\"\n") ==
         "m.toml:2:1: character 'U+00E9' is the first after a line-ending backslash");
   // In a single-line string, or a literal one, a backslash is harmless.
   CHECK(string_of("a = 'x\\\xC2\xB2'\n", "a") == "x\\\xC2\xB2");
-  CHECK(error_of("a = \"x\\\xC2\xB2\"\n").find("m.toml:1:") == 0);
+  CHECK(toml_error("a = \"x\\\xC2\xB2\"\n").find("m.toml:1:") == 0);
 }

@@ -8,37 +8,25 @@
 #include "plugins/cost/cost_ledger.hpp"
 #include "plugins/serve/serve_math.hpp"
 #include "plugins/registry.hpp"
+#include "tests/unit/calc_test_util.hpp"
 
 using namespace infracalc;
+using namespace calc_test;
 using namespace infracalc::cost;
 
 namespace {
-UsdPerHour per_hour(double v) { return from_base<UsdPerHour>(v / 3600.0); }
+UsdPerHour usd_per_hour(double v) { return from_base<UsdPerHour>(v / 3600.0); }
 UsdPerToken per_mtok(double v) { return from_base<UsdPerToken>(v / 1e6); }
 Tokens tok(double n) { return from_base<Tokens>(n); }
 double mtok(UsdPerToken p) { return p.value() * 1e6; }
 
-Result run(const char* calc, const RawInputs& raw) {
-  const Plugin* p = find_plugin("cost");
-  REQUIRE(p != nullptr);
-  return run_calculator(*p, *p->find(calc), raw);
-}
-
-std::string error_of(const char* calc, const RawInputs& raw) {
-  try {
-    (void)run(calc, raw);
-  } catch (const UserError& e) {
-    return e.error.text();
-  }
-  return "no error";
-}
 }  // namespace
 
 TEST_CASE("price per token from an hourly price", "[cost]") {
   const TokensPerSecond tput = from_base<TokensPerSecond>(2500);
-  CHECK(mtok(price_per_token(per_hour(2.20), 1, tput, 1.0)) == Approx(0.244444));
-  CHECK(mtok(price_per_token(per_hour(2.20), 8, from_base<TokensPerSecond>(20000), 1.0)) == Approx(0.244444));
-  CHECK(mtok(price_per_token(per_hour(2.20), 1, tput, 0.5)) == Approx(0.488889));
+  CHECK(mtok(price_per_token(usd_per_hour(2.20), 1, tput, 1.0)) == Approx(0.244444));
+  CHECK(mtok(price_per_token(usd_per_hour(2.20), 8, from_base<TokensPerSecond>(20000), 1.0)) == Approx(0.244444));
+  CHECK(mtok(price_per_token(usd_per_hour(2.20), 1, tput, 0.5)) == Approx(0.488889));
   CHECK(gpu_hour_for(per_mtok(0.42), 1, from_base<TokensPerSecond>(2000), 1.0).value() * 3600 == Approx(3.024));
 }
 
@@ -95,8 +83,8 @@ TEST_CASE("training rent", "[cost]") {
   CHECK(f.value() == Approx(6.3e24));
   const Seconds t = accelerator_time(f, from_base<FlopsPerSecond>(1e15), 0.4);
   CHECK(t.value() / 3600 == Approx(4.375e6));
-  CHECK(rent(t, per_hour(2), 1.0).value() == Approx(8.75e6));
-  CHECK(rent(t, per_hour(2), 0.8).value() == Approx(8.75e6 / 0.8));
+  CHECK(rent(t, usd_per_hour(2), 1.0).value() == Approx(8.75e6));
+  CHECK(rent(t, usd_per_hour(2), 0.8).value() == Approx(8.75e6 / 0.8));
 }
 
 TEST_CASE("the serving ledger charges every paid second", "[cost]") {
@@ -106,8 +94,8 @@ TEST_CASE("the serving ledger charges every paid second", "[cost]") {
   serve::EngineConfig e;
   e.max_batch = 8;
   const serve::LinearStepModel model(from_base<Seconds>(0.02), from_base<Seconds>(0.001), from_base<Seconds>(1e-4));
-  const Ledger a = charge_run(in, e, model, per_hour(3.6));
-  const Ledger b = charge_run(in, e, model, per_hour(3.6));
+  const Ledger a = charge_run(in, e, model, usd_per_hour(3.6));
+  const Ledger b = charge_run(in, e, model, usd_per_hour(3.6));
   CHECK(a.paid.value() == b.paid.value());  // deterministic
   CHECK((a.input_cost + a.output_cost + a.idle_cost).value() == Approx(a.paid.value()));
   double prompts = 0, decoded = 0, sum = 0;
@@ -125,25 +113,25 @@ TEST_CASE("the serving ledger charges every paid second", "[cost]") {
 
 TEST_CASE("cost calculators end to end", "[cost]") {
   Catalog::instance().reset();
-  CHECK(run("token", {{"gpu-hour", "$2.20/h"}, {"throughput", "2500tok/s"}}).find("price_per_token")->q.value * 1e6 ==
+  CHECK(run("cost", "token", {{"gpu-hour", "$2.20/h"}, {"throughput", "2500tok/s"}}).find("price_per_token")->q.value * 1e6 ==
         Approx(0.244444));
-  const Result c = run("cache", {{"api", "anthropic-claude-3-5-sonnet"}, {"prefix-tokens", "100k"}});
+  const Result c = run("cost", "cache", {{"api", "anthropic-claude-3-5-sonnet"}, {"prefix-tokens", "100k"}});
   CHECK(c.find("break_even_requests")->q.value == 2);
-  const Result t = run("train", {{"gpus", "1000"}, {"duration", "30d"}, {"gpu-hour", "$2.50/h"}});
+  const Result t = run("cost", "train", {{"gpus", "1000"}, {"duration", "30d"}, {"gpu-hour", "$2.50/h"}});
   CHECK(t.find("rent")->q.value == Approx(1.8e6));
-  const Result a = run("answer", {{"visible-tokens", "500"}, {"hidden-tokens", "4500"}, {"output-price", "$10/Mtok"}});
+  const Result a = run("cost", "answer", {{"visible-tokens", "500"}, {"hidden-tokens", "4500"}, {"output-price", "$10/Mtok"}});
   CHECK(a.find("reasoning_multiplier")->q.value == Approx(10));
 }
 
 TEST_CASE("cost errors name the input and the fix", "[cost]") {
-  CHECK_THAT(error_of("token", {{"throughput", "2500tok/s"}}), Catch::Contains("missing --gpu-hour"));
-  CHECK_THAT(error_of("answer", {{"visible-tokens", "0"}, {"output-price", "$1/Mtok"}}), Catch::Contains("needs output tokens"));
-  CHECK_THAT(error_of("task", {{"steps", "0"}, {"tokens-per-step", "10"}, {"output-price", "$1/Mtok"}}),
+  CHECK_THAT(error_of("cost", "token", {{"throughput", "2500tok/s"}}), Catch::Contains("missing --gpu-hour"));
+  CHECK_THAT(error_of("cost", "answer", {{"visible-tokens", "0"}, {"output-price", "$1/Mtok"}}), Catch::Contains("needs output tokens"));
+  CHECK_THAT(error_of("cost", "task", {{"steps", "0"}, {"tokens-per-step", "10"}, {"output-price", "$1/Mtok"}}),
              Catch::Contains("--steps"));
-  CHECK_THAT(error_of("task", {{"steps", "3"}, {"tokens-per-step", "10"}, {"output-price", "$1/Mtok"}, {"cache", ""}}),
+  CHECK_THAT(error_of("cost", "task", {{"steps", "3"}, {"tokens-per-step", "10"}, {"output-price", "$1/Mtok"}, {"cache", ""}}),
              Catch::Contains("--cache needs"));
-  CHECK_THAT(error_of("cache", {{"input-price", "$1/Mtok"}, {"read-multiplier", "10%"}, {"write-multiplier", "125%"},
+  CHECK_THAT(error_of("cost", "cache", {{"input-price", "$1/Mtok"}, {"read-multiplier", "10%"}, {"write-multiplier", "125%"},
                                 {"prefix-tokens", "1000"}, {"storage-price", "$1/(Mtok*h)"}}),
              Catch::Contains("--stored"));
-  CHECK_THAT(error_of("train", {{"gpu-hour", "$2/h"}}), Catch::Contains("missing --duration"));
+  CHECK_THAT(error_of("cost", "train", {{"gpu-hour", "$2/h"}}), Catch::Contains("missing --duration"));
 }

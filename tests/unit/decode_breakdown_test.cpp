@@ -11,7 +11,7 @@ using namespace infracalc::decode;
 
 namespace {
 
-Workload workload(const char* id, const char* format) {
+Workload breakdown_workload(const char* id, const char* format) {
   const Entry* e = Catalog::instance().find(id);
   REQUIRE(e != nullptr);
   return workload_from_arch(read_model_arch(*e).value_or_throw(), *find_storage_format(format), *find_storage_format("fp16"));
@@ -34,7 +34,7 @@ TEST_CASE("decode breakdown: operators sum to the whole step for dense, tied, Mo
   // positions, biases, a plain MLP; jamba-v0.1: Mamba layers with a fixed state.
   for (const char* id : {"llama-3-70b", "gemma-3-27b", "mixtral-8x7b", "deepseek-v3", "qwen3-30b-a3b", "gpt2", "jamba-v0.1"}) {
     for (const char* format : {"bf16", "nvfp4"}) {
-      const Workload w = workload(id, format);
+      const Workload w = breakdown_workload(id, format);
       for (int tp : {1, 2}) {
         for (double batch : {1.0, 7.0, 256.0}) {
           INFO(id << " " << format << " tp " << tp << " batch " << batch);
@@ -54,7 +54,7 @@ TEST_CASE("decode breakdown: operators sum to the whole step for dense, tied, Mo
 }
 
 TEST_CASE("decode breakdown: decode is bound by the weights' bytes, prefill by the projections' arithmetic", "[decode]") {
-  const Workload w = workload("llama-3-70b", "bf16");
+  const Workload w = breakdown_workload("llama-3-70b", "bf16");
   const auto decode = step_operators(w, 1, from_base<Tokens>(1000), 1, false);
   const auto prefill = step_operators(w, 1, from_base<Tokens>(4096), 1, true);
   // At batch 1 every matrix operator does 2 operations per weight it reads in BF16: intensity 1.

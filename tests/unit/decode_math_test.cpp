@@ -15,7 +15,7 @@ using namespace infracalc;
 using namespace infracalc::decode;
 
 namespace {
-ModelArch llama70b() {
+ModelArch llama70b_arch() {
   ModelArch m;
   m.id = "llama70b";
   m.layers = 80;
@@ -29,7 +29,7 @@ ModelArch llama70b() {
   return m;
 }
 ModelArch mixtral() {
-  ModelArch m = llama70b();
+  ModelArch m = llama70b_arch();
   m.layers = 32;
   m.hidden_size = 4096;
   m.attention_heads = 32;
@@ -64,7 +64,7 @@ TEST_CASE("step time is the longer of memory and compute plus what does not over
 }
 
 TEST_CASE("a dense workload reads every weight but the input-embedding table", "[decode]") {
-  const ModelArch m = llama70b();
+  const ModelArch m = llama70b_arch();
   const Workload w = workload_from_arch(m, fmt("fp16"), fmt("fp16"));
   const ParamCount pc = count_params(m);
   CHECK(w.weights_resident.value() == Approx(2.0 * pc.total));
@@ -77,7 +77,7 @@ TEST_CASE("a dense workload reads every weight but the input-embedding table", "
 }
 
 TEST_CASE("decode step at a context reads the KV cache kv::cache_size gives", "[decode]") {
-  const ModelArch m = llama70b();
+  const ModelArch m = llama70b_arch();
   const Workload w = workload_from_arch(m, fmt("fp16"), fmt("fp16"));
   const StepDetail d = decode_step(w, 4, from_base<Tokens>(8000));
   CHECK(d.kv_read.value() == kv::cache_size(m, fmt("fp16"), from_base<Tokens>(8000), Number::from_value(4)).total.value());
@@ -89,7 +89,7 @@ TEST_CASE("decode step at a context reads the KV cache kv::cache_size gives", "[
 }
 
 TEST_CASE("prefill counts 4 N^2 d per layer, or the causal half", "[decode]") {
-  const Workload w = workload_from_arch(llama70b(), fmt("fp16"), fmt("fp16"));
+  const Workload w = workload_from_arch(llama70b_arch(), fmt("fp16"), fmt("fp16"));
   const double n = 1000;
   CHECK(attention_flops_prefill(w, from_base<Tokens>(n), false).value() == Approx(4.0 * n * n * 64 * 128 * 80));
   CHECK(attention_flops_prefill(w, from_base<Tokens>(n), true).value() == Approx(2.0 * n * (n + 1) * 64 * 128 * 80));
@@ -103,7 +103,7 @@ TEST_CASE("ridge batch of a dense model is the ridge point in bytes per paramete
   const Roof r{from_base<BytesPerSecond>(3.35e12), from_base<FlopsPerSecond>(989.4e12)};
   // 2 B per parameter, 2 operations per parameter: batch = ridge point.
   CHECK(*ridge_batch(w, r, from_base<Tokens>(0)) == Approx(989.4 / 3.35).epsilon(1e-6));
-  const Workload a = workload_from_arch(llama70b(), fmt("fp16"), fmt("fp16"));
+  const Workload a = workload_from_arch(llama70b_arch(), fmt("fp16"), fmt("fp16"));
   CHECK_FALSE(ridge_batch(a, r, from_base<Tokens>(8000)).has_value());  // KV reads keep it memory-bound
   CHECK_FALSE(ridge_batch(w, Roof{r.bandwidth, std::nullopt}, from_base<Tokens>(0)).has_value());
 }
@@ -180,7 +180,7 @@ TEST_CASE("expert-parallel all-to-all volume", "[decode][moe]") {
 }
 
 TEST_CASE("sliding-window layers attend to at most their window", "[decode][attention]") {
-  ModelArch m = llama70b();
+  ModelArch m = llama70b_arch();
   m.layers = 4;
   m.sliding_window = 1000;
   m.layer_types = {LayerAttention::sliding, LayerAttention::sliding, LayerAttention::sliding, LayerAttention::full};
@@ -196,7 +196,7 @@ TEST_CASE("sliding-window layers attend to at most their window", "[decode][atte
 }
 
 TEST_CASE("MLA decodes in the absorbed form", "[decode][attention]") {
-  ModelArch m = llama70b();
+  ModelArch m = llama70b_arch();
   m.layers = 2;
   m.layer_types.assign(2, LayerAttention::full);
   m.attention_heads = 128;

@@ -6,8 +6,10 @@
 #include "plugins/decode/decode_offload.hpp"
 #include "plugins/decode/decode_plugin.hpp"
 #include "plugins/fit/fit_plugin.hpp"
+#include "tests/unit/calc_test_util.hpp"
 
 using namespace infracalc;
+using namespace calc_test;
 using namespace infracalc::decode;
 
 namespace {
@@ -18,11 +20,6 @@ Result run_offload(const RawInputs& raw) {
 Result run_ceiling(const RawInputs& raw) {
   const Plugin& p = decode_plugin();
   return run_calculator(p, *p.find("ceiling"), raw);
-}
-double value(const Result& r, std::string_view key) {
-  const Value* v = r.find(key);
-  REQUIRE(v != nullptr);
-  return v->q.value;
 }
 const ResolvedInput* input(const Result& r, std::string_view key) {
   for (const auto& ri : r.inputs)

@@ -4,23 +4,13 @@
 #include "host/context.hpp"
 #include "plugins/decode/decode_inputs.hpp"
 #include "plugins/decode/decode_plugin.hpp"
+#include "tests/unit/calc_test_util.hpp"
 
 using namespace infracalc;
-
-namespace {
-Result run(std::string_view calc, const RawInputs& raw) {
-  const Plugin& p = decode_plugin();
-  return run_calculator(p, *p.find(calc), raw);
-}
-double value(const Result& r, std::string_view key) {
-  const Value* v = r.find(key);
-  REQUIRE(v != nullptr);
-  return v->q.value;
-}
-}  // namespace
+using namespace calc_test;
 
 TEST_CASE("decode ceiling from raw inputs", "[decode][plugin]") {
-  const Result r = run("ceiling", {{"weights_bytes", "140GB"}, {"bandwidth", "3.35TB/s"}});
+  const Result r = run("decode", "ceiling", {{"weights_bytes", "140GB"}, {"bandwidth", "3.35TB/s"}});
   CHECK(value(r, "tokens_per_second_per_stream") == Approx(3.35e12 / 140e9));
   CHECK(r.find("compute_time") == nullptr);  // no peak: not modelled, and said so
   bool said = false;
@@ -29,64 +19,64 @@ TEST_CASE("decode ceiling from raw inputs", "[decode][plugin]") {
 }
 
 TEST_CASE("decode ceiling with --mbu and --overhead", "[decode][plugin]") {
-  const Result r = run("ceiling", {{"weights_bytes", "140GB"}, {"bandwidth", "3.35TB/s"}, {"mbu", "50%"}, {"overhead", "1ms"}});
+  const Result r = run("decode", "ceiling", {{"weights_bytes", "140GB"}, {"bandwidth", "3.35TB/s"}, {"mbu", "50%"}, {"overhead", "1ms"}});
   CHECK(value(r, "step_time") == Approx(140e9 / (0.5 * 3.35e12) + 1e-3));
 }
 
 TEST_CASE("the peak follows the weight format on a catalog GPU", "[decode][plugin]") {
-  const Result fp8 = run("roofline", {{"gpu", "h100-sxm"}, {"dtype", "fp8"}});
+  const Result fp8 = run("decode", "roofline", {{"gpu", "h100-sxm"}, {"dtype", "fp8"}});
   CHECK(value(fp8, "peak") == Approx(1978.9e12));
-  const Result int4 = run("roofline", {{"gpu", "h100-sxm"}, {"dtype", "int4"}});
+  const Result int4 = run("decode", "roofline", {{"gpu", "h100-sxm"}, {"dtype", "int4"}});
   CHECK(value(int4, "peak") == Approx(989.4e12));  // weight-only int4 multiplies at 16 bits
-  const Result sparse = run("roofline", {{"gpu", "h100-sxm"}, {"sparse", ""}});
+  const Result sparse = run("decode", "roofline", {{"gpu", "h100-sxm"}, {"sparse", ""}});
   CHECK(value(sparse, "peak") == Approx(1978.9e12));
-  CHECK_THROWS_AS(run("roofline", {{"gpu", "h100-sxm"}, {"compute_dtype", "fp4"}}), UserError);
+  CHECK_THROWS_AS(run("decode", "roofline", {{"gpu", "h100-sxm"}, {"compute_dtype", "fp4"}}), UserError);
 }
 
 TEST_CASE("roofline sweep produces one row per batch", "[decode][plugin]") {
-  const Result r = run("roofline", {{"model", "llama-3-8b"}, {"gpu", "h100-sxm"}, {"sweep", "batch=1..1024"}});
+  const Result r = run("decode", "roofline", {{"model", "llama-3-8b"}, {"gpu", "h100-sxm"}, {"sweep", "batch=1..1024"}});
   REQUIRE(r.tables.size() == 1);
   CHECK(r.tables[0].rows.size() == 11);
-  CHECK_THROWS_AS(run("roofline", {{"model", "llama-3-8b"}, {"gpu", "h100-sxm"}, {"sweep", "heads=1..4"}}), UserError);
-  CHECK_THROWS_AS(run("roofline", {{"gpu", "h100-sxm"}, {"sweep", "batch=1..8"}}), UserError);
+  CHECK_THROWS_AS(run("decode", "roofline", {{"model", "llama-3-8b"}, {"gpu", "h100-sxm"}, {"sweep", "heads=1..4"}}), UserError);
+  CHECK_THROWS_AS(run("decode", "roofline", {{"gpu", "h100-sxm"}, {"sweep", "batch=1..8"}}), UserError);
 }
 
 TEST_CASE("tp table and its errors", "[decode][plugin]") {
-  const Result r = run("tp", {{"model", "llama-3-70b"}, {"gpu", "h100-sxm"}, {"tp", "1..8"}});
+  const Result r = run("decode", "tp", {{"model", "llama-3-70b"}, {"gpu", "h100-sxm"}, {"tp", "1..8"}});
   REQUIRE(r.tables.size() == 1);
   CHECK(r.tables[0].rows.size() == 4);
   CHECK(value(r, "allreduces_per_step") == 160);
   CHECK(value(r, "speedup") > 1);
   CHECK(value(r, "speedup") < 8);  // the all-reduces flatten it
-  CHECK_THROWS_AS(run("tp", {{"model", "llama-3-70b"}, {"gpu", "h100-sxm"}, {"tp", "3"}}), UserError);
+  CHECK_THROWS_AS(run("decode", "tp", {{"model", "llama-3-70b"}, {"gpu", "h100-sxm"}, {"tp", "3"}}), UserError);
 }
 
 TEST_CASE("prefill is compute-bound for long prompts", "[decode][plugin]") {
-  const Result r = run("prefill", {{"model", "llama-3-8b"}, {"gpu", "h100-sxm"}, {"tokens", "8k"}});
+  const Result r = run("decode", "prefill", {{"model", "llama-3-8b"}, {"gpu", "h100-sxm"}, {"tokens", "8k"}});
   CHECK(r.verdicts.size() == 1);
   CHECK(r.verdicts[0].ok);
   CHECK(value(r, "ttft") == value(r, "prefill_time"));
-  CHECK_THROWS_AS(run("prefill", {{"model", "llama-3-8b"}, {"gpu", "h100-sxm"}}), UserError);
+  CHECK_THROWS_AS(run("decode", "prefill", {{"model", "llama-3-8b"}, {"gpu", "h100-sxm"}}), UserError);
 }
 
 TEST_CASE("attention needs a head width", "[decode][plugin]") {
-  CHECK_THROWS_AS(run("attention", {{"tokens", "1k"}}), UserError);
-  CHECK_THROWS_AS(run("attention", {{"tokens", "1k"}, {"hidden_size", "1000"}, {"heads", "3"}}), UserError);
-  const Result r = run("attention", {{"model", "llama-3-70b"}, {"tokens", "8k"}, {"sram", "228KiB"}});
+  CHECK_THROWS_AS(run("decode", "attention", {{"tokens", "1k"}}), UserError);
+  CHECK_THROWS_AS(run("decode", "attention", {{"tokens", "1k"}, {"hidden_size", "1000"}, {"heads", "3"}}), UserError);
+  const Result r = run("decode", "attention", {{"model", "llama-3-70b"}, {"tokens", "8k"}, {"sram", "228KiB"}});
   CHECK(value(r, "head_dim") == 128);
   CHECK(value(r, "decode_intensity") == Approx(2.0 * 8 / 2));  // 2 x group / element bytes
 }
 
 TEST_CASE("speculative inputs are checked", "[decode][plugin]") {
-  CHECK_THROWS_AS(run("speculative", {{"k", "4"}, {"alpha", "1"}}), UserError);
-  CHECK_THROWS_AS(run("speculative", {{"k", "0"}, {"alpha", "0.5"}}), UserError);
-  CHECK_THROWS_AS(run("speculative", {{"k", "12"}, {"alpha", "0.5"}, {"tree_width", "8"}}), UserError);
+  CHECK_THROWS_AS(run("decode", "speculative", {{"k", "4"}, {"alpha", "1"}}), UserError);
+  CHECK_THROWS_AS(run("decode", "speculative", {{"k", "0"}, {"alpha", "0.5"}}), UserError);
+  CHECK_THROWS_AS(run("decode", "speculative", {{"k", "12"}, {"alpha", "0.5"}, {"tree_width", "8"}}), UserError);
 }
 
 TEST_CASE("moe needs experts", "[decode][plugin]") {
-  CHECK_THROWS_AS(run("moe", {{"batch", "8"}}), UserError);
-  CHECK_THROWS_AS(run("moe", {{"model", "llama-3-70b"}}), UserError);
-  const Result r = run("moe", {{"experts", "8"}, {"experts_per_token", "2"}, {"batch", "4"}});
+  CHECK_THROWS_AS(run("decode", "moe", {{"batch", "8"}}), UserError);
+  CHECK_THROWS_AS(run("decode", "moe", {{"model", "llama-3-70b"}}), UserError);
+  const Result r = run("decode", "moe", {{"experts", "8"}, {"experts_per_token", "2"}, {"batch", "4"}});
   CHECK(value(r, "experts_touched") == Approx(8 * (1 - 0.75 * 0.75 * 0.75 * 0.75)));
 }
 
@@ -102,14 +92,14 @@ TEST_CASE("sweep and list parsing", "[decode][plugin]") {
 }
 
 TEST_CASE("decode ceiling notes a context past the model's trained one", "[decode][plugin]") {
-  const Result r = run("ceiling", {{"model", "llama-3-70b"}, {"gpu", "h100-sxm"}, {"tokens", "1M"}});
+  const Result r = run("decode", "ceiling", {{"model", "llama-3-70b"}, {"gpu", "h100-sxm"}, {"tokens", "1M"}});
   bool said = false;
   for (const auto& n : r.notes) said = said || n.find("--tokens 1,000,000 exceeds the 8,192-token context") != std::string::npos;
   CHECK(said);
 }
 
 TEST_CASE("the memory_bound verdict does not repeat its key", "[decode][plugin]") {
-  const Result r = run("ceiling", {{"model", "llama-3-70b"}, {"gpu", "h100-sxm"}, {"tokens", "8k"}});
+  const Result r = run("decode", "ceiling", {{"model", "llama-3-70b"}, {"gpu", "h100-sxm"}, {"tokens", "8k"}});
   REQUIRE(!r.verdicts.empty());
   CHECK(r.verdicts.front().key == "memory_bound");
   CHECK(r.verdicts.front().text.rfind("binding term: memory (", 0) == 0);
@@ -118,10 +108,10 @@ TEST_CASE("the memory_bound verdict does not repeat its key", "[decode][plugin]"
 
 TEST_CASE("decode ceiling under TP counts the all-reduces over the GPU's link and names the binding term", "[decode][plugin]") {
   // Issue 19 item 9: --tp 8 on a part with a known scale-up link counts communication by default.
-  const Result r = run("ceiling", {{"model", "llama-3-70b"}, {"gpu", "h100-sxm"}, {"tp", "8"}, {"batch", "1"}});
+  const Result r = run("decode", "ceiling", {{"model", "llama-3-70b"}, {"gpu", "h100-sxm"}, {"tp", "8"}, {"batch", "1"}});
   CHECK(value(r, "communication_time") > 0);
   // A slow link makes communication the binding term: the verdict must not call the step memory-bound.
-  const Result slow = run("ceiling", {{"model", "llama-3-70b"}, {"gpu", "h100-sxm"}, {"tp", "8"}, {"batch", "64"},
+  const Result slow = run("decode", "ceiling", {{"model", "llama-3-70b"}, {"gpu", "h100-sxm"}, {"tp", "8"}, {"batch", "64"},
                                       {"link_bandwidth", "1GB/s"}});
   REQUIRE(!slow.verdicts.empty());
   CHECK_FALSE(slow.verdicts.front().ok);
@@ -129,31 +119,31 @@ TEST_CASE("decode ceiling under TP counts the all-reduces over the GPU's link an
 }
 
 TEST_CASE("decode ceiling reports an expected figure below the ceiling, and none when --mbu replaces the roof", "[decode][plugin]") {
-  const Result r = run("ceiling", {{"model", "llama-3-70b"}, {"gpu", "h100-sxm"}, {"batch", "16"}, {"tokens", "4k"}});
+  const Result r = run("decode", "ceiling", {{"model", "llama-3-70b"}, {"gpu", "h100-sxm"}, {"batch", "16"}, {"tokens", "4k"}});
   CHECK(value(r, "expected_tokens_per_second") > 0);
   CHECK(value(r, "expected_tokens_per_second") < value(r, "tokens_per_second"));
-  const Result m = run("ceiling", {{"model", "llama-3-70b"}, {"gpu", "h100-sxm"}, {"batch", "16"}, {"mbu", "70%"}});
+  const Result m = run("decode", "ceiling", {{"model", "llama-3-70b"}, {"gpu", "h100-sxm"}, {"batch", "16"}, {"mbu", "70%"}});
   CHECK(m.find("expected_tokens_per_second") == nullptr);
 }
 
 TEST_CASE("decode moe: --ep divides the experts", "[decode][plugin]") {
-  CHECK(value(run("moe", {{"model", "deepseek-v3"}, {"ep", "8"}}), "experts_per_device") == 32);
-  CHECK_THROWS_AS(run("moe", {{"model", "deepseek-v3"}, {"ep", "7"}}), UserError);
+  CHECK(value(run("decode", "moe", {{"model", "deepseek-v3"}, {"ep", "8"}}), "experts_per_device") == 32);
+  CHECK_THROWS_AS(run("decode", "moe", {{"model", "deepseek-v3"}, {"ep", "7"}}), UserError);
 }
 
 TEST_CASE("prefill attention is causal by default in prefill and roofline; --non-causal counts every pair", "[decode][plugin]") {
   // Issue 19, item 6: a decoder's prefill is causal; the old default counted every query-key pair.
   const RawInputs base = {{"model", "llama-3-70b"}, {"gpu", "h100-sxm"}, {"tokens", "1000"}};
   const double n = 1000, per_pair = 4.0 * 128 * 64 * 80;  // 4 d per (query, key) pair (QK^T and PV), 64 heads, 80 layers
-  const Result causal = run("prefill", base);
+  const Result causal = run("decode", "prefill", base);
   CHECK(value(causal, "attention_flops") == Approx(n * (n + 1) / 2 * per_pair));
   RawInputs full_raw = base;
   full_raw.push_back({"non_causal", ""});
-  const Result full = run("prefill", full_raw);
+  const Result full = run("decode", "prefill", full_raw);
   CHECK(value(full, "attention_flops") == Approx(n * n * per_pair));
-  const Result roof = run("roofline", base);
+  const Result roof = run("decode", "roofline", base);
   CHECK(value(roof, "prefill_flops") == Approx(value(causal, "prefill_flops")));
-  const Result roof_full = run("roofline", full_raw);
+  const Result roof_full = run("decode", "roofline", full_raw);
   CHECK(value(roof_full, "prefill_flops") == Approx(value(full, "prefill_flops")));
-  CHECK_THROWS_AS(run("prefill", {{"model", "llama-3-70b"}, {"gpu", "h100-sxm"}, {"tokens", "1000"}, {"causal", ""}}), UserError);
+  CHECK_THROWS_AS(run("decode", "prefill", {{"model", "llama-3-70b"}, {"gpu", "h100-sxm"}, {"tokens", "1000"}, {"causal", ""}}), UserError);
 }

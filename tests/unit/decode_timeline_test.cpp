@@ -12,14 +12,14 @@ using namespace infracalc::decode;
 
 namespace {
 
-Workload llama70b() {
+Workload llama70b_workload() {
   const Entry* e = Catalog::instance().find("llama-3-70b");
   REQUIRE(e != nullptr);
   return workload_from_arch(read_model_arch(*e).value_or_throw(), *find_storage_format("bf16"), *find_storage_format("fp16"));
 }
 
 const Roof kRoof{from_base<BytesPerSecond>(3.35e12), from_base<FlopsPerSecond>(989e12)};
-const Link kLink{from_base<BytesPerSecond>(450e9), from_base<Seconds>(1e-6)};
+const Link kNvLink{from_base<BytesPerSecond>(450e9), from_base<Seconds>(1e-6)};
 
 }  // namespace
 
@@ -34,13 +34,13 @@ TEST_CASE("decode timeline: layouts parse in any order and case, and name themse
 }
 
 TEST_CASE("decode timeline: the intervals tile every GPU's round and the pipeline's period is the classic one", "[decode]") {
-  const Workload w = llama70b();
+  const Workload w = llama70b_workload();
   for (const char* name : {"TP8", "TP4xPP2", "TP2xPP4", "TP2xPP2xDP2", "DP8"}) {
     for (bool prefill : {false, true}) {
       for (int micro : {0, 1, 8}) {
         const Layout l = parse_layout(name).value_or_throw();
         INFO(name << (prefill ? " prefill" : " decode") << " micro " << micro);
-        const LayoutRound r = simulate_layout(w, kRoof, kLink, l, 64, from_base<Tokens>(prefill ? 512 : 2048), prefill, micro);
+        const LayoutRound r = simulate_layout(w, kRoof, kNvLink, l, 64, from_base<Tokens>(prefill ? 512 : 2048), prefill, micro);
         CHECK(r.compute_share + r.communicate_share + r.wait_share == Approx(1.0).epsilon(1e-9));
         for (int g = 0; g < l.tp * l.pp * l.dp; ++g) {
           Seconds at{};
@@ -64,8 +64,8 @@ TEST_CASE("decode timeline: the intervals tile every GPU's round and the pipelin
 }
 
 TEST_CASE("decode timeline: without pipelining a round is the ceiling step of the replica's batch", "[decode]") {
-  const Workload w = llama70b();
-  const LayoutRound dp = simulate_layout(w, kRoof, kLink, parse_layout("DP8").value_or_throw(), 64, from_base<Tokens>(2048), false);
+  const Workload w = llama70b_workload();
+  const LayoutRound dp = simulate_layout(w, kRoof, kNvLink, parse_layout("DP8").value_or_throw(), 64, from_base<Tokens>(2048), false);
   const StepTime step = step_time(decode_step(w, 8, from_base<Tokens>(2048), 1).cost(), kRoof, Seconds{}, Seconds{});
   CHECK(dp.round.value() == Approx(step.total.value()).epsilon(1e-12));
   CHECK(dp.wait_share == Approx(0.0).margin(1e-12));

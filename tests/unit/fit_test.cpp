@@ -11,8 +11,10 @@
 #include "plugins/fit/fit_serving.hpp"
 #include "plugins/formats/storage.hpp"
 #include "plugins/registry.hpp"
+#include "tests/unit/calc_test_util.hpp"
 
 using namespace infracalc;
+using namespace calc_test;
 using namespace infracalc::fit;
 namespace fs = std::filesystem;
 
@@ -94,18 +96,6 @@ basis = "published"
   }
 };
 
-Result run(const std::string& calc, const RawInputs& raw) {
-  const Plugin* p = find_plugin("fit");
-  REQUIRE(p != nullptr);
-  return run_calculator(*p, *p->find(calc), raw);
-}
-
-double value(const Result& r, std::string_view key) {
-  const Value* v = r.find(key);
-  REQUIRE(v != nullptr);
-  return v->q.value;
-}
-
 bool fits(const Result& r) {
   for (const auto& v : r.verdicts)
     if (v.key == "fits") return v.ok;
@@ -162,16 +152,16 @@ TEST_CASE("RLHF resident sets", "[fit][math]") {
 }
 
 TEST_CASE("fit weights: NVFP4 scales and the naive figure", "[fit][calc]") {
-  const Result r = run("weights", {{"params", "70e9"}, {"dtype", "nvfp4"}});
+  const Result r = run("fit", "weights", {{"params", "70e9"}, {"dtype", "nvfp4"}});
   CHECK(value(r, "weights") == 39.375e9);
   CHECK(value(r, "naive_weights") == 35e9);
   CHECK(value(r, "scale_overhead") == 4.375e9);
-  CHECK_THROWS_AS(run("weights", {{"dtype", "fp16"}}), UserError);
-  CHECK_THROWS_AS(run("weights", {{"params", "70e9"}, {"require_fit", ""}}), UserError);
+  CHECK_THROWS_AS(run("fit", "weights", {{"dtype", "fp16"}}), UserError);
+  CHECK_THROWS_AS(run("fit", "weights", {{"params", "70e9"}, {"require_fit", ""}}), UserError);
 }
 
 TEST_CASE("fit inference: waterfall, searches and bad layouts", "[fit][calc]") {
-  const Result r = run("inference", {{"model", "llama-3-70b"}, {"dtype", "fp8"}, {"tokens", "8k"}, {"batch", "8"}, {"gpu", "h200-sxm"}});
+  const Result r = run("fit", "inference", {{"model", "llama-3-70b"}, {"dtype", "fp8"}, {"tokens", "8k"}, {"batch", "8"}, {"gpu", "h200-sxm"}});
   const double total = value(r, "weights") + value(r, "kv_cache") + value(r, "activations") + value(r, "framework_reserve") +
                        value(r, "comm_buffers");
   CHECK(value(r, "total") == Approx(total));
@@ -179,30 +169,30 @@ TEST_CASE("fit inference: waterfall, searches and bad layouts", "[fit][calc]") {
   CHECK(fits(r));
   // The largest batch fits, one more does not.
   const auto mb = static_cast<long>(value(r, "max_batch"));
-  CHECK(fits(run("inference", {{"model", "llama-3-70b"}, {"dtype", "fp8"}, {"tokens", "8k"}, {"batch", std::to_string(mb)}, {"gpu", "h200-sxm"}})));
-  CHECK_FALSE(fits(run("inference", {{"model", "llama-3-70b"}, {"dtype", "fp8"}, {"tokens", "8k"}, {"batch", std::to_string(mb + 1)}, {"gpu", "h200-sxm"}})));
-  const Result tp = run("inference", {{"model", "llama-3-70b"}, {"tokens", "8k"}, {"batch", "8"}, {"tp", "4"}, {"gpu", "h100-sxm"}});
+  CHECK(fits(run("fit", "inference", {{"model", "llama-3-70b"}, {"dtype", "fp8"}, {"tokens", "8k"}, {"batch", std::to_string(mb)}, {"gpu", "h200-sxm"}})));
+  CHECK_FALSE(fits(run("fit", "inference", {{"model", "llama-3-70b"}, {"dtype", "fp8"}, {"tokens", "8k"}, {"batch", std::to_string(mb + 1)}, {"gpu", "h200-sxm"}})));
+  const Result tp = run("fit", "inference", {{"model", "llama-3-70b"}, {"tokens", "8k"}, {"batch", "8"}, {"tp", "4"}, {"gpu", "h100-sxm"}});
   CHECK(value(tp, "kv_cache") == Approx(value(r, "kv_cache") / 4));  // the same BF16 cache over 4 ranks
   CHECK(value(tp, "comm_buffers") > 0);
-  CHECK_THROWS_AS(run("inference", {{"model", "llama-3-70b"}, {"tokens", "8k"}, {"tp", "3"}, {"gpu", "h100-sxm"}}), UserError);
-  CHECK_THROWS_AS(run("inference", {{"params", "70e9"}, {"tokens", "8k"}, {"gpu", "h100-sxm"}}), UserError);
-  const Result big = run("inference", {{"model", "llama-3-70b"}, {"tokens", "8k"}, {"batch", "64"}, {"gpu", "h100-sxm"}});
+  CHECK_THROWS_AS(run("fit", "inference", {{"model", "llama-3-70b"}, {"tokens", "8k"}, {"tp", "3"}, {"gpu", "h100-sxm"}}), UserError);
+  CHECK_THROWS_AS(run("fit", "inference", {{"params", "70e9"}, {"tokens", "8k"}, {"gpu", "h100-sxm"}}), UserError);
+  const Result big = run("fit", "inference", {{"model", "llama-3-70b"}, {"tokens", "8k"}, {"batch", "64"}, {"gpu", "h100-sxm"}});
   CHECK_FALSE(fits(big));
   CHECK(big.check_failed == false);
-  const Result req = run("inference", {{"model", "llama-3-70b"}, {"tokens", "8k"}, {"batch", "64"}, {"gpu", "h100-sxm"}, {"require_fit", ""}});
+  const Result req = run("fit", "inference", {{"model", "llama-3-70b"}, {"tokens", "8k"}, {"batch", "64"}, {"gpu", "h100-sxm"}, {"require_fit", ""}});
   CHECK(req.check_failed);
   CHECK(value(big, "min_devices") >= 2);
 }
 
 TEST_CASE("MoE with sliding windows (gpt-oss-120b overlay)", "[fit][calc][overlay]") {
   Overlay o;
-  const Result w = run("weights", {{"model", "test-gpt-oss-120b"}, {"dtype", "bf16"}, {"expert_dtype", "mxfp4"}, {"gpu", "h100-sxm"}});
+  const Result w = run("fit", "weights", {{"model", "test-gpt-oss-120b"}, {"dtype", "bf16"}, {"expert_dtype", "mxfp4"}, {"gpu", "h100-sxm"}});
   CHECK(value(w, "params") == Approx(116.8e9).epsilon(0.01));
   // OpenAI's 5.13e9 active leaves out the input-embedding lookup (0.58e9); the count here includes it.
   CHECK(value(w, "active_params") == Approx(5.13e9 + 201088.0 * 2880).epsilon(0.01));
   CHECK(value(w, "weights") < 80e9);  // the point of MXFP4 experts: one 80 GB GPU
   CHECK(fits(w));
-  const Result inf = run("inference", {{"model", "test-gpt-oss-120b"}, {"dtype", "bf16"}, {"expert_dtype", "mxfp4"},
+  const Result inf = run("fit", "inference", {{"model", "test-gpt-oss-120b"}, {"dtype", "bf16"}, {"expert_dtype", "mxfp4"},
                                        {"tokens", "128k"}, {"batch", "1"}, {"gpu", "h100-sxm"}});
   // Half the layers slide over 128 tokens: the cache is about half a full-attention cache.
   const double full = 36.0 * 2 * 8 * 64 * 2 * 128000;
@@ -211,10 +201,10 @@ TEST_CASE("MoE with sliding windows (gpt-oss-120b overlay)", "[fit][calc][overla
 
 TEST_CASE("MLA and MoE (DeepSeek-V3 overlay)", "[fit][calc][overlay]") {
   Overlay o;
-  const Result w = run("weights", {{"model", "test-deepseek-v3"}, {"dtype", "fp8"}});
+  const Result w = run("fit", "weights", {{"model", "test-deepseek-v3"}, {"dtype", "fp8"}});
   CHECK(value(w, "params") == Approx(671e9).epsilon(0.01));
   CHECK(value(w, "active_params") == Approx(37e9).epsilon(0.03));
-  const Result inf = run("inference", {{"model", "test-deepseek-v3"}, {"dtype", "fp8"}, {"tokens", "32k"}, {"batch", "4"},
+  const Result inf = run("fit", "inference", {{"model", "test-deepseek-v3"}, {"dtype", "fp8"}, {"tokens", "32k"}, {"batch", "4"},
                                        {"tp", "8"}, {"gpu", "h200-sxm"}});
   // The MLA latent (512 + 64 per layer) is replicated on every tensor-parallel rank.
   CHECK(value(inf, "kv_cache") == Approx(61.0 * (512 + 64) * 2 * 32000 * 4));
@@ -222,48 +212,42 @@ TEST_CASE("MLA and MoE (DeepSeek-V3 overlay)", "[fit][calc][overlay]") {
 }
 
 TEST_CASE("fit train and rlhf calculators", "[fit][calc]") {
-  const Result t = run("train", {{"params", "70e9"}, {"gpu", "h100-sxm"}});
+  const Result t = run("fit", "train", {{"params", "70e9"}, {"gpu", "h100-sxm"}});
   CHECK(value(t, "state_total") == 1.12e12);
   CHECK(value(t, "min_devices_state") == 14);
-  const Result z = run("train", {{"model", "llama-3-70b"}, {"zero", "3"}, {"devices", "64"}, {"tp", "8"}, {"gpu", "h100-sxm"}});
+  const Result z = run("fit", "train", {{"model", "llama-3-70b"}, {"zero", "3"}, {"devices", "64"}, {"tp", "8"}, {"gpu", "h100-sxm"}});
   CHECK(value(z, "state_per_device") == Approx(value(z, "state_total") / 64));
   CHECK(value(z, "activations_per_device") > 0);
-  CHECK_THROWS_AS(run("train", {{"params", "70e9"}, {"zero", "4"}}), UserError);
-  CHECK_THROWS_AS(run("train", {{"params", "70e9"}, {"devices", "10"}, {"tp", "4"}}), UserError);
-  const Result g = run("rlhf", {{"method", "grpo"}, {"model", "llama-3-8b"}, {"rollout_tokens", "2k"}, {"prompts", "16"}, {"group", "8"}});
+  CHECK_THROWS_AS(run("fit", "train", {{"params", "70e9"}, {"zero", "4"}}), UserError);
+  CHECK_THROWS_AS(run("fit", "train", {{"params", "70e9"}, {"devices", "10"}, {"tp", "4"}}), UserError);
+  const Result g = run("fit", "rlhf", {{"method", "grpo"}, {"model", "llama-3-8b"}, {"rollout_tokens", "2k"}, {"prompts", "16"}, {"group", "8"}});
   CHECK(value(g, "rollout_kv") > 0);
   CHECK(value(g, "saving_vs_ppo") == Approx(16.0 / 36));
 }
 
-namespace {
-bool has_note(const Result& r, std::string_view text) {
-  return std::any_of(r.notes.begin(), r.notes.end(), [&](const std::string& n) { return n.find(text) != std::string::npos; });
-}
-}  // namespace
-
 TEST_CASE("device memory is what software sees, and the note says which figure", "[fit][issue19]") {
   Catalog::instance().reset();
-  const Result v = run("inference", {{"model", "llama-3-70b"}, {"gpu", "h100-sxm"}, {"tokens", "8k"}});
+  const Result v = run("fit", "inference", {{"model", "llama-3-70b"}, {"gpu", "h100-sxm"}, {"tokens", "8k"}});
   CHECK(value(v, "memory") == 81559.0 * 1024 * 1024);  // nvidia-smi's 81,559 MiB, not the marketed 80e9 B
   CHECK(has_note(v, "the capacity software sees on h100-sxm (memory_visible"));
   CHECK(has_note(v, "marketed as 80 GB"));
-  const Result m = run("inference", {{"model", "llama-3-70b"}, {"gpu", "h100-pcie"}, {"tokens", "8k"}});
+  const Result m = run("fit", "inference", {{"model", "llama-3-70b"}, {"gpu", "h100-pcie"}, {"tokens", "8k"}});
   CHECK(value(m, "memory") == 80e9);  // no published visible figure: the label, said so
   CHECK(has_note(m, "the marketed capacity of h100-pcie (memory_capacity)"));
-  const Result f = run("inference", {{"model", "llama-3-70b"}, {"memory", "80GB"}, {"tokens", "8k"}});
+  const Result f = run("fit", "inference", {{"model", "llama-3-70b"}, {"memory", "80GB"}, {"tokens", "8k"}});
   CHECK_FALSE(has_note(f, "memory_visible"));
 }
 
 TEST_CASE("the weight format defaults to the model's native checkpoint format", "[fit][issue19]") {
   Catalog::instance().reset();
-  const Result g = run("inference", {{"model", "gpt-oss-120b"}, {"gpu", "h100-sxm"}, {"tokens", "8k"}});
+  const Result g = run("fit", "inference", {{"model", "gpt-oss-120b"}, {"gpu", "h100-sxm"}, {"tokens", "8k"}});
   CHECK(g.verdicts.at(0).ok);  // MXFP4 experts: 65 GB, one 80 GB-class GPU
   CHECK(has_note(g, "routed experts in mxfp4: the native checkpoint format of gpt-oss-120b"));
-  const Result b = run("inference", {{"model", "gpt-oss-120b"}, {"gpu", "h100-sxm"}, {"tokens", "8k"}, {"dtype", "bf16"}});
+  const Result b = run("fit", "inference", {{"model", "gpt-oss-120b"}, {"gpu", "h100-sxm"}, {"tokens", "8k"}, {"dtype", "bf16"}});
   CHECK_FALSE(b.verdicts.at(0).ok);  // --dtype bf16 without --expert-dtype: every weight in BF16
   // One default for fit weights and fit inference without a model: bf16.
-  const Result w = run("weights", {{"params", "70e9"}});
-  const Result i = run("inference", {{"params", "70e9"}, {"layers", "80"}, {"hidden_size", "8192"}, {"heads", "64"}, {"kv_heads", "8"},
+  const Result w = run("fit", "weights", {{"params", "70e9"}});
+  const Result i = run("fit", "inference", {{"params", "70e9"}, {"layers", "80"}, {"hidden_size", "8192"}, {"heads", "64"}, {"kv_heads", "8"},
                                      {"memory", "80GB"}, {"tokens", "1k"}});
   for (const Result* r : {&w, &i})
     for (const auto& in : r->inputs)

@@ -11,21 +11,13 @@
 #include "plugins/formats/formats_math.hpp"
 #include "plugins/formats/storage.hpp"
 #include "plugins/registry.hpp"
+#include "tests/unit/calc_test_util.hpp"
 
 using namespace infracalc;
+using namespace calc_test;
 using namespace infracalc::formats;
 
 namespace {
-Result run(const std::string& calc, const RawInputs& raw) {
-  const Plugin* p = find_plugin("formats");
-  REQUIRE(p != nullptr);
-  return run_calculator(*p, *p->find(calc), raw);
-}
-double value(const Result& r, std::string_view key) {
-  const Value* v = r.find(key);
-  REQUIRE(v != nullptr);
-  return v->q.value;
-}
 double e2m1(double x) { return decode_code(spec(Elem::e2m1), encode_value(spec(Elem::e2m1), x, true).code).value; }
 }  // namespace
 
@@ -176,15 +168,15 @@ TEST_CASE("bits per value with blocks, tensor scales and sparsity", "[formats][m
 }
 
 TEST_CASE("formats calculators", "[formats][calc]") {
-  CHECK(value(run("info", {{"dtype", "fp8-e4m3"}}), "max_finite") == 448);
-  CHECK(value(run("bits", {{"dtype", "nvfp4"}}), "bits_per_value") * 8 == 4.5);
-  CHECK(value(run("decode", {{"dtype", "fp4-e2m1"}, {"code", "1.11.0"}}), "value") == -4);
-  CHECK(value(run("encode", {{"dtype", "fp8-e5m2"}, {"value", "3.3"}}), "decoded") == 3.5);
-  CHECK_THROWS_AS(run("decode", {{"dtype", "fp8-e4m3"}, {"code", "0x1ff"}}), UserError);
-  CHECK_THROWS_AS(run("encode", {{"dtype", "fp4-e2m1"}, {"value", "1"}, {"values", "1,2"}}), UserError);
-  CHECK_THROWS_AS(run("bits", {{"dtype", "fp16"}, {"scale_format", "fp16"}}), UserError);
-  CHECK_THROWS_AS(run("error", {{"dtypes", "fp32"}}), UserError);
-  const Result e = run("error", {{"size", "256"}, {"outliers", "1"}, {"dtypes", "int4,nvfp4"}});
+  CHECK(value(run("formats", "info", {{"dtype", "fp8-e4m3"}}), "max_finite") == 448);
+  CHECK(value(run("formats", "bits", {{"dtype", "nvfp4"}}), "bits_per_value") * 8 == 4.5);
+  CHECK(value(run("formats", "decode", {{"dtype", "fp4-e2m1"}, {"code", "1.11.0"}}), "value") == -4);
+  CHECK(value(run("formats", "encode", {{"dtype", "fp8-e5m2"}, {"value", "3.3"}}), "decoded") == 3.5);
+  CHECK_THROWS_AS(run("formats", "decode", {{"dtype", "fp8-e4m3"}, {"code", "0x1ff"}}), UserError);
+  CHECK_THROWS_AS(run("formats", "encode", {{"dtype", "fp4-e2m1"}, {"value", "1"}, {"values", "1,2"}}), UserError);
+  CHECK_THROWS_AS(run("formats", "bits", {{"dtype", "fp16"}, {"scale_format", "fp16"}}), UserError);
+  CHECK_THROWS_AS(run("formats", "error", {{"dtypes", "fp32"}}), UserError);
+  const Result e = run("formats", "error", {{"size", "256"}, {"outliers", "1"}, {"dtypes", "int4,nvfp4"}});
   REQUIRE(e.tables.size() == 1);
   CHECK(e.tables[0].rows.size() == 2);
 }

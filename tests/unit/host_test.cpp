@@ -49,7 +49,7 @@ TEST_CASE("kebab-case keys are accepted", "[host]") {
 }
 
 namespace {
-std::string error_of(const RawInputs& raw) {
+std::string kv_size_error(const RawInputs& raw) {
   try {
     (void)kv_size(raw);
   } catch (const UserError& e) {
@@ -66,31 +66,31 @@ TEST_CASE("bad inputs name the input and the fix", "[host]") {
     r.push_back(std::move(extra));
     return r;
   };
-  CHECK_THAT(error_of(with({"tokens", "0"})), Catch::Contains("--tokens: expected a value greater than zero"));
-  CHECK_THAT(error_of(with({"tokens", "-5"})), Catch::Contains("greater than zero"));
-  CHECK_THAT(error_of(with({"tokens", "5 GB"})), Catch::Contains("a token count"));
-  CHECK_THAT(error_of(base), Catch::Contains("missing --tokens"));
+  CHECK_THAT(kv_size_error(with({"tokens", "0"})), Catch::Contains("--tokens: expected a value greater than zero"));
+  CHECK_THAT(kv_size_error(with({"tokens", "-5"})), Catch::Contains("greater than zero"));
+  CHECK_THAT(kv_size_error(with({"tokens", "5 GB"})), Catch::Contains("a token count"));
+  CHECK_THAT(kv_size_error(base), Catch::Contains("missing --tokens"));
   RawInputs frac = base;
   frac.push_back({"tokens", "100"});
   frac.push_back({"batch", "1.5"});
-  CHECK_THAT(error_of(frac), Catch::Contains("whole number"));
+  CHECK_THAT(kv_size_error(frac), Catch::Contains("whole number"));
   RawInputs unknown = base;
   unknown.push_back({"tokens", "100"});
   unknown.push_back({"tokns", "5"});
-  CHECK_THAT(error_of(unknown), Catch::Contains("did you mean '--tokens'"));
+  CHECK_THAT(kv_size_error(unknown), Catch::Contains("did you mean '--tokens'"));
   RawInputs dtype = base;
   dtype.push_back({"tokens", "100"});
   dtype.push_back({"dtype", "fp61"});
-  CHECK_THAT(error_of(dtype), Catch::Contains("expected one of"));
-  CHECK_THAT(error_of({{"model", "llama-3-7b"}, {"tokens", "1"}}), Catch::Contains("'llama-3-70b'"));
-  CHECK_THAT(error_of({{"model", "h100-sxm"}, {"tokens", "1"}}), Catch::Contains("not a model"));
+  CHECK_THAT(kv_size_error(dtype), Catch::Contains("expected one of"));
+  CHECK_THAT(kv_size_error({{"model", "llama-3-7b"}, {"tokens", "1"}}), Catch::Contains("'llama-3-70b'"));
+  CHECK_THAT(kv_size_error({{"model", "h100-sxm"}, {"tokens", "1"}}), Catch::Contains("not a model"));
 }
 
 TEST_CASE("contradictory attention inputs are rejected", "[host]") {
-  CHECK_THAT(error_of({{"layers", "80"}, {"heads", "64"}, {"kv_heads", "8"}, {"head_dim", "128"}, {"tokens", "1"},
+  CHECK_THAT(kv_size_error({{"layers", "80"}, {"heads", "64"}, {"kv_heads", "8"}, {"head_dim", "128"}, {"tokens", "1"},
                        {"attention", "mqa"}}),
              Catch::Contains("contradicts"));
-  CHECK_THAT(error_of({{"layers", "80"}, {"heads", "8"}, {"kv_heads", "64"}, {"head_dim", "128"}, {"tokens", "1"}}),
+  CHECK_THAT(kv_size_error({{"layers", "80"}, {"heads", "8"}, {"kv_heads", "64"}, {"head_dim", "128"}, {"tokens", "1"}}),
              Catch::Contains("larger than --heads"));
 }
 

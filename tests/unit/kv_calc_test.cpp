@@ -8,8 +8,10 @@
 #include "catalog/catalog.hpp"
 #include "host/context.hpp"
 #include "plugins/kv/kv_plugin.hpp"
+#include "tests/unit/calc_test_util.hpp"
 
 using namespace infracalc;
+using namespace calc_test;
 namespace fs = std::filesystem;
 
 namespace {
@@ -97,17 +99,6 @@ basis = "estimate"
   }
 };
 
-Result run(const std::string& calc, const RawInputs& raw) {
-  const Plugin& p = kv_plugin();
-  return run_calculator(p, *p.find(calc), raw);
-}
-
-double value(const Result& r, std::string_view key) {
-  const Value* v = r.find(key);
-  REQUIRE(v != nullptr);
-  return v->q.value;
-}
-
 bool verdict(const Result& r, std::string_view key) {
   for (const auto& v : r.verdicts)
     if (v.key == key) return v.ok;
@@ -115,25 +106,16 @@ bool verdict(const Result& r, std::string_view key) {
   return false;
 }
 
-std::string error_of(const std::string& calc, const RawInputs& raw) {
-  try {
-    (void)run(calc, raw);
-  } catch (const UserError& e) {
-    return e.error.text();
-  }
-  return "";
-}
-
 }  // namespace
 
 TEST_CASE("DeepSeek-V3 from its model file: the MLA latent, per token and per device", "[kv][calc]") {
   Overlay o;
-  const auto r = run("size", {{"model", "test-deepseek-v3"}, {"dtype", "bf16"}, {"tokens", "1"}, {"tp", "8"}});
+  const auto r = run("kv", "size", {{"model", "test-deepseek-v3"}, {"dtype", "bf16"}, {"tokens", "1"}, {"tp", "8"}});
   CHECK(value(r, "kv_bytes_per_token") == 70272);
   CHECK(value(r, "kv_bytes_per_token_per_device") == 70272);
   // Against caching decompressed K (192 wide) and V (128 wide) for all 128 heads.
   CHECK(value(r, "factor_vs_mha") == Approx(128.0 * 320 / 576));
-  const auto c = run("compare", {{"model", "test-deepseek-v3"}, {"dtype", "bf16"}, {"tokens", "1"}});
+  const auto c = run("kv", "compare", {{"model", "test-deepseek-v3"}, {"dtype", "bf16"}, {"tokens", "1"}});
   CHECK(value(c, "mla_bytes_per_token") == 70272);
   CHECK(value(c, "mha_bytes_per_token") == 61.0 * 128 * 320 * 2);
   CHECK(value(c, "mla_factor") == Approx(128.0 * 320 / 576));
@@ -141,27 +123,27 @@ TEST_CASE("DeepSeek-V3 from its model file: the MLA latent, per token and per de
 
 TEST_CASE("Gemma 3 27B from its model file: windows from the layer pattern", "[kv][calc]") {
   Overlay o;
-  const auto r = run("size", {{"model", "test-gemma-3-27b"}, {"dtype", "bf16"}, {"tokens", "128Ki"}});
+  const auto r = run("kv", "size", {{"model", "test-gemma-3-27b"}, {"dtype", "bf16"}, {"tokens", "128Ki"}});
   CHECK(value(r, "kv_total") == 11173625856.0);
   CHECK(value(r, "sliding_layers") == 52);
   // A flag overrides the file: turn the windows off and every layer grows.
-  const auto full = run("size", {{"model", "test-gemma-3-27b"}, {"dtype", "bf16"}, {"tokens", "128Ki"}, {"layer_pattern", "full"}});
+  const auto full = run("kv", "size", {{"model", "test-gemma-3-27b"}, {"dtype", "bf16"}, {"tokens", "128Ki"}, {"layer_pattern", "full"}});
   CHECK(value(full, "kv_total") == 62.0 * 131072 * 8192);
   // The whole 40 GB, as the source case counts it (fit's reserve is the default since issue 19).
-  const auto cap = run("capacity", {{"model", "test-gemma-3-27b"}, {"dtype", "bf16"}, {"memory", "40GB"}, {"weights", "0GB"},
+  const auto cap = run("kv", "capacity", {{"model", "test-gemma-3-27b"}, {"dtype", "bf16"}, {"memory", "40GB"}, {"weights", "0GB"},
                                     {"utilization", "100%"}, {"reserve", "0GB"}});
   CHECK(value(cap, "max_context") == 482956);
 }
 
 TEST_CASE("capacity puts the weights in first", "[kv][calc]") {
   Overlay o;
-  const auto r = run("capacity", {{"model", "test-deepseek-v3"}, {"dtype", "fp8"}, {"system", "gb200-nvl72"}, {"tokens", "1M"}});
+  const auto r = run("kv", "capacity", {{"model", "test-deepseek-v3"}, {"dtype", "fp8"}, {"system", "gb200-nvl72"}, {"tokens", "1M"}});
   CHECK(value(r, "devices") == 72);
   CHECK(value(r, "weights_total") == Approx(value(r, "weights_per_device") * 72));
   CHECK(value(r, "weights_total") > 6.5e11);  // ~671e9 parameters at 1 B
   CHECK(value(r, "kv_required") == 1e6 * 61 * 576);
   CHECK(verdict(r, "fits"));
-  const auto tight = run("capacity", {{"model", "llama-3-70b"}, {"gpu", "h100-sxm"}, {"tp", "4"}, {"utilization", "90%"},
+  const auto tight = run("kv", "capacity", {{"model", "llama-3-70b"}, {"gpu", "h100-sxm"}, {"tp", "4"}, {"utilization", "90%"},
                                       {"reserve", "2GB"}, {"context", "8000"}});
   const double visible = 81559.0 * 1024 * 1024;  // h100-sxm memory_visible: what nvidia-smi reports (issue 19, item 5)
   const double budget = visible * 0.9 - 2e9 - value(tight, "weights_total") / 4;
@@ -171,29 +153,29 @@ TEST_CASE("capacity puts the weights in first", "[kv][calc]") {
 }
 
 TEST_CASE("calculators refuse contradictory or missing inputs", "[kv][calc]") {
-  CHECK(error_of("size", {{"layers", "80"}, {"heads", "64"}, {"kv_heads", "8"}, {"head_dim", "128"}, {"attention", "mha"}, {"tokens", "1"}})
+  CHECK(error_of("kv", "size", {{"layers", "80"}, {"heads", "64"}, {"kv_heads", "8"}, {"head_dim", "128"}, {"attention", "mha"}, {"tokens", "1"}})
             .find("contradicts") != std::string::npos);
-  CHECK(error_of("size", {{"kv_heads", "8"}, {"head_dim", "128"}, {"tokens", "1"}}).find("--layers") != std::string::npos);
-  CHECK(error_of("size", {{"layers", "80"}, {"head_dim", "128"}, {"tokens", "1"}}).find("--kv-heads") != std::string::npos);
-  CHECK(error_of("size", {{"model", "llama-3-70b"}, {"tokens", "1"}, {"pp", "81"}}).find("--pp") != std::string::npos);
-  CHECK(error_of("size", {{"model", "llama-3-70b"}, {"tokens", "1"}, {"shared_layers", "80"}}).find("--shared-layers") != std::string::npos);
-  CHECK(error_of("size", {{"model", "llama-3-70b"}, {"tokens", "1"}, {"kv_group_size", "64"}, {"dtype", "int4"}}).find("--kv-scales group") !=
+  CHECK(error_of("kv", "size", {{"kv_heads", "8"}, {"head_dim", "128"}, {"tokens", "1"}}).find("--layers") != std::string::npos);
+  CHECK(error_of("kv", "size", {{"layers", "80"}, {"head_dim", "128"}, {"tokens", "1"}}).find("--kv-heads") != std::string::npos);
+  CHECK(error_of("kv", "size", {{"model", "llama-3-70b"}, {"tokens", "1"}, {"pp", "81"}}).find("--pp") != std::string::npos);
+  CHECK(error_of("kv", "size", {{"model", "llama-3-70b"}, {"tokens", "1"}, {"shared_layers", "80"}}).find("--shared-layers") != std::string::npos);
+  CHECK(error_of("kv", "size", {{"model", "llama-3-70b"}, {"tokens", "1"}, {"kv_group_size", "64"}, {"dtype", "int4"}}).find("--kv-scales group") !=
         std::string::npos);
-  CHECK(error_of("capacity", {{"layers", "80"}, {"kv_heads", "8"}, {"head_dim", "128"}, {"memory", "80GB"}}).find("weights") !=
+  CHECK(error_of("kv", "capacity", {{"layers", "80"}, {"kv_heads", "8"}, {"head_dim", "128"}, {"memory", "80GB"}}).find("weights") !=
         std::string::npos);
-  CHECK(error_of("capacity", {{"model", "llama-3-70b"}, {"gpu", "h100-sxm"}, {"devices", "8"}, {"tp", "2"}}).find("--tp") !=
+  CHECK(error_of("kv", "capacity", {{"model", "llama-3-70b"}, {"gpu", "h100-sxm"}, {"devices", "8"}, {"tp", "2"}}).find("--tp") !=
         std::string::npos);
-  CHECK(error_of("paged", {{"requests", "1+1"}}).find("pool size") != std::string::npos);
-  CHECK(error_of("paged", {{"requests", "1+1"}, {"count", "5"}, {"blocks", "4"}}).find("one of") != std::string::npos);
-  CHECK(error_of("paged", {{"requests", "100+100"}, {"blocks", "100"}, {"max_len", "150"}}).find("--max-len") != std::string::npos);
-  CHECK(error_of("offload", {{"tokens", "1000"}}).find("cache size") != std::string::npos);
-  CHECK(error_of("work", {{"tokens", "5"}, {"step", "6"}}).find("--step") != std::string::npos);
-  CHECK(error_of("compress", {{"model", "llama-3-70b"}, {"prompt", "100"}, {"cachegen_ratio", "0.5"}}).find("--cachegen-ratio") !=
+  CHECK(error_of("kv", "paged", {{"requests", "1+1"}}).find("pool size") != std::string::npos);
+  CHECK(error_of("kv", "paged", {{"requests", "1+1"}, {"count", "5"}, {"blocks", "4"}}).find("one of") != std::string::npos);
+  CHECK(error_of("kv", "paged", {{"requests", "100+100"}, {"blocks", "100"}, {"max_len", "150"}}).find("--max-len") != std::string::npos);
+  CHECK(error_of("kv", "offload", {{"tokens", "1000"}}).find("cache size") != std::string::npos);
+  CHECK(error_of("kv", "work", {{"tokens", "5"}, {"step", "6"}}).find("--step") != std::string::npos);
+  CHECK(error_of("kv", "compress", {{"model", "llama-3-70b"}, {"prompt", "100"}, {"cachegen_ratio", "0.5"}}).find("--cachegen-ratio") !=
         std::string::npos);
 }
 
 TEST_CASE("paged reports reservation waste against paging on a seeded stream", "[kv][calc]") {
-  const auto r = run("paged", {{"count", "200"}, {"seed", "11"}, {"blocks", "2000"}, {"max_len", "4096"}, {"prompt_mean", "300"},
+  const auto r = run("kv", "paged", {{"count", "200"}, {"seed", "11"}, {"blocks", "2000"}, {"max_len", "4096"}, {"prompt_mean", "300"},
                                {"output_mean", "200"}, {"arrival_rate", "1"}});
   CHECK(value(r, "requests") == 200);
   CHECK(value(r, "reservation_waste") > 0.8);
@@ -201,21 +183,21 @@ TEST_CASE("paged reports reservation waste against paging on a seeded stream", "
   CHECK(value(r, "blocks_freed") == value(r, "blocks_allocated"));
   CHECK(value(r, "blocks_reused") > 0);
   // The same seed gives the same answer.
-  const auto again = run("paged", {{"count", "200"}, {"seed", "11"}, {"blocks", "2000"}, {"max_len", "4096"}, {"prompt_mean", "300"},
+  const auto again = run("kv", "paged", {{"count", "200"}, {"seed", "11"}, {"blocks", "2000"}, {"max_len", "4096"}, {"prompt_mean", "300"},
                                    {"output_mean", "200"}, {"arrival_rate", "1"}});
   CHECK(value(again, "steps") == value(r, "steps"));
-  const auto traced = run("paged", {{"requests", "3x20+5"}, {"blocks", "10"}, {"trace", ""}});
+  const auto traced = run("kv", "paged", {{"requests", "3x20+5"}, {"blocks", "10"}, {"trace", ""}});
   bool has_trace = false;
   for (const auto& t : traced.tables) has_trace = has_trace || t.name == "trace";
   CHECK(has_trace);
 }
 
 TEST_CASE("offload and prefix figures", "[kv][calc]") {
-  const auto o = run("offload", {{"model", "llama-3-70b"}, {"tokens", "128000"}, {"chunk", "1MB"}});
+  const auto o = run("kv", "offload", {{"model", "llama-3-70b"}, {"tokens", "128000"}, {"chunk", "1MB"}});
   // 41,943 chunks of 1 MB each pay the 50 us NVMe latency.
   CHECK(value(o, "nvme_move_time") == Approx(41944 * 50e-6 + 41.94304e9 / 13e9));
   CHECK(value(o, "cxl_vs_nvme_latency") == Approx(250));
-  const auto p = run("prefix", {{"prefix", "1000"}, {"requests", "4"}, {"cache_read", "50%"}, {"cache_write", "1"}, {"hit_rate", "10%"}});
+  const auto p = run("kv", "prefix", {{"prefix", "1000"}, {"requests", "4"}, {"cache_read", "50%"}, {"cache_write", "1"}, {"hit_rate", "10%"}});
   CHECK(value(p, "break_even_hit_rate") == 0);
   CHECK(value(p, "cost_multiplier") == Approx(0.95));
 }
@@ -246,9 +228,9 @@ TEST_CASE("a context past the model's trained one is a note, not an error", "[kv
       if (n.find("exceeds the 8,192-token context llama-3-70b was trained for") != std::string::npos) return true;
     return false;
   };
-  CHECK(said(run("size", {{"model", "llama-3-70b"}, {"tokens", "1M"}})));
-  CHECK_FALSE(said(run("size", {{"model", "llama-3-70b"}, {"tokens", "8192"}})));
-  CHECK(said(run("capacity", {{"model", "llama-3-70b"}, {"memory", "80GB"}, {"devices", "8"}, {"context", "32k"}})));
+  CHECK(said(run("kv", "size", {{"model", "llama-3-70b"}, {"tokens", "1M"}})));
+  CHECK_FALSE(said(run("kv", "size", {{"model", "llama-3-70b"}, {"tokens", "8192"}})));
+  CHECK(said(run("kv", "capacity", {{"model", "llama-3-70b"}, {"memory", "80GB"}, {"devices", "8"}, {"context", "32k"}})));
 }
 
 // Issue 19, item 15: the HBM fit counts the weights, and host-memory latencies below the PCIe round trip are warned about.
@@ -259,18 +241,18 @@ TEST_CASE("kv offload: the weights share HBM, and DRAM/CXL latency below a PCIe 
     return false;
   };
   // Llama 3 8B: 4 x 128k tokens = 67 GB of cache fits 80 GB alone, not beside its 16 GB of 16-bit weights.
-  const auto o = run("offload", {{"model", "llama-3-8b"}, {"tokens", "128000"}, {"batch", "4"}});
+  const auto o = run("kv", "offload", {{"model", "llama-3-8b"}, {"tokens", "128000"}, {"batch", "4"}});
   CHECK_FALSE(verdict(o, "hbm_fits"));
   CHECK(says(o, "less the model's 16-bit weights"));
   // --hbm-reserved replaces the weights.
-  CHECK(verdict(run("offload", {{"model", "llama-3-8b"}, {"tokens", "128000"}, {"batch", "4"}, {"hbm_reserved", "0GB"}}), "hbm_fits"));
+  CHECK(verdict(run("kv", "offload", {{"model", "llama-3-8b"}, {"tokens", "128000"}, {"batch", "4"}, {"hbm_reserved", "0GB"}}), "hbm_fits"));
   // Llama 3 70B's weights alone fill an 80 GB device.
-  CHECK(says(run("offload", {{"model", "llama-3-70b"}, {"tokens", "1000"}}), "no HBM is left for the cache"));
+  CHECK(says(run("kv", "offload", {{"model", "llama-3-70b"}, {"tokens", "1000"}}), "no HBM is left for the cache"));
   // 200 ns CXL and 100 ns DRAM (the media's own latency) against a PCIe read of at least ~1 us.
-  const auto c = run("offload", {{"cache", "40GB"}});
+  const auto c = run("kv", "offload", {{"cache", "40GB"}});
   CHECK(says(c, "--cxl-latency 200 ns is the memory's own access time"));
   CHECK(says(c, "--dram-latency 100 ns"));
-  CHECK_FALSE(says(run("offload", {{"cache", "40GB"}, {"dram_latency", "1.5us"}, {"cxl_latency", "2us"}}), "implausible"));
+  CHECK_FALSE(says(run("kv", "offload", {{"cache", "40GB"}, {"dram_latency", "1.5us"}, {"cxl_latency", "2us"}}), "implausible"));
 }
 
 // Issue 20, item 9: notes quote numbers with the run's options (--digits, --binary), through Context::quote.

@@ -7,7 +7,7 @@
 using namespace infracalc;
 
 namespace {
-ModelArch llama70b() {
+ModelArch llama70b_layout() {
   ModelArch m;
   m.layers = 80;
   m.hidden_size = 8192;
@@ -21,7 +21,7 @@ const StorageFormat& fp16() { return *find_storage_format("fp16"); }
 }  // namespace
 
 TEST_CASE("GQA cache of Llama 3 70B", "[kv][layout]") {
-  const auto c = kv::cache_size(llama70b(), fp16(), from_base<Tokens>(8000), Number::from_value(2));
+  const auto c = kv::cache_size(llama70b_layout(), fp16(), from_base<Tokens>(8000), Number::from_value(2));
   CHECK(c.per_token.value() == 327680);
   CHECK(c.per_sequence.value() == 2621440000.0);
   CHECK(c.total.value() == 2 * 2621440000.0);
@@ -29,7 +29,7 @@ TEST_CASE("GQA cache of Llama 3 70B", "[kv][layout]") {
 }
 
 TEST_CASE("tensor parallelism splits KV heads and replicates them past the head count", "[kv][layout]") {
-  const auto m = llama70b();
+  const auto m = llama70b_layout();
   const auto tp4 = kv::cache_size(m, fp16(), from_base<Tokens>(1000), Number::from_value(1), {4, 1});
   CHECK(tp4.per_device.value() == Approx(tp4.total.value() / 4));
   const auto tp16 = kv::cache_size(m, fp16(), from_base<Tokens>(1000), Number::from_value(1), {16, 1});
@@ -37,13 +37,13 @@ TEST_CASE("tensor parallelism splits KV heads and replicates them past the head 
 }
 
 TEST_CASE("pipeline stages hold their share of layers", "[kv][layout]") {
-  const auto c = kv::cache_size(llama70b(), fp16(), from_base<Tokens>(1000), Number::from_value(1), {1, 3});
+  const auto c = kv::cache_size(llama70b_layout(), fp16(), from_base<Tokens>(1000), Number::from_value(1), {1, 3});
   // 80 layers over 3 stages: the busiest holds 27.
   CHECK(c.per_device.value() == Approx(c.total.value() * 27.0 / 80.0));
 }
 
 TEST_CASE("sliding-window layers stop growing at the window", "[kv][layout]") {
-  ModelArch m = llama70b();
+  ModelArch m = llama70b_layout();
   m.layers = 6;
   m.sliding_window = 1024;
   m.layer_types = {LayerAttention::sliding, LayerAttention::sliding, LayerAttention::sliding,
@@ -70,7 +70,7 @@ TEST_CASE("MLA caches the latent and the RoPE key, replicated under TP", "[kv][l
 }
 
 TEST_CASE("layers that share an earlier cache store nothing", "[kv][layout]") {
-  ModelArch m = llama70b();
+  ModelArch m = llama70b_layout();
   m.kv_shared_layers = 40;
   const auto c = kv::cache_size(m, fp16(), from_base<Tokens>(1), Number::from_value(1));
   CHECK(c.per_token.value() == 327680 / 2);
@@ -131,10 +131,10 @@ TEST_CASE("DeepSeek-V3: 70,272 B per token in BF16, the same on every TP rank", 
 }
 
 TEST_CASE("Llama 3 70B under TP 8 holds one KV head per rank", "[kv][layout]") {
-  const auto c = kv::cache_size(llama70b(), fp16(), from_base<Tokens>(1), Number::from_value(1), {8, 1});
+  const auto c = kv::cache_size(llama70b_layout(), fp16(), from_base<Tokens>(1), Number::from_value(1), {8, 1});
   CHECK(c.per_token_per_device.value() == 40960);
-  CHECK(kv::kv_heads_per_rank(llama70b(), 8) == 1);
-  CHECK(kv::kv_heads_per_rank(llama70b(), 4) == 2);
+  CHECK(kv::kv_heads_per_rank(llama70b_layout(), 8) == 1);
+  CHECK(kv::kv_heads_per_rank(llama70b_layout(), 4) == 2);
 }
 
 TEST_CASE("quantization scales add their bytes per vector or group", "[kv][layout]") {
@@ -150,12 +150,12 @@ TEST_CASE("quantization scales add their bytes per vector or group", "[kv][layou
   p.zero_point = false;
   p.scale_bytes = from_base<Bytes>(4);
   CHECK(kv::vectors_bytes(p, {kv::VectorRun{1, 128}}).value() == 64 + 4);
-  const auto c = kv::cache_size(llama70b(), p, from_base<Tokens>(1), Number::from_value(1));
+  const auto c = kv::cache_size(llama70b_layout(), p, from_base<Tokens>(1), Number::from_value(1));
   CHECK(c.scales_per_token.value() == 80.0 * 16 * 4);
 }
 
 TEST_CASE("the longest context that fits is found to the token", "[kv][layout]") {
-  const auto m = llama70b();
+  const auto m = llama70b_layout();
   const auto p = kv::plain_precision(fp16());
   CHECK(kv::max_context(m, p, Number::from_value(1), {}, from_base<Bytes>(327680.0 * 1000), 1'000'000) == 1000);
   CHECK(kv::max_context(m, p, Number::from_value(1), {}, from_base<Bytes>(327680.0 * 1000 - 1), 1'000'000) == 999);
@@ -168,7 +168,7 @@ TEST_CASE("the longest context that fits is found to the token", "[kv][layout]")
 }
 
 TEST_CASE("layer positions cap sliding layers and skip shared ones", "[kv][layout]") {
-  ModelArch m = llama70b();
+  ModelArch m = llama70b_layout();
   m.layers = 4;
   m.sliding_window = 10;
   m.layer_types = {LayerAttention::sliding, LayerAttention::full, LayerAttention::sliding, LayerAttention::full};
@@ -205,7 +205,7 @@ ModelArch mamba2_2_7b() {
 }  // namespace
 
 TEST_CASE("a hybrid's Mamba state is the same at every context; only the attention layers grow", "[kv][layout][ssm]") {
-  ModelArch m = llama70b();
+  ModelArch m = llama70b_layout();
   m.layers = 8;
   m.layer_types = {LayerAttention::state_space, LayerAttention::state_space, LayerAttention::state_space, LayerAttention::full,
                    LayerAttention::state_space, LayerAttention::state_space, LayerAttention::state_space, LayerAttention::full};

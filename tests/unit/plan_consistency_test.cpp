@@ -14,7 +14,7 @@ using namespace infracalc;
 
 namespace {
 
-double run(const char* plugin, const char* calc, const RawInputs& raw, const char* output) {
+double output_of(const char* plugin, const char* calc, const RawInputs& raw, const char* output) {
   const Plugin* p = find_plugin(plugin);
   REQUIRE(p != nullptr);
   const Calculator* c = p->find(calc);
@@ -26,7 +26,7 @@ double run(const char* plugin, const char* calc, const RawInputs& raw, const cha
   return v->q.value;
 }
 
-std::string num(double v) { return format_machine(v); }
+std::string machine_text(double v) { return format_machine(v); }
 
 }  // namespace
 
@@ -43,19 +43,19 @@ TEST_CASE("the Llama 3 70B H100 worksheet agrees with the single plugins", "[pla
   CHECK(tp == 8);
 
   // weights
-  CHECK(l->q("weights") == run("fit", "weights", {{"model", model}, {"dtype", "bf16"}}, "weights"));
+  CHECK(l->q("weights") == output_of("fit", "weights", {{"model", model}, {"dtype", "bf16"}}, "weights"));
   CHECK(l->q("weights") == Approx(141.1e9).epsilon(1e-3));
   // KV per token
-  CHECK(l->q("kv_bytes_per_token") == run("kv", "size", {{"model", model}, {"dtype", "bf16"}, {"tokens", "2500"}}, "kv_bytes_per_token"));
+  CHECK(l->q("kv_bytes_per_token") == output_of("kv", "size", {{"model", model}, {"dtype", "bf16"}, {"tokens", "2500"}}, "kv_bytes_per_token"));
   CHECK(l->q("kv_bytes_per_token") == 327680);
   // devices: the fewest devices, and the fleet from the rate
   CHECK(l->q("min_devices") ==
-        run("fit", "inference", {{"model", model}, {"gpu", gpu}, {"dtype", "bf16"}, {"kv_dtype", "bf16"}, {"tokens", "2500"}}, "min_devices"));
+        output_of("fit", "inference", {{"model", model}, {"gpu", gpu}, {"dtype", "bf16"}, {"kv_dtype", "bf16"}, {"tokens", "2500"}}, "min_devices"));
   const double rps = l->q("requests_per_second");
   const double replicas_needed = std::ceil(20.0 / (rps * 0.8));
   CHECK(l->q("gpus") == std::ceil(replicas_needed * tp / 8) * 8);
   // decode ceiling: one stream at the full context on the replica's tp
-  CHECK(l->q("decode_ceiling") == run("decode", "ceiling",
+  CHECK(l->q("decode_ceiling") == output_of("decode", "ceiling",
                                       {{"model", model}, {"gpu", gpu}, {"dtype", "bf16"}, {"kv_dtype", "bf16"}, {"batch", "1"},
                                        {"tokens", "2500"}, {"tp", "8"}},
                                       "tokens_per_second_per_stream"));
@@ -63,20 +63,20 @@ TEST_CASE("the Llama 3 70B H100 worksheet agrees with the single plugins", "[pla
   // The plan works with the expected (calibrated) figures by default (hardware.performance = expected).
   CHECK(l->text("performance") == "expected");
   const RawInputs decode_in = {{"model", model}, {"gpu", gpu},       {"dtype", "bf16"}, {"kv_dtype", "bf16"},
-                               {"batch", num(batch)}, {"tokens", "2250"}, {"tp", "8"},    {"mbu", "1"}, {"mfu", "1"}};
-  CHECK(l->q("tokens_per_second") == Approx(run("decode", "ceiling", decode_in, "expected_tokens_per_second")).epsilon(1e-12));
+                               {"batch", machine_text(batch)}, {"tokens", "2250"}, {"tp", "8"},    {"mbu", "1"}, {"mfu", "1"}};
+  CHECK(l->q("tokens_per_second") == Approx(output_of("decode", "ceiling", decode_in, "expected_tokens_per_second")).epsilon(1e-12));
   // requests/s: the serve plugin's simulated replica within the p95 targets; the static model beside it
   // (one prefill plus output/batch decode steps per request) from decode's step and prefill times.
-  const double step = run("decode", "ceiling", decode_in, "expected_step_time");
-  const double prefill = run("decode", "prefill",
+  const double step = output_of("decode", "ceiling", decode_in, "expected_step_time");
+  const double prefill = output_of("decode", "prefill",
                              {{"model", model}, {"gpu", gpu}, {"dtype", "bf16"}, {"kv_dtype", "bf16"}, {"tokens", "2000"}, {"batch", "1"},
                               {"tp", "8"}, {"mfu", "1"}, {"mbu", "1"}},
                              "expected_prefill_time");
   CHECK(l->q("requests_per_second_static") == Approx(1.0 / (prefill + 500 * step / batch)).epsilon(1e-12));
   if (find_plugin("serve") != nullptr) {
-    CHECK(rps == run("serve", "capacity",
+    CHECK(rps == output_of("serve", "capacity",
                      {{"model", model}, {"gpu", gpu}, {"dtype", "bf16"}, {"kv_dtype", "bf16"}, {"tp", "8"}, {"mbu", "1"}, {"mfu", "1"},
-                      {"memory_utilization", "0.9"}, {"max_batch", num(batch)}, {"prompt_tokens", "2000"}, {"tokens_per_answer", "500"},
+                      {"memory_utilization", "0.9"}, {"max_batch", machine_text(batch)}, {"prompt_tokens", "2000"}, {"tokens_per_answer", "500"},
                       {"ttft_target", "1 s"}, {"tpot_target", "50 ms"}, {"target_rate", "20/s"}, {"simulate_with", "expected"}},
                      "replica_max_rate"));
     CHECK(l->q("ttft") == l->q("ttft_p95"));
@@ -85,11 +85,11 @@ TEST_CASE("the Llama 3 70B H100 worksheet agrees with the single plugins", "[pla
   }
   // rack kW: four DGX H100 nodes of 10.2 kW
   CHECK(l->q("rack_power") ==
-        run("power", "rack", {{"rack_power", "40800 W"}, {"gpus", "32"}, {"gpu", gpu}, {"gpus_per_host", "8"}}, "rack_power"));
+        output_of("power", "rack", {{"rack_power", "40800 W"}, {"gpus", "32"}, {"gpu", gpu}, {"gpus_per_host", "8"}}, "rack_power"));
   CHECK(l->q("rack_power") == Approx(40800));
   // coolant L/min for the rack's heat at a 10 K rise from a 30 degC supply
   CHECK(l->q("coolant_flow_per_rack") ==
-        run("cooling", "flow", {{"heat", "40800 W"}, {"delta_t", "10 K"}, {"supply", "30 degC"}, {"coolant", "water"}}, "volume_flow"));
+        output_of("cooling", "flow", {{"heat", "40800 W"}, {"delta_t", "10 K"}, {"supply", "30 degC"}, {"coolant", "water"}}, "volume_flow"));
   // owner $/GPU-hour for the capex with the fabric's share and the all-in power per GPU
   const double capex = 40000 + l->q("network_cost_used") / l->q("gpus");
   // Electricity at the in-service average draw: the DGX H100's idle floor (2.4 kW of 10.2 kW) plus the fleet's load x
@@ -97,22 +97,22 @@ TEST_CASE("the Llama 3 70B H100 worksheet agrees with the single plugins", "[pla
   const double idle = 2400.0 / 10200.0;
   const double power = l->q("it_power") / l->q("gpus") * (idle + l->q("utilisation") * (1 - idle));
   CHECK(l->q("electricity_per_hour") * l->q("gpus") * l->q("sold_share") * 8766 * 3600 == Approx(l->q("energy_bill")).epsilon(1e-12));
-  CHECK(l->q("owner_cost") == Approx(run("tco", "hour",
-                                  {{"capex_per_gpu", num(capex) + " USD"},
+  CHECK(l->q("owner_cost") == Approx(output_of("tco", "hour",
+                                  {{"capex_per_gpu", machine_text(capex) + " USD"},
                                    {"life", "4 yr"},
                                    {"sold_share", "1"},
-                                   {"power_per_gpu", num(power) + " W"},
+                                   {"power_per_gpu", machine_text(power) + " W"},
                                    {"pue", "1.3"},
-                                   {"tariff", num(l->q("tariff")) + " USD/J"},
+                                   {"tariff", machine_text(l->q("tariff")) + " USD/J"},
                                    {"maintenance", "$0.30/h"},
                                    {"cost_of_capital", "0.08"}},
                                   "owner_cost")).epsilon(1e-12));
   // $/Mtok: one replica of tp accelerators at the owner's price, its throughput and the fleet's utilisation
-  const double price = run("cost", "token",
-                           {{"gpu_hour", num(l->q("owner_cost")) + " USD/s"},
-                            {"gpus", num(tp)},
-                            {"throughput", num(l->q("replica_tokens_per_second")) + " tok/s"},
-                            {"utilisation", num(l->q("utilisation"))}},
+  const double price = output_of("cost", "token",
+                           {{"gpu_hour", machine_text(l->q("owner_cost")) + " USD/s"},
+                            {"gpus", machine_text(tp)},
+                            {"throughput", machine_text(l->q("replica_tokens_per_second")) + " tok/s"},
+                            {"utilisation", machine_text(l->q("utilisation"))}},
                            "price_per_token");
   CHECK(l->q("cost_per_mtok") == Approx(price).epsilon(1e-12));
   // The worksheet's own cross-checks ran and agree.

@@ -8,20 +8,11 @@
 #include "plan/plan_svg.hpp"
 #include "plan_test_util.hpp"
 #include "xml_check.hpp"
+#include "tests/unit/calc_test_util.hpp"
 
 using namespace infracalc;
+using namespace calc_test;
 namespace fs = std::filesystem;
-
-namespace {
-
-std::string slurp(const fs::path& p) {
-  std::ifstream in(p);
-  std::stringstream ss;
-  ss << in.rdbuf();
-  return ss.str();
-}
-
-}  // namespace
 
 TEST_CASE("the XML check rejects what it should", "[plan]") {
   CHECK(xml_problem("<svg><g></svg>").find("does not close") != std::string::npos);

@@ -307,7 +307,6 @@ void check_against_json(const Book& book, const std::string& sheet, const std::s
   CHECK(x.number == Approx((value->number * machine.factor - shown.offset) / shown.factor).epsilon(1e-12).margin(1e-300));
 }
 
-
 // A directory of this process's own for the workbooks it writes.
 fs::path scratch_dir() { return fs::temp_directory_path() / ("infracalc-plan-xlsx-" + std::to_string(::getpid())); }
 

@@ -9,32 +9,11 @@
 #include "host/context.hpp"
 #include "plugins/power/conductor.hpp"
 #include "plugins/registry.hpp"
+#include "tests/unit/calc_test_util.hpp"
 
 using namespace infracalc;
+using namespace calc_test;
 namespace fs = std::filesystem;
-
-namespace {
-Result run(const std::string& plugin, const std::string& calc, const RawInputs& raw, RunOptions opt = {}) {
-  const Plugin* p = find_plugin(plugin);
-  REQUIRE(p != nullptr);
-  const Calculator* c = p->find(calc);
-  REQUIRE(c != nullptr);
-  return run_calculator(*p, *c, raw, opt);
-}
-double value(const Result& r, const std::string& key) {
-  const Value* v = r.find(key);
-  REQUIRE(v != nullptr);
-  return v->q.value;
-}
-std::string error_of(const std::string& plugin, const std::string& calc, const RawInputs& raw) {
-  try {
-    (void)run(plugin, calc, raw);
-  } catch (const UserError& e) {
-    return e.error.text();
-  }
-  return "no error";
-}
-}  // namespace
 
 TEST_CASE("power rack reads a catalog system and its accelerator", "[power]") {
   const fs::path dir = fs::temp_directory_path() / ("infracalc-power-" + std::to_string(::getpid()));
@@ -97,7 +76,6 @@ TEST_CASE("power grid sizes reactive support and storage", "[power]") {
   CHECK(value(r, "storage_energy") == Approx(350e6 * 600));
   CHECK_THAT(error_of("power", "grid", {{"it_power", "1GW"}, {"low_fraction", "100%"}}), Catch::Contains("below"));
 }
-
 
 // Issue 19, item 15: a current density no conductor is rated for is warned about, naming the rating.
 TEST_CASE("power distribution warns above the building-wire ampacity of the conductor", "[power][implausible]") {

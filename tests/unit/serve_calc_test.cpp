@@ -5,42 +5,14 @@
 
 #include "host/context.hpp"
 #include "plugins/registry.hpp"
+#include "tests/unit/calc_test_util.hpp"
 
 using namespace infracalc;
+using namespace calc_test;
 
 namespace {
 
-Result run(std::string_view plugin, std::string_view calc, const RawInputs& raw) {
-  const Plugin* p = find_plugin(plugin);
-  REQUIRE(p != nullptr);
-  const Calculator* c = p->find(calc);
-  REQUIRE(c != nullptr);
-  return run_calculator(*p, *c, raw);
-}
-
 Result serve(std::string_view calc, const RawInputs& raw) { return run("serve", calc, raw); }
-
-double value(const Result& r, std::string_view key) {
-  const Value* v = r.find(key);
-  INFO(key);
-  REQUIRE(v != nullptr);
-  return v->q.value;
-}
-
-std::string error_of(std::string_view calc, const RawInputs& raw) {
-  try {
-    (void)serve(calc, raw);
-  } catch (const UserError& e) {
-    return e.error.text();
-  }
-  return "no error";
-}
-
-bool has_note(const Result& r, std::string_view text) {
-  for (const auto& n : r.notes)
-    if (n.find(text) != std::string::npos) return true;
-  return false;
-}
 
 }  // namespace
 
@@ -123,7 +95,7 @@ TEST_CASE("serve capacity: rack and pod answers per second", "[serve][calc]") {
   CHECK(value(r, "reasoning_requests_per_second") == Approx(21.6));
   CHECK(value(r, "reasoning_drop") == Approx(100.0 / 3));
   CHECK(value(r, "rack_tokens_per_second") == 216000);
-  CHECK(error_of("capacity", {{"system", "gb200-nvl72"}, {"model", "llama-3.1-8b"}}).find("--gpu gb200") != std::string::npos);
+  CHECK(error_of("serve", "capacity", {{"system", "gb200-nvl72"}, {"model", "llama-3.1-8b"}}).find("--gpu gb200") != std::string::npos);
 }
 
 TEST_CASE("serve capacity: replicas under latency targets", "[serve][calc]") {
@@ -167,10 +139,10 @@ TEST_CASE("serve latency: reasoning tokens and the waterfall", "[serve][calc]") 
   double share = 0;
   for (const auto& row : w.tables[0].rows) share += std::get<Quantity>(row[4]).value;
   CHECK(share == Approx(1));
-  CHECK(error_of("latency", {{"base_turn", "5s"}, {"network", "1ms"}}).find("--base-turn") != std::string::npos);
-  CHECK(error_of("latency", {{"prompt_tokens", "100"}, {"cached_prefix_tokens", "200"}, {"prefill_rate", "1ktok/s"}}).find("exceeds") !=
+  CHECK(error_of("serve", "latency", {{"base_turn", "5s"}, {"network", "1ms"}}).find("--base-turn") != std::string::npos);
+  CHECK(error_of("serve", "latency", {{"prompt_tokens", "100"}, {"cached_prefix_tokens", "200"}, {"prefill_rate", "1ktok/s"}}).find("exceeds") !=
         std::string::npos);
-  CHECK(error_of("latency", {{"output_tokens", "100"}}).find("nothing prices") != std::string::npos);
+  CHECK(error_of("serve", "latency", {{"output_tokens", "100"}}).find("nothing prices") != std::string::npos);
 }
 
 TEST_CASE("serve latency: a prefix-cache hit", "[serve][calc]") {
@@ -219,16 +191,16 @@ TEST_CASE("serve diffusion: samplers and video", "[serve][calc]") {
 }
 
 TEST_CASE("serve input errors name the input", "[serve][calc]") {
-  CHECK(error_of("simulate", {{"count", "10"}}).find("no step model") != std::string::npos);
-  CHECK(error_of("simulate", {{"step_time", "10ms"}, {"rate", "1/s"}, {"users", "4"}}).find("not both") != std::string::npos);
-  CHECK(error_of("simulate", {{"step_time", "10ms"}, {"requests", "10+10"}, {"count", "5"}}).find("seeded stream") != std::string::npos);
-  CHECK(error_of("simulate", {{"model", "llama-3-8b"}, {"gpu", "h100-sxm"}, {"prompt_tokens", "8000"}, {"output_tokens", "500"}})
+  CHECK(error_of("serve", "simulate", {{"count", "10"}}).find("no step model") != std::string::npos);
+  CHECK(error_of("serve", "simulate", {{"step_time", "10ms"}, {"rate", "1/s"}, {"users", "4"}}).find("not both") != std::string::npos);
+  CHECK(error_of("serve", "simulate", {{"step_time", "10ms"}, {"requests", "10+10"}, {"count", "5"}}).find("seeded stream") != std::string::npos);
+  CHECK(error_of("serve", "simulate", {{"model", "llama-3-8b"}, {"gpu", "h100-sxm"}, {"prompt_tokens", "8000"}, {"output_tokens", "500"}})
             .find("context") != std::string::npos);
-  CHECK(error_of("simulate", {{"model", "llama-3.1-70b"}, {"gpu", "h100-sxm"}, {"count", "2"}}).find("no memory left") != std::string::npos);
-  CHECK(error_of("simulate", {{"step_time", "10ms"}, {"max_batch", "512"}, {"step_tokens", "256"}}).find("--step-tokens") != std::string::npos);
-  CHECK(error_of("simulate", {{"step_time", "10ms"}, {"requests", "100+10"}, {"kv_tokens", "64"}}).find("KV blocks") != std::string::npos);
-  CHECK(error_of("simulate", {{"step_time", "10ms"}, {"rate", "20"}}).find("--rate") != std::string::npos);
-  CHECK(error_of("multimodal", {{"images", "1"}, {"patch_size", "0"}}).find("--patch-size") != std::string::npos);
+  CHECK(error_of("serve", "simulate", {{"model", "llama-3.1-70b"}, {"gpu", "h100-sxm"}, {"count", "2"}}).find("no memory left") != std::string::npos);
+  CHECK(error_of("serve", "simulate", {{"step_time", "10ms"}, {"max_batch", "512"}, {"step_tokens", "256"}}).find("--step-tokens") != std::string::npos);
+  CHECK(error_of("serve", "simulate", {{"step_time", "10ms"}, {"requests", "100+10"}, {"kv_tokens", "64"}}).find("KV blocks") != std::string::npos);
+  CHECK(error_of("serve", "simulate", {{"step_time", "10ms"}, {"rate", "20"}}).find("--rate") != std::string::npos);
+  CHECK(error_of("serve", "multimodal", {{"images", "1"}, {"patch_size", "0"}}).find("--patch-size") != std::string::npos);
 }
 
 TEST_CASE("swap preemption takes its copy time from the GPU's host link", "[serve][calc]") {
@@ -254,11 +226,11 @@ TEST_CASE("serve capacity: the notes agree on the request counts and say counts 
 }
 
 TEST_CASE("serve capacity: a pod is whole replicas", "[serve][calc]") {
-  CHECK(error_of("capacity", {{"model", "llama-3-8b"}, {"gpu", "h100-sxm"}, {"gpus", "8"}, {"tp", "16"}})
+  CHECK(error_of("serve", "capacity", {{"model", "llama-3-8b"}, {"gpu", "h100-sxm"}, {"gpus", "8"}, {"tp", "16"}})
             .find("does not fit in --gpus 8") != std::string::npos);
-  CHECK(error_of("capacity", {{"model", "llama-3-8b"}, {"gpu", "h100-sxm"}, {"gpus", "12"}, {"tp", "8"}})
+  CHECK(error_of("serve", "capacity", {{"model", "llama-3-8b"}, {"gpu", "h100-sxm"}, {"gpus", "12"}, {"tp", "8"}})
             .find("not a multiple of the replica size") != std::string::npos);
-  CHECK(error_of("capacity", {{"tokens_per_second_per_gpu", "3000tok/s"}, {"tokens_per_answer", "300"}, {"target_rate", "1e300/s"}}) ==
+  CHECK(error_of("serve", "capacity", {{"tokens_per_second_per_gpu", "3000tok/s"}, {"tokens_per_answer", "300"}, {"target_rate", "1e300/s"}}) ==
         "--target-rate: needs more than 9e15 replicas; hint: lower --target-rate, or serve more per replica (a larger --tp or batch)");
 }
 

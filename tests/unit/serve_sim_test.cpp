@@ -19,7 +19,7 @@ namespace {
 
 Seconds sec(double s) { return from_base<Seconds>(s); }
 
-decode::Workload workload(const char* id) {
+decode::Workload sim_workload(const char* id) {
   const Entry* e = Catalog::instance().find(id);
   REQUIRE(e != nullptr);
   auto arch = read_model_arch(*e);
@@ -30,7 +30,7 @@ decode::Workload workload(const char* id) {
 
 decode::Roof h100() { return {from_base<BytesPerSecond>(3.35e12), from_base<FlopsPerSecond>(989.4e12)}; }
 
-RooflineStepModel llama() { return {workload("llama-3.1-8b"), h100(), 1, std::nullopt, from_base<Bytes>(2.0), Seconds{}}; }
+RooflineStepModel llama() { return {sim_workload("llama-3.1-8b"), h100(), 1, std::nullopt, from_base<Bytes>(2.0), Seconds{}}; }
 
 std::vector<Request> fixed(int n, std::int64_t p, std::int64_t o) {
   std::vector<Request> r(static_cast<std::size_t>(n));
@@ -45,7 +45,7 @@ std::vector<Request> fixed(int n, std::int64_t p, std::int64_t o) {
 
 TEST_CASE("the step model matches decode's step formulas", "[serve][step]") {
   for (const char* id : {"llama-3.1-8b", "gemma-3-27b", "deepseek-v3", "mistral-7b"}) {
-    const decode::Workload w = workload(id);
+    const decode::Workload w = sim_workload(id);
     for (int tp : {1, 2}) {
       const RooflineStepModel m(w, h100(), tp, std::nullopt, from_base<Bytes>(2.0), Seconds{});
       for (double ctx : {0.0, 1.0, 4095.0, 30000.0}) {
@@ -354,7 +354,7 @@ TEST_CASE("a rate parses as a count per time", "[serve][units]") {
 
 TEST_CASE("a uniform step priced in constant time equals the step of its copies", "[serve][step]") {
   for (const char* id : {"llama-3.1-8b", "deepseek-v3", "gemma-3-27b"}) {
-    const RooflineStepModel m(workload(id), h100(), 2, decode::Link{from_base<BytesPerSecond>(450e9), sec(1e-6)}, from_base<Bytes>(2.0),
+    const RooflineStepModel m(sim_workload(id), h100(), 2, decode::Link{from_base<BytesPerSecond>(450e9), sec(1e-6)}, from_base<Bytes>(2.0),
                               sec(1e-4));
     for (const SeqWork w : {SeqWork{3000, 1, false}, SeqWork{0, 2048, true}, SeqWork{9000, 512, true}}) {
       const std::vector<SeqWork> copies(37, w);

@@ -13,29 +13,17 @@
 #include "plugins/tco/tco_ledger.hpp"
 #include "plugins/tco/tco_math.hpp"
 #include "units/format.hpp"
+#include "tests/unit/calc_test_util.hpp"
 
 using namespace infracalc;
+using namespace calc_test;
 using namespace infracalc::tco;
 
 namespace {
 Usd usd(double v) { return from_base<Usd>(v); }
 UsdPerJoule per_kwh(double v) { return from_base<UsdPerJoule>(v / 3.6e6); }
-double per_hour(UsdPerHour v) { return v.value() * 3600.0; }
+double dollars_per_hour(UsdPerHour v) { return v.value() * 3600.0; }
 
-Result run(const char* calc, const RawInputs& raw) {
-  const Plugin* p = find_plugin("tco");
-  REQUIRE(p != nullptr);
-  return run_calculator(*p, *p->find(calc), raw);
-}
-
-std::string error_of(const char* calc, const RawInputs& raw) {
-  try {
-    (void)run(calc, raw);
-  } catch (const UserError& e) {
-    return e.error.text();
-  }
-  return "no error";
-}
 }  // namespace
 
 TEST_CASE("a year is the parser's Julian year", "[tco]") {
@@ -45,16 +33,16 @@ TEST_CASE("a year is the parser's Julian year", "[tco]") {
 TEST_CASE("equipment per sold hour doubles when the sold share halves", "[tco]") {
   const UsdPerHour at70 = equipment_per_sold_hour(usd(40000), usd(0), year() * 4.0, 0.7);
   const UsdPerHour at35 = equipment_per_sold_hour(usd(40000), usd(0), year() * 4.0, 0.35);
-  CHECK(per_hour(at70) == Approx(1.62967).epsilon(1e-5));
+  CHECK(dollars_per_hour(at70) == Approx(1.62967).epsilon(1e-5));
   CHECK(at35 / at70 == Approx(2.0));
-  CHECK(per_hour(equipment_per_sold_hour(usd(40000), usd(8000), year() * 4.0, 1.0)) == Approx(32000.0 / 35064.0));
+  CHECK(dollars_per_hour(equipment_per_sold_hour(usd(40000), usd(8000), year() * 4.0, 1.0)) == Approx(32000.0 / 35064.0));
 }
 
 TEST_CASE("electricity per sold hour carries idle draw in unsold hours", "[tco]") {
   const Watts kw = from_base<Watts>(1200);
-  CHECK(per_hour(electricity_per_sold_hour(kw, 1.0, per_kwh(0.08), 0.7, 0.0)) == Approx(0.096));
-  CHECK(per_hour(electricity_per_sold_hour(kw, 1.0, per_kwh(0.08), 0.5, 0.5)) == Approx(0.096 * 1.5));
-  CHECK(per_hour(electricity_per_sold_hour(kw, 1.25, per_kwh(0.08), 1.0, 0.9)) == Approx(0.12));
+  CHECK(dollars_per_hour(electricity_per_sold_hour(kw, 1.0, per_kwh(0.08), 0.7, 0.0)) == Approx(0.096));
+  CHECK(dollars_per_hour(electricity_per_sold_hour(kw, 1.0, per_kwh(0.08), 0.5, 0.5)) == Approx(0.096 * 1.5));
+  CHECK(dollars_per_hour(electricity_per_sold_hour(kw, 1.25, per_kwh(0.08), 1.0, 0.9)) == Approx(0.12));
 }
 
 TEST_CASE("the annuity factor and capital recovery", "[tco]") {
@@ -137,7 +125,7 @@ TEST_CASE("ranges and lists parse with the unit parser", "[tco]") {
 }
 
 TEST_CASE("tco hour end to end", "[tco]") {
-  const Result r = run("hour", {{"capex-per-gpu", "$40000"}, {"life", "4yr"}, {"sold-share", "70%"}, {"power-per-gpu", "1.2kW"},
+  const Result r = run("tco", "hour", {{"capex-per-gpu", "$40000"}, {"life", "4yr"}, {"sold-share", "70%"}, {"power-per-gpu", "1.2kW"},
                                 {"tariff", "$0.08/kWh"}, {"maintenance", "$0.21/h"}, {"financing", "$0.45/h"}});
   // $0.21 per installed hour is the source's $0.30 per sold hour at 70% sold (issue 19, item 12).
   CHECK(r.find("owner_cost")->q.value * 3600 == Approx(2.4756731));
@@ -168,17 +156,17 @@ TEST_CASE("tco hour takes dated catalog prices and records them", "[tco]") {
 }
 
 TEST_CASE("tco errors name the input and the fix", "[tco]") {
-  CHECK_THAT(error_of("hour", {{"capex-per-gpu", "$40000"}, {"life", "4yr"}, {"sold-share", "70%"}, {"power-per-gpu", "1.2kW"},
+  CHECK_THAT(error_of("tco", "hour", {{"capex-per-gpu", "$40000"}, {"life", "4yr"}, {"sold-share", "70%"}, {"power-per-gpu", "1.2kW"},
                                {"tariff", "$0.08/kWh"}, {"pue", "0.9"}}),
              Catch::Contains("--pue must be at least 1"));
-  CHECK_THAT(error_of("hour", {{"capex-per-gpu", "$40000"}, {"residual-value", "$50000"}, {"life", "4yr"}, {"sold-share", "70%"},
+  CHECK_THAT(error_of("tco", "hour", {{"capex-per-gpu", "$40000"}, {"residual-value", "$50000"}, {"life", "4yr"}, {"sold-share", "70%"},
                                {"power-per-gpu", "1.2kW"}, {"tariff", "$0.08/kWh"}}),
              Catch::Contains("--residual-value"));
-  CHECK_THAT(error_of("facility", {{"life", "5yr"}}), Catch::Contains("missing --capex"));
-  CHECK_THAT(error_of("facility", {{"capex", "$1e9"}, {"accelerators", "10"}, {"life", "5yr"}, {"energy-cost", "$1/yr"}}),
+  CHECK_THAT(error_of("tco", "facility", {{"life", "5yr"}}), Catch::Contains("missing --capex"));
+  CHECK_THAT(error_of("tco", "facility", {{"capex", "$1e9"}, {"accelerators", "10"}, {"life", "5yr"}, {"energy-cost", "$1/yr"}}),
              Catch::Contains("not both"));
-  CHECK_THAT(error_of("energy", {{"tariff", "$0.1/kWh"}}), Catch::Contains("missing --energy"));
-  CHECK_THAT(error_of("ledger", {{"capex-per-gpu", "$40000"}, {"life", "4yr"}, {"horizon", "2.5yr"}, {"sold-share", "70%"},
+  CHECK_THAT(error_of("tco", "energy", {{"tariff", "$0.1/kWh"}}), Catch::Contains("missing --energy"));
+  CHECK_THAT(error_of("tco", "ledger", {{"capex-per-gpu", "$40000"}, {"life", "4yr"}, {"horizon", "2.5yr"}, {"sold-share", "70%"},
                                  {"power-per-gpu", "1.2kW"}, {"tariff", "$0.08/kWh"}}),
              Catch::Contains("whole years"));
 }
@@ -216,7 +204,7 @@ basis = "estimate"
   const RawInputs base = {{"grid", "us-ohio"}, {"life", "5yr"}, {"sold-share", "100%"}, {"power-per-gpu", "1kW"}};
   RawInputs rack = base;
   rack.push_back({"purchase", "gb200-nvl72-purchase"});
-  const Result r = run("hour", rack);
+  const Result r = run("tco", "hour", rack);
   double capex = 0;
   for (const auto& in : r.inputs)
     if (in.key == "capex_per_gpu") capex = std::get<Quantity>(in.value).value;
@@ -226,10 +214,10 @@ basis = "estimate"
   CHECK(counted);
   RawInputs pod = base;
   pod.push_back({"purchase", "test-pod-purchase"});
-  CHECK_THAT(error_of("hour", pod), Catch::Contains("prices one pod") && Catch::Contains("--capex-per-gpu"));
+  CHECK_THAT(error_of("tco", "hour", pod), Catch::Contains("prices one pod") && Catch::Contains("--capex-per-gpu"));
   RawInputs rental = base;
   rental.push_back({"purchase", "h100-sxm-rental-aws"});
-  CHECK_THAT(error_of("hour", rental), Catch::Contains("has no 'purchase' price series"));
+  CHECK_THAT(error_of("tco", "hour", rental), Catch::Contains("has no 'purchase' price series"));
   Catalog::instance().reset();
   fs::remove_all(dir);
 }
@@ -239,10 +227,10 @@ TEST_CASE("tco hour: the cost of capital is at most 100% a year, and its note re
                           {"tariff", "$0.08/kWh"}};
   RawInputs huge = base;
   huge.push_back({"cost_of_capital", "1e6%"});
-  CHECK(error_of("hour", huge).find("above the 100%") != std::string::npos);
+  CHECK(error_of("tco", "hour", huge).find("above the 100%") != std::string::npos);
   RawInputs eight = base;
   eight.push_back({"cost_of_capital", "8%"});
-  const Result r = run("hour", eight);
+  const Result r = run("tco", "hour", eight);
   bool an = false;
   for (const auto& n : r.notes) {
     CHECK(n.find("a 8%") == std::string::npos);
@@ -251,5 +239,5 @@ TEST_CASE("tco hour: the cost of capital is at most 100% a year, and its note re
   CHECK(an);
   RawInputs full = base;
   full.push_back({"cost_of_capital", "100%"});
-  CHECK(run("hour", full).find("financing") != nullptr);
+  CHECK(run("tco", "hour", full).find("financing") != nullptr);
 }

@@ -7,7 +7,7 @@
 using namespace infracalc;
 
 namespace {
-std::string calc(const char* e) {
+std::string expr_result(const char* e) {
   auto r = evaluate(e);
   if (!r) return "error: " + r.error().text();
   if (r->target) {
@@ -24,44 +24,44 @@ std::string calc(const char* e) {
 }  // namespace
 
 TEST_CASE("calc examples from the design", "[units][calc]") {
-  CHECK(calc("140 GB / (3.35 TB/s)") == "41.79 ms");
-  CHECK(calc("70e9 * 2 B") == "140 GB");
-  CHECK(calc("700 W * 1 yr -> MWh") == "6.136 MWh");
-  CHECK(calc("192 GiB -> GB") == "206.2 GB");
-  const std::string err = calc("3 W + 2 GB");
+  CHECK(expr_result("140 GB / (3.35 TB/s)") == "41.79 ms");
+  CHECK(expr_result("70e9 * 2 B") == "140 GB");
+  CHECK(expr_result("700 W * 1 yr -> MWh") == "6.136 MWh");
+  CHECK(expr_result("192 GiB -> GB") == "206.2 GB");
+  const std::string err = expr_result("3 W + 2 GB");
   CHECK_THAT(err, Catch::Contains("a power"));
   CHECK_THAT(err, Catch::Contains("an amount of data"));
 }
 
 TEST_CASE("operators, functions and precedence", "[units][calc]") {
-  CHECK(calc("2 + 3 * 4") == "14");
-  CHECK(calc("(2 + 3) * 4") == "20");
-  CHECK(calc("2^10") == "1,024");
-  CHECK(calc("-2^2") == "-4");
-  CHECK(calc("ceil(140 GB / (80 GB))") == "2");
-  CHECK(calc("floor(7 / 2)") == "3");
-  CHECK(calc("sqrt(16 m2)") == "4 m");
-  CHECK(calc("min(3 GB, 2 GiB)") == "2 GiB");
-  CHECK(calc("max(1 s, 2 ms)") == "1 s");
-  CHECK(calc("8Ki * 327680 B") == "2.5 GiB");
-  CHECK(calc("$2.20/h / (2500 tok/s)") == "$0.2444/Mtok");
-  CHECK(calc("64^3/4") == "65,536");
-  CHECK(calc("30 degC + 10 K") == "40 degC");
-  CHECK(calc("30 degC - 20 degC") == "10 K");
-  CHECK(calc("140 GB \u00F7 80 GB \u00D7 1") == "1.75");
+  CHECK(expr_result("2 + 3 * 4") == "14");
+  CHECK(expr_result("(2 + 3) * 4") == "20");
+  CHECK(expr_result("2^10") == "1,024");
+  CHECK(expr_result("-2^2") == "-4");
+  CHECK(expr_result("ceil(140 GB / (80 GB))") == "2");
+  CHECK(expr_result("floor(7 / 2)") == "3");
+  CHECK(expr_result("sqrt(16 m2)") == "4 m");
+  CHECK(expr_result("min(3 GB, 2 GiB)") == "2 GiB");
+  CHECK(expr_result("max(1 s, 2 ms)") == "1 s");
+  CHECK(expr_result("8Ki * 327680 B") == "2.5 GiB");
+  CHECK(expr_result("$2.20/h / (2500 tok/s)") == "$0.2444/Mtok");
+  CHECK(expr_result("64^3/4") == "65,536");
+  CHECK(expr_result("30 degC + 10 K") == "40 degC");
+  CHECK(expr_result("30 degC - 20 degC") == "10 K");
+  CHECK(expr_result("140 GB \u00F7 80 GB \u00D7 1") == "1.75");
 }
 
 TEST_CASE("calc errors", "[units][calc]") {
-  CHECK_THAT(calc("1 GB / 0"), Catch::Contains("division by zero"));
-  CHECK_THAT(calc("ceil(3 GB)"), Catch::Contains("plain number"));
-  CHECK_THAT(calc("sqrt(2 m)"), Catch::Contains("sqrt"));
-  CHECK_THAT(calc("2 * (3 + 4"), Catch::Contains("missing ')'"));
-  CHECK_THAT(calc("5 W -> GB"), Catch::Contains("cannot convert"));
-  CHECK_THAT(calc("30 degC * 2"), Catch::Contains("temperature point"));
-  CHECK_THAT(calc("1e308 * 1e308"), Catch::Contains("finite"));
-  CHECK_THAT(calc("3 GB ? 2"), Catch::Contains("unexpected character"));
-  CHECK_THAT(calc("min(3)"), Catch::Contains("at least 2"));
-  CHECK_THAT(calc(""), Catch::Contains("ends too early"));
+  CHECK_THAT(expr_result("1 GB / 0"), Catch::Contains("division by zero"));
+  CHECK_THAT(expr_result("ceil(3 GB)"), Catch::Contains("plain number"));
+  CHECK_THAT(expr_result("sqrt(2 m)"), Catch::Contains("sqrt"));
+  CHECK_THAT(expr_result("2 * (3 + 4"), Catch::Contains("missing ')'"));
+  CHECK_THAT(expr_result("5 W -> GB"), Catch::Contains("cannot convert"));
+  CHECK_THAT(expr_result("30 degC * 2"), Catch::Contains("temperature point"));
+  CHECK_THAT(expr_result("1e308 * 1e308"), Catch::Contains("finite"));
+  CHECK_THAT(expr_result("3 GB ? 2"), Catch::Contains("unexpected character"));
+  CHECK_THAT(expr_result("min(3)"), Catch::Contains("at least 2"));
+  CHECK_THAT(expr_result(""), Catch::Contains("ends too early"));
 }
 
 TEST_CASE("references resolve through a resolver, and expressions translate to spreadsheet formulas", "[units][calc]") {
@@ -124,27 +124,27 @@ TEST_CASE("spreadsheet formulas carry the scale of cells shown in display units,
 }
 
 TEST_CASE("a temperature point takes its sign as part of the reading; other operations on a point are errors", "[units][calc]") {
-  CHECK(calc("-10 degC") == "-10 degC");
+  CHECK(expr_result("-10 degC") == "-10 degC");
   const auto minus_ten = evaluate("-10 degC");
   REQUIRE(minus_ten.ok());
   CHECK(minus_ten->value.point);
   CHECK(minus_ten->value.value == Approx(263.15));
-  CHECK(calc("- 40 degC + 5 K") == "-35 degC");
-  CHECK(calc("20 degC - -10 degC") == "30 K");
-  CHECK(calc("min(-10 degC, 5 degC)") == "-10 degC");
-  CHECK(calc("max(-10 degC, -20 degC)") == "-10 degC");
-  CHECK(calc("-10 K") == "-10 K");
-  CHECK(calc("-2^2") == "-4");
-  CHECK(calc("abs(-10 degC - 5 degC)") == "15 K");
-  CHECK_THAT(calc("-(10 degC)"), Catch::Contains("cannot negate a temperature point"));
-  CHECK_THAT(calc("-(30 degC + 10 K)"), Catch::Contains("cannot negate a temperature point"));
+  CHECK(expr_result("- 40 degC + 5 K") == "-35 degC");
+  CHECK(expr_result("20 degC - -10 degC") == "30 K");
+  CHECK(expr_result("min(-10 degC, 5 degC)") == "-10 degC");
+  CHECK(expr_result("max(-10 degC, -20 degC)") == "-10 degC");
+  CHECK(expr_result("-10 K") == "-10 K");
+  CHECK(expr_result("-2^2") == "-4");
+  CHECK(expr_result("abs(-10 degC - 5 degC)") == "15 K");
+  CHECK_THAT(expr_result("-(10 degC)"), Catch::Contains("cannot negate a temperature point"));
+  CHECK_THAT(expr_result("-(30 degC + 10 K)"), Catch::Contains("cannot negate a temperature point"));
   for (const char* f : {"abs", "sqrt", "ceil", "floor", "round"}) {
     INFO(f);
-    const std::string err = calc((std::string(f) + "(-10 degC)").c_str());
+    const std::string err = expr_result((std::string(f) + "(-10 degC)").c_str());
     CHECK_THAT(err, Catch::Contains(std::string(f) + "() of a temperature point"));
     CHECK_THAT(err, Catch::Contains("hint:"));
   }
-  CHECK_THAT(calc("min(20 degC, 5 K)"), Catch::Contains("compares temperature points (degC) with temperature differences (K)"));
+  CHECK_THAT(expr_result("min(20 degC, 5 K)"), Catch::Contains("compares temperature points (degC) with temperature differences (K)"));
 }
 
 TEST_CASE("calc knows Fahrenheit, BTU, refrigeration tons, US gpm and time words (issue 20, item 8)", "[units][expr]") {

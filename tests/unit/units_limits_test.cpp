@@ -23,7 +23,7 @@ std::string joined(const std::string& item, const std::string& sep, int n) {
   for (int i = 1; i < n; ++i) out += sep + item;
   return out;
 }
-std::string calc(const std::string& e) {
+std::string limit_result(const std::string& e) {
   auto r = evaluate(e);
   if (!r) return "error: " + r.error().text();
   if (r->target) return format_in_unit(r->value, *r->target, 4);
@@ -35,38 +35,38 @@ std::string human(double value, const Dim& dim, FormatOptions opt = {}) { return
 }  // namespace
 
 TEST_CASE("deep nesting is an error, not a stack overflow", "[units][limits]") {
-  CHECK_THAT(calc(repeat("(", 10000) + "1" + repeat(")", 10000)), Catch::Contains("nesting deeper than 256 levels"));
-  CHECK_THAT(calc(repeat("sqrt(", 10000) + "1" + repeat(")", 10000)), Catch::Contains("nesting deeper than 256 levels"));
-  CHECK_THAT(calc(repeat("-", 100000) + "1"), Catch::Contains("nesting deeper than 256 levels"));
-  CHECK_THAT(calc(joined("2", "^", 10000)), Catch::Contains("nesting deeper than 256 levels"));
-  CHECK_THAT(calc(repeat("(", 10000)), Catch::Contains("nesting deeper than 256 levels"));
-  CHECK_THAT(calc("1 m -> " + repeat("(", 10000) + "m" + repeat(")", 10000)), Catch::Contains("nesting deeper than 256 levels"));
+  CHECK_THAT(limit_result(repeat("(", 10000) + "1" + repeat(")", 10000)), Catch::Contains("nesting deeper than 256 levels"));
+  CHECK_THAT(limit_result(repeat("sqrt(", 10000) + "1" + repeat(")", 10000)), Catch::Contains("nesting deeper than 256 levels"));
+  CHECK_THAT(limit_result(repeat("-", 100000) + "1"), Catch::Contains("nesting deeper than 256 levels"));
+  CHECK_THAT(limit_result(joined("2", "^", 10000)), Catch::Contains("nesting deeper than 256 levels"));
+  CHECK_THAT(limit_result(repeat("(", 10000)), Catch::Contains("nesting deeper than 256 levels"));
+  CHECK_THAT(limit_result("1 m -> " + repeat("(", 10000) + "m" + repeat(")", 10000)), Catch::Contains("nesting deeper than 256 levels"));
   // Just inside the limit still works.
-  CHECK(calc(repeat("(", 200) + "2 m" + repeat(")", 200)) == "2 m");
-  CHECK(calc("1 m -> " + repeat("(", 200) + "m" + repeat(")", 200)) == "1 " + repeat("(", 200) + "m" + repeat(")", 200));
+  CHECK(limit_result(repeat("(", 200) + "2 m" + repeat(")", 200)) == "2 m");
+  CHECK(limit_result("1 m -> " + repeat("(", 200) + "m" + repeat(")", 200)) == "1 " + repeat("(", 200) + "m" + repeat(")", 200));
 }
 
 TEST_CASE("an expression is bounded in size, so that evaluating it cannot overflow the stack", "[units][limits]") {
-  CHECK(calc(joined("1", "+", 1000)) == "1,000");
-  CHECK_THAT(calc(joined("1", "+", 100000)), Catch::Contains("the expression is too long"));
+  CHECK(limit_result(joined("1", "+", 1000)) == "1,000");
+  CHECK_THAT(limit_result(joined("1", "+", 100000)), Catch::Contains("the expression is too long"));
 }
 
 TEST_CASE("dimension exponents never wrap around", "[units][limits]") {
   // 130 metres in one unit: m^130 would wrap to m^-126 in an int8.
-  CHECK_THAT(calc("1 " + joined("m", "*", 130)), Catch::Contains("dimension exponent out of range"));
-  CHECK_THAT(calc("1 " + joined("m", "*", 130)), Catch::Contains("length^100"));
+  CHECK_THAT(limit_result("1 " + joined("m", "*", 130)), Catch::Contains("dimension exponent out of range"));
+  CHECK_THAT(limit_result("1 " + joined("m", "*", 130)), Catch::Contains("length^100"));
   // 256 products of 1 m would wrap to a plain number (and 2 after "+ 1").
-  CHECK_THAT(calc(joined("1 m", " * ", 256) + " + 1"), Catch::Contains("dimension exponent out of range"));
-  CHECK_THAT(calc(joined("1 m", " * ", 256) + " + 1"), Catch::Contains("product of length^99 and length"));
+  CHECK_THAT(limit_result(joined("1 m", " * ", 256) + " + 1"), Catch::Contains("dimension exponent out of range"));
+  CHECK_THAT(limit_result(joined("1 m", " * ", 256) + " + 1"), Catch::Contains("product of length^99 and length"));
   // 3000 divisions by GB would end as B^74/s.
-  CHECK_THAT(calc("1 GB/" + joined("GB", "/", 3000) + "/s"), Catch::Contains("dimension exponent out of range"));
-  CHECK_THAT(calc("(1 m^9 * 1 m^9 * 1 m^9)^4"), Catch::Contains("dimension exponent out of range"));
-  CHECK_THAT(calc("1 " + joined("m^9", "*", 12)), Catch::Contains("length^108"));
-  CHECK_THAT(calc("$1/" + joined("h", "/", 120)), Catch::Contains("dimension exponent out of range"));
-  CHECK_THAT(calc(joined("1 m", " / ", 120)), Catch::Contains("quotient"));
+  CHECK_THAT(limit_result("1 GB/" + joined("GB", "/", 3000) + "/s"), Catch::Contains("dimension exponent out of range"));
+  CHECK_THAT(limit_result("(1 m^9 * 1 m^9 * 1 m^9)^4"), Catch::Contains("dimension exponent out of range"));
+  CHECK_THAT(limit_result("1 " + joined("m^9", "*", 12)), Catch::Contains("length^108"));
+  CHECK_THAT(limit_result("$1/" + joined("h", "/", 120)), Catch::Contains("dimension exponent out of range"));
+  CHECK_THAT(limit_result(joined("1 m", " / ", 120)), Catch::Contains("quotient"));
   // Large but legal exponents still compute.
-  CHECK_FALSE(calc(joined("1 m", " * ", 99)).starts_with("error"));
-  CHECK_FALSE(calc("1 " + joined("m", "*", 99)).starts_with("error"));
+  CHECK_FALSE(limit_result(joined("1 m", " * ", 99)).starts_with("error"));
+  CHECK_FALSE(limit_result("1 " + joined("m", "*", 99)).starts_with("error"));
   CHECK(dims_fit(dims::length.pow(99), 1, dims::none, 0));
   CHECK_FALSE(dims_fit(dims::length.pow(99), 1, dims::length, 1));
   CHECK_FALSE(dims_fit(dims::length.pow(20), 8, dims::none, 0));
@@ -77,18 +77,18 @@ TEST_CASE("dimension exponents never wrap around", "[units][limits]") {
 }
 
 TEST_CASE("numbers of 1e15 and more print in scientific notation on every path", "[units][limits][format]") {
-  CHECK(calc("1e30 s") == "3.169e22 yr");
-  CHECK(calc("1e30 GiB") == "9.313e20 EiB");
-  CHECK(calc("1e30 GB") == "1e39 B");
-  CHECK(calc("1e30 W") == "1e30 W");
-  CHECK(calc("1e299 s") == "3.169e291 yr");
-  CHECK(calc("1e40") == "1e40");
-  CHECK(calc("1e30 tok") == "1e30 tok");
-  CHECK(calc("$1e30") == "$1e30");
-  CHECK(calc("$1e30/h") == "$1e30/h");
-  CHECK(calc("1e30 s -> s") == "1e30 s");
-  CHECK(calc("1e30 s -> h") == "2.778e26 h");
-  CHECK(calc("$1e30 -> $") == "$1e30");
+  CHECK(limit_result("1e30 s") == "3.169e22 yr");
+  CHECK(limit_result("1e30 GiB") == "9.313e20 EiB");
+  CHECK(limit_result("1e30 GB") == "1e39 B");
+  CHECK(limit_result("1e30 W") == "1e30 W");
+  CHECK(limit_result("1e299 s") == "3.169e291 yr");
+  CHECK(limit_result("1e40") == "1e40");
+  CHECK(limit_result("1e30 tok") == "1e30 tok");
+  CHECK(limit_result("$1e30") == "$1e30");
+  CHECK(limit_result("$1e30/h") == "$1e30/h");
+  CHECK(limit_result("1e30 s -> s") == "1e30 s");
+  CHECK(limit_result("1e30 s -> h") == "2.778e26 h");
+  CHECK(limit_result("$1e30 -> $") == "$1e30");
   FormatOptions bin;
   bin.binary = true;
   CHECK(human(1e36, dims::information, bin) == "8.674e17 EiB");
@@ -99,10 +99,10 @@ TEST_CASE("numbers of 1e15 and more print in scientific notation on every path",
   CHECK(format_count(1e20, 4) == "1e20");
   CHECK(format_human(Quantity{1e20 + 273.15, dims::temperature, true}) == "1e20 degC");
   // Normal magnitudes are unchanged.
-  CHECK(calc("1e14 s") == "3168809 yr");
-  CHECK(calc("5e14") == "500000000000000");
-  CHECK(calc("2 yr") == "2 yr");
-  CHECK(calc("$8747000") == "$8.747M");
+  CHECK(limit_result("1e14 s") == "3168809 yr");
+  CHECK(limit_result("5e14") == "500000000000000");
+  CHECK(limit_result("2 yr") == "2 yr");
+  CHECK(limit_result("$8747000") == "$8.747M");
 }
 
 TEST_CASE("money below a tenth of a cent prints in fixed notation down to a millionth", "[units][limits][format]") {
@@ -113,7 +113,7 @@ TEST_CASE("money below a tenth of a cent prints in fixed notation down to a mill
   CHECK(human(0.3 / 3600, dims::money_rate) == "$0.30/h");
   CHECK(human(2.2 / 3600 / 2500, dims::money_per_token) == "$0.2444/Mtok");
   CHECK(human(0.05, dims::currency) == "$0.05");
-  CHECK(calc("$6.772e-4") == "$0.0006772");
+  CHECK(limit_result("$6.772e-4") == "$0.0006772");
 }
 
 TEST_CASE("suggestions rank a real one-edit typo before a fragment of a long name", "[units][limits][suggest]") {
@@ -161,5 +161,5 @@ TEST_CASE("bytes in error messages are printable", "[units][limits]") {
   CHECK(utf8_sequence_length("\xC3\xA9") == 2);
   CHECK(utf8_sequence_length("\xC3") == 0);
   CHECK(utf8_sequence_length("\x80") == 0);
-  CHECK_THAT(calc("3 \x01 GB"), Catch::Contains("unexpected character '\\x01'"));
+  CHECK_THAT(limit_result("3 \x01 GB"), Catch::Contains("unexpected character '\\x01'"));
 }
