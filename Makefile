@@ -9,11 +9,15 @@ ASAN       ?= 1
 # Warnings are errors in the test build (CI).
 WERROR     ?= ON
 
-PACKAGES := cmake g++ make libcli11-dev libtomlplusplus-dev libfmt-dev libboost-dev catch2 bsdutils
+PACKAGES := cmake ninja-build g++ make libcli11-dev libtomlplusplus-dev libfmt-dev libboost-dev catch2 bsdutils
 # zsh and fish: the completion tests load the generated scripts in each shell.
 OPTIONAL_PACKAGES := libxlsxwriter-dev libbenchmark-dev libopenblas-dev zlib1g-dev zsh fish
 
 CMAKE_FLAGS := -DCMAKE_BUILD_TYPE=Release
+# A new build folder is configured for Ninja when it is installed (the deps step installs it): Ninja compiles a
+# layer's files while the layer below it still links, where Make waits for each library in turn (docs/PERFORMANCE.md).
+# A folder keeps the generator it was configured with. Recursively expanded: it looks after deps has run.
+generator = $(if $(wildcard $(1)/CMakeCache.txt),,$(if $(shell command -v ninja 2>/dev/null),-G Ninja,))
 
 FUZZ_BUILD   ?= build-fuzz
 FUZZ_SECONDS ?= 60
@@ -33,7 +37,7 @@ deps:
 	fi
 
 $(BUILD)/CMakeCache.txt:
-	cmake -S . -B $(BUILD) $(CMAKE_FLAGS) -DINFRACALC_WERROR=$(WERROR)
+	cmake -S . -B $(BUILD) $(call generator,$(BUILD)) $(CMAKE_FLAGS) -DINFRACALC_WERROR=$(WERROR)
 
 build: deps $(BUILD)/CMakeCache.txt
 	cmake --build $(BUILD) -j$(JOBS)
@@ -52,7 +56,7 @@ ASAN_FLAGS := -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCMAKE_CXX_FLAGS_RELWITHDEBINFO
               -DINFRACALC_SANITIZE=ON -DINFRACALC_CUDA=OFF
 
 asan-build: deps
-	cmake -S . -B $(ASAN_BUILD) $(ASAN_FLAGS) -DINFRACALC_WERROR=$(WERROR)
+	cmake -S . -B $(ASAN_BUILD) $(call generator,$(ASAN_BUILD)) $(ASAN_FLAGS) -DINFRACALC_WERROR=$(WERROR)
 	cmake --build $(ASAN_BUILD) -j$(JOBS)
 
 asan: asan-build
@@ -63,7 +67,7 @@ test: unit
 	@if [ "$(ASAN)" = "1" ]; then $(MAKE) --no-print-directory asan; fi
 
 bench: deps
-	cmake -S . -B $(BUILD) $(CMAKE_FLAGS) -DINFRACALC_BENCH=ON
+	cmake -S . -B $(BUILD) $(call generator,$(BUILD)) $(CMAKE_FLAGS) -DINFRACALC_BENCH=ON
 	cmake --build $(BUILD) -j$(JOBS)
 	./bench/run.sh $(BUILD)
 
@@ -73,7 +77,7 @@ COV_BUILD ?= build-cov
 coverage: deps
 	@dpkg -s gcovr >/dev/null 2>&1 || { sudo=""; [ "$$(id -u)" -eq 0 ] || sudo="sudo"; \
 	  $$sudo apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$sudo apt-get install -y -qq --no-install-recommends gcovr; }
-	cmake -S . -B $(COV_BUILD) -DCMAKE_BUILD_TYPE=Debug -DCMAKE_CXX_FLAGS_DEBUG="-O0 -g0 --coverage -fprofile-update=atomic" \
+	cmake -S . -B $(COV_BUILD) $(call generator,$(COV_BUILD)) -DCMAKE_BUILD_TYPE=Debug -DCMAKE_CXX_FLAGS_DEBUG="-O0 -g0 --coverage -fprofile-update=atomic" \
 	  -DCMAKE_EXE_LINKER_FLAGS=--coverage -DINFRACALC_CUDA=OFF -DINFRACALC_WERROR=OFF
 	cmake --build $(COV_BUILD) -j$(JOBS)
 	find $(COV_BUILD) -name '*.gcda' -delete
@@ -87,7 +91,7 @@ coverage: deps
 fuzz: deps
 	@dpkg -s clang-14 libclang-rt-14-dev >/dev/null 2>&1 || { sudo=""; [ "$$(id -u)" -eq 0 ] || sudo="sudo"; \
 	  $$sudo apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$sudo apt-get install -y -qq clang-14 libclang-rt-14-dev; }
-	cmake -S . -B $(FUZZ_BUILD) -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCMAKE_CXX_COMPILER=clang++-14 -DINFRACALC_FUZZ=ON -DINFRACALC_TESTS=OFF
+	cmake -S . -B $(FUZZ_BUILD) $(call generator,$(FUZZ_BUILD)) -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCMAKE_CXX_COMPILER=clang++-14 -DINFRACALC_FUZZ=ON -DINFRACALC_TESTS=OFF
 	cmake --build $(FUZZ_BUILD) -j$(JOBS)
 	./tests/fuzz/run.sh $(FUZZ_BUILD) $(FUZZ_SECONDS)
 

@@ -320,14 +320,13 @@ std::vector<IndexItem> Catalog::index() {
 const Entry* Catalog::load(const IndexItem& item) {
   for (const auto& [id, e] : cache_)
     if (id == item.id) return e.get();
-  std::string text;
+  Expected<Node> node = Error{"no data file " + item.path, ""};
   if (item.overlay) {
-    text = read_input_file(item.path, "data file", input_limits::document).value_or_throw();
+    node = read_toml(read_input_file(item.path, "data file", input_limits::document).value_or_throw(), item.path);
   } else {
     for (const auto& f : embedded_files())
-      if (f.id == item.id) text = std::string(f.text);
+      if (f.id == item.id) node = embedded_tree(f);
   }
-  auto node = read_toml(text, item.path);
   if (!node) throw UserError{node.error()};
   auto entry = Entry::from_node(std::move(node).value(), item.path, item.overlay);
   if (!entry) throw UserError{entry.error()};

@@ -4,6 +4,9 @@
 #include <span>
 #include <string_view>
 
+#include "documents/node.hpp"
+#include "units/expected.hpp"
+
 namespace infracalc {
 
 /// One data file embedded at build time.
@@ -16,7 +19,12 @@ struct EmbeddedFile {
   std::string_view kind;
   /// The TOML text.
   std::string_view text;
+  /// The text parsed at build time (documents/node_bytes); empty when it did not parse.
+  std::string_view tree;
 };
+
+/// A file's document tree: the one the build parsed, or, when it stored none, the text parsed now (and its error).
+[[nodiscard]] Expected<Node> embedded_tree(const EmbeddedFile& file);
 
 /// Every embedded data file, sorted by path.
 [[nodiscard]] std::span<const EmbeddedFile> embedded_files();

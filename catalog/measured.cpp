@@ -184,7 +184,7 @@ const std::vector<Measurement>& embedded_measurements() {
     for (const auto& f : embedded_files()) {
       if (f.kind != "measured") continue;
       const std::string name = "data/" + std::string(f.path);
-      auto root = read_toml(f.text, name);
+      auto root = embedded_tree(f);
       if (!root) throw UserError{root.error()};
       auto entries = read_measurements(root.value(), name);
       if (!entries) throw UserError{entries.error()};

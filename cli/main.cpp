@@ -91,10 +91,19 @@ std::vector<char*> hoist_output_options(int argc, char** argv) {
 }
 
 // Rejects unknown --flags with a did-you-mean before CLI11 sees them.
-void check_flags(const CLI::App& app, int argc, char** argv) {
-  std::vector<std::string> names;
-  for (const CLI::Option* o : app.get_options())
-    for (const auto& n : o->get_lnames()) names.push_back(n);
+// The long option names (without "--") the words up to a `--` spell, `--name` and `--name=VALUE` alike.
+std::vector<std::string_view> named_options(int argc, char** argv) {
+  std::vector<std::string_view> out;
+  for (int i = 1; i < argc; ++i) {
+    const std::string_view a = argv[i];
+    if (a == "--") break;
+    if (a.size() >= 3 && a.substr(0, 2) == "--") out.push_back(a.substr(2, a.find('=') == std::string_view::npos ? std::string_view::npos : a.find('=') - 2));
+  }
+  return out;
+}
+
+// Refuses an option that is none of `names` (long names without "--"), with the nearest as a hint.
+void check_flags(const std::string& command, std::vector<std::string> names, int argc, char** argv) {
   for (int i = 1; i < argc; ++i) {
     std::string a = argv[i];
     if (a == "--") break;
@@ -103,17 +112,24 @@ void check_flags(const CLI::App& app, int argc, char** argv) {
     if (std::find(names.begin(), names.end(), a) != names.end()) continue;
     std::vector<std::string_view> views(names.begin(), names.end());
     std::string hint = did_you_mean(a, views, "--");
-    throw UserError{{std::string(app.get_name()) + ": unknown option '--" + a + "'",
-                     hint.empty() ? "see `infracalc " + app.get_name() + " --help`" : hint}};
+    throw UserError{{command + ": unknown option '--" + a + "'", hint.empty() ? "see `infracalc " + command + " --help`" : hint}};
   }
+}
+
+std::vector<std::string> long_names(const CLI::App& app) {
+  std::vector<std::string> names;
+  for (const CLI::Option* o : app.get_options())
+    for (const auto& n : o->get_lnames()) names.push_back(n);
+  return names;
 }
 
 /// Thrown after a command printed its --help: the command is done, with status 0.
 struct HelpPrinted {};
 
 // Parses with CLI11, mapping its errors to UserError (exit 2); CLI11's own --help prints and ends the command.
-void parse(CLI::App& app, int argc, char** argv) {
-  check_flags(app, argc, argv);
+// `known`: every long option of the command, when the app holds only those the words name (run_plugin).
+void parse(CLI::App& app, int argc, char** argv, const std::vector<std::string>* known = nullptr) {
+  check_flags(app.get_name(), known != nullptr ? *known : long_names(app), argc, argv);
   // A single-value option given twice keeps the last value (as in ripgrep), never CLI11's "at most 1" error.
   for (CLI::Option* o : app.get_options())
     if (o->get_multi_option_policy() == CLI::MultiOptionPolicy::Throw && o->get_items_expected_max() <= 1)
@@ -612,41 +628,58 @@ ExitStatus run_plugin(const Plugin& p, int argc, char** argv) {
       else if (name == "--force") app.add_flag(name, force, "replace an existing --plot file");
       else throw std::logic_error("chart option " + name + " has no binding in run_plugin");
     }
+  // CLI11 is given only the inputs the words name: each add_option compares its names with those of every option
+  // added before it, 0.6 million of a `decode ceiling` query's 4 million instructions for the 40 it would otherwise
+  // add. An option the words do not name cannot change the parse; an unknown one is refused against them all.
   const std::size_t n = calc->refs.size() + calc->inputs.size();
   std::vector<std::string> values(n);
-  std::vector<bool> switches(n, false);
-  std::vector<std::pair<std::string, CLI::Option*>> opts;
+  struct Given {
+    std::string input;
+    CLI::Option* option;
+    std::size_t value;  // index into values
+  };
+  std::vector<Given> opts;
+  std::vector<std::string> known = long_names(app);
+  const std::vector<std::string_view> named = named_options(argc, argv);
+  auto wanted = [&](std::string_view name) {
+    known.emplace_back(name);
+    return std::find(named.begin(), named.end(), name) != named.end();
+  };
   std::size_t i = 0;
   for (const auto& r : calc->refs) {
-    opts.emplace_back(std::string(r.name), app.add_option(Context::flag_name(r.name), values[i++], std::string(r.help)));
+    const std::string flag = Context::flag_name(r.name);
+    if (wanted(std::string_view(flag).substr(2))) opts.push_back({std::string(r.name), app.add_option(flag, values[i], std::string(r.help)), i});
+    ++i;
   }
   for (const auto& in : calc->inputs) {
     std::string flag = Context::flag_name(in.name);
-    for (auto a : input_aliases(*calc, in)) flag += "," + Context::flag_name(a);  // --utilization for --utilisation
-    if (in.kind == InputKind::flag) {
+    bool any = wanted(std::string_view(flag).substr(2));
+    for (auto a : input_aliases(*calc, in)) {  // --utilization for --utilisation
+      flag += "," + Context::flag_name(a);
+      any = wanted(std::string_view(flag).substr(flag.rfind(',') + 3)) || any;
+    }
+    if (any && in.kind == InputKind::flag) {
       const std::string help_text(in.help);
-      opts.emplace_back(std::string(in.name), app.add_flag(flag, help_text));
-      ++i;
-    } else {
-      CLI::Option* o = app.add_option(flag, values[i++], std::string(in.help));
+      opts.push_back({std::string(in.name), app.add_flag(flag, help_text), i});
+    } else if (any) {
+      CLI::Option* o = app.add_option(flag, values[i], std::string(in.help));
       // A text input may take several words (`--compare pcie-5 nvlink-c2c`); they reach the calculator
       // joined by commas, the same text as `--compare pcie-5,nvlink-c2c`.
       if (in.kind == InputKind::text)
         o->multi_option_policy(CLI::MultiOptionPolicy::Join)->delimiter(',')->expected(1, CLI::detail::expected_max_vector_size)->allow_extra_args();
-      opts.emplace_back(std::string(in.name), o);
+      opts.push_back({std::string(in.name), o, i});
     }
+    ++i;
   }
-  parse(app, argc - 1, argv + 1);  // argv[1] is the calculator name, CLI11's "program name"
+  parse(app, argc - 1, argv + 1, &known);  // argv[1] is the calculator name, CLI11's "program name"
   if (help) {
     emit(calculator_help(p, *calc));
     return ExitStatus::ok;
   }
   prepare(g);
   RawInputs raw;
-  for (std::size_t k = 0; k < opts.size(); ++k) {
-    if (opts[k].second->count() == 0) continue;
-    raw.emplace_back(opts[k].first, values[k]);
-  }
+  for (const Given& o : opts)
+    if (o.option->count() > 0) raw.emplace_back(o.input, values[o.value]);
   RunOptions ro;
   ro.as_of = as_of_option(g);
   ro.number = g.out.number;
