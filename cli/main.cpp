@@ -90,7 +90,6 @@ std::vector<char*> hoist_output_options(int argc, char** argv) {
   return out;
 }
 
-// Rejects unknown --flags with a did-you-mean before CLI11 sees them.
 // The long option names (without "--") the words up to a `--` spell, `--name` and `--name=VALUE` alike.
 std::vector<std::string_view> named_options(int argc, char** argv) {
   std::vector<std::string_view> out;
@@ -102,8 +101,9 @@ std::vector<std::string_view> named_options(int argc, char** argv) {
   return out;
 }
 
-// Refuses an option that is none of `names` (long names without "--"), with the nearest as a hint.
-void check_flags(const std::string& command, std::vector<std::string> names, int argc, char** argv) {
+// Rejects unknown --flags before CLI11 sees them: an option that is none of `names` (long names without "--"), with
+// the nearest as a did-you-mean.
+void check_flags(const std::string& command, const std::vector<std::string>& names, int argc, char** argv) {
   for (int i = 1; i < argc; ++i) {
     std::string a = argv[i];
     if (a == "--") break;
@@ -655,8 +655,9 @@ ExitStatus run_plugin(const Plugin& p, int argc, char** argv) {
     std::string flag = Context::flag_name(in.name);
     bool any = wanted(std::string_view(flag).substr(2));
     for (auto a : input_aliases(*calc, in)) {  // --utilization for --utilisation
-      flag += "," + Context::flag_name(a);
-      any = wanted(std::string_view(flag).substr(flag.rfind(',') + 3)) || any;
+      const std::string alias = Context::flag_name(a);
+      flag += "," + alias;
+      any = wanted(std::string_view(alias).substr(2)) || any;
     }
     if (any && in.kind == InputKind::flag) {
       const std::string help_text(in.help);
