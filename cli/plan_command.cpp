@@ -25,6 +25,7 @@
 #include "documents/atomic_file.hpp"
 #include "documents/input_file.hpp"
 #include "host/words.hpp"
+#include "host/worker_processes.hpp"
 
 namespace infracalc::cli {
 
@@ -243,7 +244,7 @@ ExitStatus finish_sweep(PreparedPlan& p, const PlanOptions& o, const GlobalOptio
   return ExitStatus::check_failed;
 }
 
-unsigned jobs_of(const PlanOptions& o) { return o.jobs > 0 ? o.jobs : plan::available_cores(); }
+unsigned jobs_of(const PlanOptions& o) { return o.jobs > 0 ? o.jobs : available_cores(); }
 
 plan::PartHeader part_header(const PlanOptions& o, const GlobalOptions& g) {
   plan::PartHeader h;

@@ -10,8 +10,10 @@
 
 #include "cli/commands.hpp"
 #include "cli/progress.hpp"
+#include "cli/verify_workers.hpp"
 #include "documents/atomic_file.hpp"
 #include "documents/json.hpp"
+#include "host/worker_processes.hpp"
 #include "plugins/decode/decode_host.hpp"
 #include "plugins/registry.hpp"
 #include "units/suggest.hpp"
@@ -80,24 +82,52 @@ ExitStatus run_verify(const std::vector<std::string>& plugins, const KernelOptio
   mallopt(M_MMAP_THRESHOLD, 32 << 20);
   mallopt(M_TRIM_THRESHOLD, 1 << 30);
 #endif
-  std::vector<Row> rows;
-  std::size_t kernels = 0;
-  for (const Plugin* p : chosen) kernels += p->kernels.size();
-  Progress bar("verify", static_cast<double>(kernels));
-  for (const Plugin* p : chosen) {
+  struct Task {
+    const Plugin* plugin;
+    const Kernel* kernel;
+  };
+  std::vector<Task> tasks;
+  std::vector<std::size_t> pooled, alone;
+  for (const Plugin* p : chosen)
     for (const auto& kern : p->kernels) {
-      bar.advance(0, fmt::format("{} {}", p->name, kern.name));
-      try {
-        for (auto& c : kern.run(k)) {
-          const bool ok = c.pass();
-          rows.push_back({std::string(p->name), std::string(kern.name), c, ok || c.timing, !ok && c.timing, ""});
-        }
-      } catch (const std::exception& e) {
-        rows.push_back(failed_row(p->name, kern.name, e.what()));
-      } catch (const UserError& e) {
-        rows.push_back(failed_row(p->name, kern.name, e.error.text()));
-      }
-      bar.advance();
+      (kern.alone ? alone : pooled).push_back(tasks.size());
+      tasks.push_back({p, &kern});
+    }
+  const auto run_one = [&](std::size_t i) {
+    KernelOutcome o;
+    try {
+      o.checks = tasks[i].kernel->run(k);
+    } catch (const std::exception& e) {
+      o.error = e.what();
+    } catch (const UserError& e) {
+      o.error = e.error.text();
+    }
+    return o;
+  };
+  Progress bar("verify", static_cast<double>(tasks.size()));
+  const auto started = [&](std::size_t i) { bar.advance(0, fmt::format("{} {}", tasks[i].plugin->name, tasks[i].kernel->name)); };
+  // A trace is read in order, so it runs in one process; the kernels that time this machine run after the others,
+  // one at a time, in this process (verify --calibrate writes what decode-loop measured).
+  std::vector<KernelOutcome> outcomes(tasks.size());
+  auto from_pool = run_in_workers(
+      pooled.size(), k.trace ? 1U : available_cores(), [&](std::size_t j) { return run_one(pooled[j]); },
+      [&](std::size_t j) { started(pooled[j]); }, [&](std::size_t /*j*/) { bar.advance(); });
+  for (std::size_t j = 0; j < pooled.size(); ++j) outcomes[pooled[j]] = std::move(from_pool[j]);
+  for (const std::size_t i : alone) {
+    started(i);
+    outcomes[i] = run_one(i);
+    bar.advance();
+  }
+  std::vector<Row> rows;
+  for (std::size_t i = 0; i < tasks.size(); ++i) {
+    const Task& t = tasks[i];
+    if (!outcomes[i].error.empty()) {
+      rows.push_back(failed_row(t.plugin->name, t.kernel->name, outcomes[i].error));
+      continue;
+    }
+    for (auto& c : outcomes[i].checks) {
+      const bool ok = c.pass();
+      rows.push_back({std::string(t.plugin->name), std::string(t.kernel->name), c, ok || c.timing, !ok && c.timing, ""});
     }
   }
   bar.finish();

@@ -252,6 +252,9 @@ struct Kernel {
   std::string_view checks;
   /// Runs it and returns its comparisons.
   std::function<std::vector<KernelCheck>(const KernelOptions&)> run;
+  /// Times this machine (its checks compare a measured speed with a prediction): `verify` runs it by itself after
+  /// every other kernel, so that no other kernel's load slows what it measures.
+  bool alone = false;
 };
 
 /// A descriptor's names to their positions, built on first use: the host resolves every input of every batch

@@ -9,9 +9,6 @@
 
 namespace infracalc::plan {
 
-/// The cores this process may run on (its CPU affinity: taskset, a cgroup's cpuset), at least 1.
-[[nodiscard]] unsigned available_cores();
-
 /// Evaluates the points first..end-1 as run_sweep_range does, on `jobs` worker processes: each takes every
 /// jobs-th block of consecutive points (evaluated incrementally, as one process would), and the rows reach
 /// `sink` here, in grid order, as the blocks finish. Memory stays flat: a worker runs at most about a block

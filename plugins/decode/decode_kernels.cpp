@@ -265,7 +265,7 @@ std::vector<Kernel> decode_kernels() {
       {"speculative", "simulates draft acceptance and builds draft trees, against the expected tokens per pass", run_speculation},
       {"tp-split", "a tensor-parallel decode step among simulated ranks: all-reduces, bytes per device, same result", run_tp},
       {"decode-loop", "a real decode loop over a synthetic transformer: tallies vs formulas; timed against this machine's roofline",
-       run_decode_loop},
+       run_decode_loop, true},
   };
 }
 
