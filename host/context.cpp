@@ -319,6 +319,7 @@ Context::Context(const Plugin& plugin, const Calculator& calc, const RawInputs& 
       ri.raw = *raw_value(i);
       ri.value = std::move(*typed[i]);
     }
+  inputs_placed_ = result_.inputs.size();
 }
 
 namespace {
@@ -468,6 +469,9 @@ const ResolvedInput* Context::find(std::string_view key) const {
     const int at = at_[static_cast<std::size_t>(slot)];
     if (at >= 0 && static_cast<std::size_t>(at) < result_.inputs.size() && result_.inputs[static_cast<std::size_t>(at)].key == key)
       return &result_.inputs[static_cast<std::size_t>(at)];
+    // Declared, not resolved, and nothing added since: absent, without comparing every key (calculators ask has()
+    // of their optional inputs on every run).
+    if (at < 0 && result_.inputs.size() == inputs_placed_) return nullptr;
   }
   for (const auto& ri : result_.inputs)
     if (ri.key == key) return &ri;

@@ -135,6 +135,7 @@ class Context {
   std::vector<int> at_;      // for each declared input, its place in result_.inputs as resolved, or -1
   std::vector<int> out_at_;  // for each declared output, its place in result_.values once set, or -1
   std::size_t outputs_set_ = 0;  // how many values set_quantity added
+  std::size_t inputs_placed_ = 0;  // how many inputs the host resolved; a calculator may add more
   Result result_;
 };
 

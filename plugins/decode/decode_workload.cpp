@@ -165,18 +165,45 @@ std::optional<double> ridge_batch(const Workload& w, const Roof& roof, Tokens co
     const StepCost c = decode_step(w, b, context, tp).cost();
     return (c.flops / *roof.peak - c.bytes / roof.bandwidth).value();
   };
-  double hi = 1.0;
-  while (gap(hi) < 0) {
+  double hi = 1.0, f_hi = gap(hi), lo = 0.0, f_lo = 0.0;
+  if (f_hi >= 0) {
+    // Compute-bound at batch 1 already: bisect (0, 1], where batch 0 has no step to time.
+    for (int i = 0; i < 200 && hi - lo > 1e-9 * hi; ++i) {
+      const double mid = 0.5 * (lo + hi);
+      (gap(mid) < 0 ? lo : hi) = mid;
+    }
+    return hi;
+  }
+  // Crossing at most once, the gap is still negative at the largest batch searched (2^39, about 5e11) exactly when
+  // it never turns: one step answers what doubling up to there took forty for (KV reads that grow with the batch
+  // keep a long context memory-bound at any batch).
+  constexpr double kLargest = 549755813888.0;  // 2^39
+  if (gap(kLargest) < 0) return std::nullopt;
+  while (f_hi < 0) {
+    lo = hi;
+    f_lo = f_hi;
     hi *= 2;
-    if (hi > 1e12) return std::nullopt;
+    f_hi = gap(hi);
   }
-  double lo = hi / 2;
-  if (hi == 1.0) {
-    lo = 0.0;
-  }
+  // Regula falsi with the Illinois correction (an end kept twice in a row has its gap halved, so both ends close
+  // in): the gap is nearly linear in the batch, so a handful of steps reach what bisection needs thirty for.
+  int kept = 0;  // -1: lo was kept last time, +1: hi was
   for (int i = 0; i < 200 && hi - lo > 1e-9 * hi; ++i) {
-    const double mid = 0.5 * (lo + hi);
-    (gap(mid) < 0 ? lo : hi) = mid;
+    double x = (lo * f_hi - hi * f_lo) / (f_hi - f_lo);
+    if (!(x > lo && x < hi)) x = 0.5 * (lo + hi);
+    const double f_x = gap(x);
+    if (f_x == 0) return x;
+    if (f_x < 0) {
+      lo = x;
+      f_lo = f_x;
+      if (kept == 1) f_hi *= 0.5;
+      kept = 1;
+    } else {
+      hi = x;
+      f_hi = f_x;
+      if (kept == -1) f_lo *= 0.5;
+      kept = -1;
+    }
   }
   return hi;
 }

@@ -17,11 +17,13 @@ constexpr std::array<const char*, kEngines.size()> kEngineNames = {"generic", "t
 
 const Efficiency* g_override = nullptr;
 
+// The node itself, not Entry::field_ref: these 36 figures are read on every decode query, and a field reference builds
+// its provenance strings, which nothing here cites. A field written as a table with `value` is read the same way.
 const Node& read_node(const Entry& e, const std::string& path) {
-  const FieldRef* f = e.field_ref(path);
-  if (f == nullptr || f->value == nullptr)
-    throw UserError{{e.file() + ": missing '" + path + "'", "regenerate it with `infracalc calibrate --published`"}};
-  return *f->value;
+  const Node* n = e.root().at_path(path);
+  if (n != nullptr && n->is_table()) n = n->find("value");
+  if (n == nullptr) throw UserError{{e.file() + ": missing '" + path + "'", "regenerate it with `infracalc calibrate --published`"}};
+  return *n;
 }
 
 double read_number(const Entry& e, const std::string& path) {

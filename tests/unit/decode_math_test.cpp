@@ -108,6 +108,27 @@ TEST_CASE("ridge batch of a dense model is the ridge point in bytes per paramete
   CHECK_FALSE(ridge_batch(w, Roof{r.bandwidth, std::nullopt}, from_base<Tokens>(0)).has_value());
 }
 
+TEST_CASE("ridge batch: the first batch at which a step is compute-bound, to nine digits, dense and mixture-of-experts", "[decode]") {
+  const Roof r{from_base<BytesPerSecond>(3.35e12), from_base<FlopsPerSecond>(989.4e12)};
+  const auto gap = [&](const Workload& w, double b, double context, int tp) {
+    const StepCost c = decode_step(w, b, from_base<Tokens>(context), tp).cost();
+    return (c.flops / *r.peak - c.bytes / r.bandwidth).value();
+  };
+  const Workload dense = workload_from_arch(llama70b_arch(), fmt("fp16"), fmt("fp16"));
+  const Workload moe = workload_from_arch(mixtral(), fmt("fp16"), fmt("fp16"));
+  const Workload fp8 = workload_from_arch(mixtral(), fmt("fp8-e4m3"), fmt("fp8-e4m3"));
+  for (const Workload* w : {&dense, &moe, &fp8})
+    for (const double context : {0.0, 16.0, 300.0})
+      for (const int tp : {1, 8}) {
+        INFO("workload " << (w == &dense ? "dense" : w == &moe ? "moe" : "moe fp8") << ", context " << context << ", tp " << tp);
+        const auto b = ridge_batch(*w, r, from_base<Tokens>(context), tp);
+        REQUIRE(b.has_value());
+        // Compute-bound at the answer, memory-bound a relative 2e-9 below it: the crossing, not just near it.
+        CHECK(gap(*w, *b, context, tp) >= 0);
+        CHECK(gap(*w, *b * (1 - 2e-9), context, tp) < 0);
+      }
+}
+
 TEST_CASE("experts touched by a batch", "[decode][moe]") {
   CHECK(expected_experts_touched(8, 2, 1) == Approx(2));
   CHECK(expected_experts_touched(256, 8, 64) == Approx(256 * (1 - std::pow(1 - 8.0 / 256, 64))));
