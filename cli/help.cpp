@@ -96,6 +96,14 @@ std::string calculator_help(const Plugin& p, const Calculator& c) {
     std::string head = fmt::format("{:<26} {}", o.name, unit);
     out += column(head, 40, o.help);
   }
+  if (!c.tables.empty()) {
+    out += "\ntables (JSON keys; --csv --table NAME)\n";
+    for (const auto& t : c.tables) out += column(t.name, 27, t.help);
+  }
+  if (!c.verdicts.empty()) {
+    out += "\nverdicts (JSON keys; ok when)\n";
+    for (const auto& v : c.verdicts) out += column(v.key, 27, v.help);
+  }
   if (c.chart != Chart::none) {
     out += "\noutput file\n";
     out += column("--plot FILE.svg", 27, "write the result as an SVG chart (checked before the run; never replaces a file without --force)");

@@ -95,6 +95,8 @@ std::string result_document(const Plugin* p, const Calculator* c) {
                               {"note", kString}, {"overlay", R"({"const":true})"}})},
        {"additionalProperties", "false"}});
   std::string inputs, results;
+  std::string verdicts = object({{"type", quote("object")}, {"additionalProperties", verdict}});
+  std::string tables = object({{"type", quote("object")}, {"additionalProperties", table}});
   if (c == nullptr) {
     inputs = object({{"type", quote("object")}, {"additionalProperties", generic_input()}});
     results = object({{"type", quote("object")}, {"additionalProperties", quantity_schema("")}});
@@ -107,6 +109,28 @@ std::string result_document(const Plugin* p, const Calculator* c) {
     for (const auto& o : c->outputs) out_props.emplace_back(o.name, quantity_schema(writers::machine_quantity(o.name, Quantity{1, o.dim, o.point}).unit));
     inputs = object({{"type", quote("object")}, {"properties", object(in_props)}, {"additionalProperties", generic_input()}});
     results = object({{"type", quote("object")}, {"properties", object(out_props)}, {"additionalProperties", "false"}});
+    // The declared verdicts and tables, nothing else; a verdict key with `*` (formed at run time) is a pattern.
+    const auto described = [](const std::string& schema, std::string_view help) {
+      return schema.substr(0, schema.size() - 1) + ",\"description\":" + quote(help) + "}";
+    };
+    std::vector<std::pair<std::string_view, std::string>> verdict_props, verdict_patterns, table_props;
+    std::vector<std::string> patterns;
+    patterns.reserve(c->verdicts.size());
+    for (const auto& v : c->verdicts) {
+      const auto star = v.key.find('*');
+      if (star == std::string_view::npos) {
+        verdict_props.emplace_back(v.key, described(verdict, v.help));
+        continue;
+      }
+      patterns.push_back("^" + std::string(v.key.substr(0, star)) + "[a-z0-9_]+" + std::string(v.key.substr(star + 1)) + "$");
+      verdict_patterns.emplace_back(patterns.back(), described(verdict, v.help));
+    }
+    for (const auto& t : c->tables) table_props.emplace_back(t.name, described(table, t.help));
+    std::vector<std::pair<std::string_view, std::string>> vmembers = {{"type", quote("object")}, {"properties", object(verdict_props)}};
+    if (!verdict_patterns.empty()) vmembers.emplace_back("patternProperties", object(verdict_patterns));
+    vmembers.emplace_back("additionalProperties", "false");
+    verdicts = object(vmembers);
+    tables = object({{"type", quote("object")}, {"properties", object(table_props)}, {"additionalProperties", "false"}});
   }
   return object({{"type", quote("object")},
                  {"required", strings({"schema_version", "plugin", "calculator", "inputs", "results", "verdicts", "tables", "notes", "provenance"})},
@@ -117,8 +141,8 @@ std::string result_document(const Plugin* p, const Calculator* c) {
                                         {"calculator", c == nullptr ? kString : object({{"const", quote(c->name)}})},
                                         {"inputs", inputs},
                                         {"results", results},
-                                        {"verdicts", object({{"type", quote("object")}, {"additionalProperties", verdict}})},
-                                        {"tables", object({{"type", quote("object")}, {"additionalProperties", table}})},
+                                        {"verdicts", verdicts},
+                                        {"tables", tables},
                                         {"notes", object({{"type", quote("array")}, {"items", kString}})},
                                         {"provenance", object({{"type", quote("array")}, {"items", provenance}})}})},
                  {"additionalProperties", "false"}});

@@ -589,7 +589,16 @@ void Context::set_quantity(std::string_view key, const Quantity& q) {
   result_.values.push_back({std::string(key), q, std::string(decl.unit_hint)});
 }
 
+bool key_matches(std::string_view pattern, std::string_view key) {
+  const auto star = pattern.find('*');
+  if (star == std::string_view::npos) return pattern == key;
+  const std::string_view head = pattern.substr(0, star), tail = pattern.substr(star + 1);
+  return key.size() > head.size() + tail.size() && key.starts_with(head) && key.ends_with(tail);
+}
+
 void Context::verdict(std::string_view key, bool ok, std::string text) {
+  if (std::none_of(calc_.verdicts.begin(), calc_.verdicts.end(), [&](const VerdictDecl& d) { return key_matches(d.key, key); }))
+    throw std::logic_error("calculator " + result_.plugin + " " + result_.calculator + " gave the undeclared verdict '" + std::string(key) + "'");
   result_.verdicts.push_back({std::string(key), ok, std::move(text)});
 }
 
@@ -606,6 +615,8 @@ std::string Context::quote_number(double v) const { return format_number(v, opti
 std::string Context::quote_percent(double share) const { return format_number(100 * share, options_.number.digits) + "%"; }
 
 void Context::add_table(Table table) {
+  if (std::none_of(calc_.tables.begin(), calc_.tables.end(), [&](const TableDecl& d) { return d.name == table.name; }))
+    throw std::logic_error("calculator " + result_.plugin + " " + result_.calculator + " added the undeclared table '" + table.name + "'");
   for (const auto& row : table.rows) {
     if (row.size() != table.columns.size()) throw std::logic_error("table '" + table.name + "' row width mismatch");
     for (const auto& cell : row)

@@ -93,6 +93,26 @@ struct Input {
   std::string_view most_why{};
 };
 
+/// A result table a calculator declares (JSON: a key under "tables"); the host refuses a table it did not declare.
+struct TableDecl {
+  /// Its key, e.g. "waterfall".
+  std::string_view name;
+  /// What it holds, one line.
+  std::string_view help;
+};
+
+/// A verdict a calculator declares (JSON: a key under "verdicts"); the host refuses one it did not declare. A key
+/// with one `*` stands for the keys a calculator forms at run time from a name (a cache tier, a catalog technology).
+struct VerdictDecl {
+  /// Its key, e.g. "fits", or a pattern such as "*_fits".
+  std::string_view key;
+  /// What `ok: true` means, one line.
+  std::string_view help;
+};
+
+/// True when `key` is `pattern`, or matches it with its one `*` standing for one or more characters.
+[[nodiscard]] bool key_matches(std::string_view pattern, std::string_view key);
+
 /// One declared output value.
 struct Output {
   /// Key in snake_case (JSON, CSV, batch, plan references).
@@ -327,6 +347,10 @@ struct Calculator {
   std::vector<Input> inputs{};
   /// Declared outputs.
   std::vector<Output> outputs{};
+  /// Declared result tables.
+  std::vector<TableDecl> tables{};
+  /// Declared verdicts.
+  std::vector<VerdictDecl> verdicts{};
   /// The computation.
   std::function<void(Context&)> run{};
   /// The source file of the calculator (`__FILE__` where it is declared, next to its run function), so

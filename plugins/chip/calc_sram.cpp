@@ -138,6 +138,9 @@ Calculator chip_sram_calculator() {
   };
   c.run = run_sram;
   c.source = __FILE__;
+  c.verdicts = {
+      {"fits", "the weights fit in the chips' combined SRAM"},
+  };
   return c;
 }
 

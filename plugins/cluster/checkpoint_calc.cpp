@@ -134,6 +134,9 @@ Calculator checkpoint_calculator() {
   };
   c.run = run_checkpoint;
   c.source = __FILE__;
+  c.tables = {
+      {"tiers", "time to write the checkpoint to each storage tier"},
+  };
   return c;
 }
 

@@ -141,6 +141,9 @@ Calculator collective_calculator() {
   };
   c.run = run_collective;
   c.source = __FILE__;
+  c.tables = {
+      {"algorithms", "the same collective under every algorithm"},
+  };
   return c;
 }
 

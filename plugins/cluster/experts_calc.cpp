@@ -207,6 +207,9 @@ Calculator experts_calculator() {
   };
   c.run = run_experts;
   c.source = __FILE__;
+  c.tables = {
+      {"loads", "tokens routed to each expert in the last simulated step, sorted"},
+  };
   return c;
 }
 

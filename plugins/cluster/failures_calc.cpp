@@ -264,6 +264,14 @@ Calculator failures_calculator() {
   };
   c.run = run_failures;
   c.source = __FILE__;
+  c.tables = {
+      {"blast_radius", "what one failure takes down"},
+      {"fleet_sizes", "fleet MTBF at other fleet sizes, same rate per accelerator"},
+      {"intervals", "goodput against the checkpoint interval"},
+  };
+  c.verdicts = {
+      {"retry_affordable", "the remaining budget covers the back-off and the re-run"},
+  };
   return c;
 }
 

@@ -474,6 +474,14 @@ Calculator layout_calculator() {
   };
   c.run = run_layout;
   c.source = __FILE__;
+  c.tables = {
+      {"alternatives", "layouts considered, fewest model-parallel devices first, rejected ones with the reason"},
+      {"layout", "the chosen layout and why"},
+      {"memory", "memory on the busiest device of the chosen layout"},
+  };
+  c.verdicts = {
+      {"fits", "the chosen layout fits device memory"},
+  };
   return c;
 }
 

@@ -205,6 +205,11 @@ Calculator pipeline_calculator() {
   };
   c.run = run_pipeline;
   c.source = __FILE__;
+  c.tables = {
+      {"schedules", "the same pipeline under each schedule"},
+      {"stages", "layers on each stage"},
+      {"timeline", "the simulated schedule per device, slot by slot (--trace)"},
+  };
   return c;
 }
 

@@ -92,6 +92,9 @@ Calculator recompute_calculator() {
   };
   c.run = run_recompute;
   c.source = __FILE__;
+  c.tables = {
+      {"steps", "the run step by step: layer inputs held after each step"},
+  };
   return c;
 }
 

@@ -230,6 +230,12 @@ Calculator train_calculator() {
   };
   c.run = run_train;
   c.source = __FILE__;
+  c.tables = {
+      {"utilisation", "published model and hardware FLOPs utilisation beside this run's"},
+  };
+  c.verdicts = {
+      {"meets_deadline", "the run finishes within --deadline at the given MFU"},
+  };
   return c;
 }
 

@@ -147,6 +147,13 @@ Calculator cooling_carbon_calculator() {
   };
   c.run = run_carbon;
   c.source = __FILE__;
+  c.tables = {
+      {"embodied_breakdown", "embodied carbon by part"},
+      {"grids", "operational against embodied carbon, grid by grid"},
+  };
+  c.verdicts = {
+      {"operational_dominates", "operational carbon exceeds embodied carbon"},
+  };
   return c;
 }
 

@@ -89,6 +89,14 @@ Calculator cooling_choose_calculator() {
   };
   c.run = run_choose;
   c.source = __FILE__;
+  c.tables = {
+      {"ladder", "cooling technologies by rack density"},
+  };
+  c.verdicts = {
+      {"*", "one per catalog technology (its id without cooling-, dashes as underscores): the rack is within its mainstream or stretch range"},
+      {"recommended_*", "the recommended technology: the simplest rung whose range reaches the rack"},
+      {"within_catalog", "given, false, only when no technology in the catalog reaches this rack power"},
+  };
   return c;
 }
 

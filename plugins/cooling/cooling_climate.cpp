@@ -160,6 +160,10 @@ Calculator cooling_climate_calculator() {
   };
   c.run = cooling::run_climate;
   c.source = __FILE__;
+  c.tables = {
+      {"months", "the site month by month through the chosen plant"},
+      {"technologies", "the same site through each plant"},
+  };
   return c;
 }
 

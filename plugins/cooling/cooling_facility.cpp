@@ -103,6 +103,9 @@ Calculator cooling_facility_calculator() {
   };
   c.run = run_facility;
   c.source = __FILE__;
+  c.verdicts = {
+      {"ere_below_1", "ERE below 1: the site exports more heat than its overhead uses"},
+  };
   return c;
 }
 

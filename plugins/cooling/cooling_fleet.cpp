@@ -98,6 +98,9 @@ Calculator cooling_fleet_calculator() {
   };
   c.run = run_fleet;
   c.source = __FILE__;
+  c.tables = {
+      {"sites", "each site's load, PUE and water"},
+  };
   return c;
 }
 

@@ -119,6 +119,10 @@ Calculator cooling_flux_calculator() {
   };
   c.run = run_flux;
   c.source = __FILE__;
+  c.verdicts = {
+      {"air", "the heat flux is within what an air heat sink takes"},
+      {"cold_plate", "the heat flux is within the cold-plate limit"},
+  };
   return c;
 }
 

@@ -161,6 +161,9 @@ Calculator cooling_loop_calculator() {
   };
   c.run = run_loop;
   c.source = __FILE__;
+  c.tables = {
+      {"racks", "flow split and temperatures per rack"},
+  };
   return c;
 }
 

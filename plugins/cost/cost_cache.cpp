@@ -137,6 +137,12 @@ Calculator cache_calculator() {
   };
   c.run = run_cache;
   c.source = __FILE__;
+  c.tables = {
+      {"requests", "prefix cost by the number of requests sharing it"},
+  };
+  c.verdicts = {
+      {"caching_pays", "enough requests share the prefix for caching to cost less"},
+  };
   return c;
 }
 

@@ -192,6 +192,12 @@ Calculator task_calculator() {
   };
   c.run = run_task;
   c.source = __FILE__;
+  c.tables = {
+      {"steps", "the calls of one attempt"},
+  };
+  c.verdicts = {
+      {"costs_more_than_alt", "this agent costs more per successful task than the alternative"},
+  };
   return c;
 }
 

@@ -117,6 +117,9 @@ Calculator breakdown_calculator() {
   };
   c.run = run_breakdown;
   c.source = __FILE__;
+  c.tables = {
+      {"operators", "one decode step or prefill by operator, one device"},
+  };
   return c;
 }
 

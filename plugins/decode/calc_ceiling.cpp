@@ -104,6 +104,9 @@ Calculator ceiling_calculator() {
   };
   c.run = calculate_ceiling;
   c.source = __FILE__;
+  c.verdicts = {
+      {"memory_bound", "the decode step is bound by memory traffic, not compute or communication"},
+  };
   return c;
 }
 
@@ -223,6 +226,9 @@ Calculator prefill_calculator() {
   };
   c.run = run_prefill;
   c.source = __FILE__;
+  c.verdicts = {
+      {"compute_bound", "the prefill is bound by compute, not memory traffic"},
+  };
   return c;
 }
 

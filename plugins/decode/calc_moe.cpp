@@ -163,6 +163,9 @@ Calculator moe_calculator() {
   };
   c.run = calculate_moe;
   c.source = __FILE__;
+  c.tables = {
+      {"batch", "experts touched and weight bytes read per step, by batch"},
+  };
   return c;
 }
 

@@ -229,6 +229,13 @@ Calculator offload_calculator() {
   };
   c.run = run_offload;
   c.source = __FILE__;
+  c.tables = {
+      {"links", "the same step over each host link"},
+  };
+  c.verdicts = {
+      {"fits_in_device", "weights and KV fit the device without offloading"},
+      {"host_fits", "the offloaded bytes fit host memory"},
+  };
   return c;
 }
 

@@ -171,6 +171,14 @@ Calculator roofline_calculator() {
   };
   c.run = calculate_roofline;
   c.source = __FILE__;
+  c.tables = {
+      {"sweep", "decode step across batch and context: intensity against attainable rate"},
+  };
+  c.verdicts = {
+      {"decode_memory_bound", "the decode step's intensity is below the ridge point"},
+      {"memory_bound", "the given intensity is below the ridge point"},
+      {"prefill_memory_bound", "the prefill's intensity is below the ridge point"},
+  };
   return c;
 }
 

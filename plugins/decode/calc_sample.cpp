@@ -56,6 +56,9 @@ Calculator sample_calculator() {
   };
   c.run = run_sample;
   c.source = __FILE__;
+  c.tables = {
+      {"probabilities", "softmax of each logit at the temperature"},
+  };
   return c;
 }
 

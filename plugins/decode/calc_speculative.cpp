@@ -121,6 +121,9 @@ Calculator speculative_calculator() {
   };
   c.run = calculate_speculative;
   c.source = __FILE__;
+  c.tables = {
+      {"batch", "speculation against plain decoding by batch (the batch-pressure crossover)"},
+  };
   return c;
 }
 

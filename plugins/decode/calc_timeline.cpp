@@ -134,6 +134,10 @@ Calculator timeline_calculator() {
   c.run = run_timeline;
   c.source = __FILE__;
   c.chart = Chart::timeline;  // --plot FILE.svg: one row per GPU from the table `timeline`
+  c.tables = {
+      {"layouts", "one round of each layout: busy, waiting and communicating time, tokens per request"},
+      {"timeline", "each GPU over one round, interval by interval"},
+  };
   return c;
 }
 

@@ -139,6 +139,9 @@ Calculator tp_calculator() {
   };
   c.run = calculate_tp;
   c.source = __FILE__;
+  c.tables = {
+      {"tp", "the decode step by tensor-parallel degree"},
+  };
   return c;
 }
 

@@ -272,6 +272,12 @@ Calculator finetune_calculator() {
   };
   c.run = run_finetune;
   c.source = __FILE__;
+  c.tables = {
+      {"adapters", "adapted matrices and their low-rank adapters"},
+  };
+  c.verdicts = {
+      {"fits", "the fine-tuning state fits device memory"},
+  };
   return c;
 }
 

@@ -163,6 +163,12 @@ Calculator inference_calculator() {
   };
   c.run = run_inference;
   c.source = __FILE__;
+  c.tables = {
+      {"waterfall", "memory per device, item by item"},
+  };
+  c.verdicts = {
+      {"fits", "weights, KV cache, activations and overhead fit usable device memory"},
+  };
   return c;
 }
 

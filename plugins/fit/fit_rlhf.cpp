@@ -133,6 +133,9 @@ Calculator rlhf_calculator() {
   };
   c.run = run_rlhf;
   c.source = __FILE__;
+  c.tables = {
+      {"networks", "resident networks and what each holds"},
+  };
   return c;
 }
 

@@ -176,6 +176,12 @@ Calculator train_calculator() {
   };
   c.run = run_train;
   c.source = __FILE__;
+  c.tables = {
+      {"state", "training state per parameter"},
+  };
+  c.verdicts = {
+      {"fits", "the training state fits device memory"},
+  };
   return c;
 }
 

@@ -46,6 +46,15 @@ Calculator info_calc() {
   };
   c.run = run_info;
   c.source = __FILE__;
+  c.tables = {
+      {"codes", "every code of a format of at most 8 bits"},
+      {"special_codes", "notable codes: largest, smallest, NaN, infinity"},
+  };
+  c.verdicts = {
+      {"has_infinities", "the format has infinity codes"},
+      {"has_nan", "the format has NaN codes"},
+      {"saturates", "a plain cast saturates instead of overflowing"},
+  };
   return c;
 }
 
@@ -79,6 +88,12 @@ Calculator decode_calc() {
   };
   c.run = run_decode;
   c.source = __FILE__;
+  c.tables = {
+      {"fields", "the code's fields: sign, exponent, mantissa"},
+  };
+  c.verdicts = {
+      {"finite", "the code is a finite value (not NaN or infinity)"},
+  };
   return c;
 }
 
@@ -116,6 +131,15 @@ Calculator encode_calc() {
   };
   c.run = run_encode;
   c.source = __FILE__;
+  c.tables = {
+      {"encoding", "how the value was encoded"},
+      {"scales", "block scales of the tensor"},
+      {"values", "each value, its code and what it decodes to"},
+  };
+  c.verdicts = {
+      {"exact", "the value encodes without rounding"},
+      {"in_range", "the value is within the format's finite range"},
+  };
   return c;
 }
 
@@ -192,6 +216,9 @@ Calculator error_calc() {
   };
   c.run = run_error;
   c.source = __FILE__;
+  c.tables = {
+      {"error", "quantization error of the format"},
+  };
   return c;
 }
 

@@ -260,6 +260,10 @@ Calculator capacity_calculator() {
   };
   c.run = run_capacity;
   c.source = __FILE__;
+  c.verdicts = {
+      {"fits", "weights and cache fit usable device memory"},
+      {"weights_fit", "the weights alone fit usable device memory"},
+  };
   return c;
 }
 

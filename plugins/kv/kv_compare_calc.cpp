@@ -120,6 +120,9 @@ Calculator compare_calculator() {
   };
   c.run = run_compare;
   c.source = __FILE__;
+  c.tables = {
+      {"layouts", "one model's cache under each KV layout"},
+  };
   return c;
 }
 

@@ -132,6 +132,10 @@ Calculator compress_calculator() {
   };
   c.run = run_compress;
   c.source = __FILE__;
+  c.tables = {
+      {"growth", "cache growth over the generation"},
+      {"methods", "the cache under each compression method"},
+  };
   return c;
 }
 

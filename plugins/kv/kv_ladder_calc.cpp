@@ -140,6 +140,9 @@ Calculator ladder_calculator() {
   };
   c.run = run_ladder;
   c.source = __FILE__;
+  c.tables = {
+      {"ladder", "each memory tier against the one above: capacity and latency grow, bandwidth falls"},
+  };
   return c;
 }
 

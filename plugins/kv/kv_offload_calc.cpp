@@ -182,6 +182,12 @@ Calculator offload_calculator() {
   };
   c.run = run_offload;
   c.source = __FILE__;
+  c.tables = {
+      {"tiers", "where the cache can live and what moving it costs"},
+  };
+  c.verdicts = {
+      {"*_fits", "one per tier (hbm, dram, cxl, nvme): the cache fits its capacity"},
+  };
   return c;
 }
 

@@ -279,6 +279,11 @@ Calculator paged_calculator() {
   };
   c.run = run_paged;
   c.source = __FILE__;
+  c.tables = {
+      {"requests", "requests of the simulation (first 200)"},
+      {"timeline", "the block pool over time"},
+      {"trace", "scheduler steps"},
+  };
   return c;
 }
 

@@ -186,6 +186,12 @@ Calculator prefix_calculator() {
   };
   c.run = run_prefix;
   c.source = __FILE__;
+  c.tables = {
+      {"blocks", "blocks with and without sharing"},
+  };
+  c.verdicts = {
+      {"caching_pays", "caching the prefix costs less than the uncached price at this hit rate"},
+  };
   return c;
 }
 

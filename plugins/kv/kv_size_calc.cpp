@@ -154,6 +154,12 @@ Calculator size_calculator() {
   };
   c.run = run_size;
   c.source = __FILE__;
+  c.tables = {
+      {"layers", "cache by layer kind, one sequence"},
+  };
+  c.verdicts = {
+      {"fits", "the cache fits --budget"},
+  };
   return c;
 }
 

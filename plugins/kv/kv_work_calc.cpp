@@ -115,6 +115,9 @@ Calculator work_calculator() {
   };
   c.run = run_work;
   c.source = __FILE__;
+  c.tables = {
+      {"steps", "work per decode step, per layer and KV head"},
+  };
   return c;
 }
 

@@ -103,6 +103,9 @@ Calculator make_allreduce_calculator() {
   };
   c.run = run_allreduce;
   c.source = __FILE__;
+  c.verdicts = {
+      {"every_worker_has_the_sum", "every worker holds the same reduced values"},
+  };
   return c;
 }
 

@@ -166,6 +166,9 @@ Calculator make_energy_calculator() {
   };
   c.run = run_energy;
   c.source = __FILE__;
+  c.tables = {
+      {"technologies", "optics technologies per port end, power scaled to the port speed"},
+  };
   return c;
 }
 

@@ -256,6 +256,12 @@ Calculator make_fabric_calculator() {
   };
   c.run = run_fabric;
   c.source = __FILE__;
+  c.tables = {
+      {"tiers", "switches, links and optics per tier"},
+  };
+  c.verdicts = {
+      {"builder_agrees", "the wired graph has the closed form's switch and link counts"},
+  };
   return c;
 }
 

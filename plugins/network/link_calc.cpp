@@ -210,6 +210,9 @@ Calculator make_link_calculator() {
   };
   c.run = run_link;
   c.source = __FILE__;
+  c.tables = {
+      {"links", "the links compared"},
+  };
   return c;
 }
 

@@ -99,6 +99,11 @@ Calculator make_reach_calculator() {
   };
   c.run = run_reach;
   c.source = __FILE__;
+  c.verdicts = {
+      {"active_copper", "an active electrical cable reaches"},
+      {"needs_optics", "the distance needs optics"},
+      {"passive_copper", "passive copper reaches"},
+  };
   return c;
 }
 

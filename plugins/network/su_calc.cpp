@@ -177,6 +177,9 @@ Calculator make_su_calculator() {
   };
   c.run = run_su;
   c.source = __FILE__;
+  c.tables = {
+      {"sus", "per scalable unit and per hall"},
+  };
   return c;
 }
 

@@ -233,6 +233,9 @@ Calculator power_rack_calculator() {
   };
   c.run = run_rack;
   c.source = __FILE__;
+  c.tables = {
+      {"breakdown", "rack IT power by part"},
+  };
   return c;
 }
 

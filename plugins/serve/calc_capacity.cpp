@@ -414,6 +414,13 @@ Calculator capacity_calculator() {
   };
   c.run = run_capacity;
   c.source = __FILE__;
+  c.tables = {
+      {"answers", "answers per second of a pod"},
+  };
+  c.verdicts = {
+      {"headroom", "the replicas are sized with headroom at the peak rate"},
+      {"targets_reachable", "one replica meets the latency targets at some rate"},
+  };
   return c;
 }
 

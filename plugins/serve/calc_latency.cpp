@@ -235,6 +235,9 @@ Calculator latency_calculator() {
   };
   c.run = run_latency;
   c.source = __FILE__;
+  c.tables = {
+      {"waterfall", "latency budget of one turn"},
+  };
   return c;
 }
 

@@ -257,6 +257,15 @@ Calculator simulate_calculator() {
   };
   c.run = run_simulate;
   c.source = __FILE__;
+  c.tables = {
+      {"occupancy", "batch occupancy over time"},
+      {"requests", "requests, first 1,000 (--trace)"},
+      {"schedule", "engine steps (--trace)"},
+  };
+  c.verdicts = {
+      {"tpot_p95_within_target", "p95 time per output token within --tpot"},
+      {"ttft_p95_within_target", "p95 time to first token within --ttft"},
+  };
   return c;
 }
 

@@ -202,6 +202,9 @@ Calculator energy_calculator() {
   };
   c.run = run_energy;
   c.source = __FILE__;
+  c.tables = {
+      {"tariff", "the energy bill over the tariff range"},
+  };
   return c;
 }
 
@@ -254,6 +257,12 @@ Calculator siting_calculator() {
   };
   c.run = run_siting;
   c.source = __FILE__;
+  c.tables = {
+      {"tariff", "energy share of the annual cost by tariff"},
+  };
+  c.verdicts = {
+      {"power_leads_siting", "the power bill is the first thing to optimise when choosing the site"},
+  };
   return c;
 }
 

@@ -211,6 +211,10 @@ Calculator facility_calculator() {
   };
   c.run = run_facility;
   c.source = __FILE__;
+  c.tables = {
+      {"life", "sensitivity to the IT depreciation life"},
+      {"tariff", "sensitivity to the electricity tariff"},
+  };
   return c;
 }
 

@@ -233,6 +233,13 @@ Calculator hour_calculator() {
   };
   c.run = run_hour;
   c.source = __FILE__;
+  c.tables = {
+      {"lines", "owner cost per sold accelerator-hour, line by line"},
+      {"sold_share", "cost per sold hour against the sold share"},
+  };
+  c.verdicts = {
+      {"electricity_minor", "electricity is smaller than both the equipment and the financing line"},
+  };
   return c;
 }
 

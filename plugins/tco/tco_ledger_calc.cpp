@@ -152,6 +152,12 @@ Calculator ledger_calculator() {
   };
   c.run = run_ledger_calc;
   c.source = __FILE__;
+  c.tables = {
+      {"ledger", "year-by-year ledger, all accelerators"},
+  };
+  c.verdicts = {
+      {"closed_form_agrees", "the ledger agrees with tco hour's closed form"},
+  };
   return c;
 }
 

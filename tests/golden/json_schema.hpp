@@ -1,9 +1,10 @@
 // A JSON Schema validator for the keywords infracalc's schemas use (draft 2020-12: type, const, enum, properties,
-// required, additionalProperties, items, minimum, anyOf): the golden tests check every calculator output against
+// patternProperties, required, additionalProperties, items, minimum, anyOf): the golden tests check every calculator output against
 // `infracalc schema PLUGIN CALC`.
 #pragma once
 
 #include <cmath>
+#include <regex>
 #include <string>
 
 #include "documents/node.hpp"
@@ -57,9 +58,16 @@ inline std::string schema_violation(const infracalc::Node& doc, const infracalc:
       for (const auto& r : req->items)
         if (doc.find(r.str) == nullptr) return path + ": lacks required \"" + r.str + "\"";
     const auto* props = schema.find("properties");
+    const auto* patterns = schema.find("patternProperties");
     const auto* extra = schema.find("additionalProperties");
     for (const auto& [k, v] : doc.members) {
       const infracalc::Node* sub = props != nullptr ? props->find(k) : nullptr;
+      if (sub == nullptr && patterns != nullptr)
+        for (const auto& [pattern, p_schema] : patterns->members)
+          if (std::regex_search(k, std::regex(pattern))) {
+            sub = &p_schema;
+            break;
+          }
       if (sub == nullptr && extra != nullptr) {
         if (extra->kind == K::boolean) {
           if (!extra->boolean) return path + ": \"" + k + "\" is not allowed";
