@@ -51,125 +51,136 @@ Trial trial(const Replica& rep, std::vector<Request> reqs, double rate, std::uin
   return t;
 }
 
-void run_capacity(Context& ctx) {
-  // The system: accelerator count from the catalog, and what it holds.
-  const Entry* sys = ctx.ref("system");
-  if (sys != nullptr) {
-    if (auto acc = ctx.catalog_text(*sys, "accelerator")) {
-      const Entry* g = ctx.ref("gpu");
-      if (g != nullptr && g->id() != *acc)
-        ctx.note(fmt::format("--gpu {} is not the accelerator {} holds ({})", g->id(), sys->id(), *acc));
-      if (g == nullptr && ctx.ref("model") != nullptr && !ctx.has("tokens_per_second_per_gpu") && !ctx.has("step_time"))
-        throw UserError{{fmt::format("{} holds {} accelerators: give --gpu {} to simulate them", sys->id(), *acc, *acc),
-                         "or give --tokens-per-second-per-gpu"}};
-    }
+// The system named: its accelerator must be the one simulated.
+void check_system(Context& ctx, const Entry* sys) {
+  if (sys == nullptr) return;
+  if (auto acc = ctx.catalog_text(*sys, "accelerator")) {
+    const Entry* g = ctx.ref("gpu");
+    if (g != nullptr && g->id() != *acc) ctx.note(fmt::format("--gpu {} is not the accelerator {} holds ({})", g->id(), sys->id(), *acc));
+    if (g == nullptr && ctx.ref("model") != nullptr && !ctx.has("tokens_per_second_per_gpu") && !ctx.has("step_time"))
+      throw UserError{{fmt::format("{} holds {} accelerators: give --gpu {} to simulate them", sys->id(), *acc, *acc),
+                       "or give --tokens-per-second-per-gpu"}};
   }
-  const bool have_gpus = ctx.has("gpus");
-  const double gpus = have_gpus ? static_cast<double>(ctx.integer("gpus")) : 0.0;
-  if (have_gpus && gpus < 1) throw UserError{{"--gpus: expected at least one accelerator", "e.g. --gpus 72"}};
-  const bool have_answer = ctx.has("tokens_per_answer");
-  const Tokens answer = have_answer ? ctx.get<Tokens>("tokens_per_answer") : Tokens{};
+}
 
-  // Tokens per second per accelerator: given, or the replica simulated at saturation.
-  const bool simulate_replica = ctx.has("step_time") || ctx.ref("model") != nullptr || ctx.has("params") || ctx.has("weights_bytes");
+// A pod's rate is its accelerators x the rate per accelerator: that holds only when the pod is whole replicas.
+void check_pod(Context& ctx, const Replica& rep, double gpus, const Entry* sys) {
+  const auto pod = static_cast<std::int64_t>(gpus);
+  const bool from_system = sys != nullptr && ctx.origin("gpus") == Origin::catalog;
+  const std::string pod_text = from_system ? fmt::format("{}'s {}", sys->id(), plural(pod, "accelerator")) : fmt::format("--gpus {}", pod);
+  if (rep.tp > pod)
+    throw UserError{{fmt::format("--tp {}: a replica of {} does not fit in {}", rep.tp, plural(rep.tp, "device"), pod_text),
+                     fmt::format("lower --tp to at most {}{}", pod, from_system ? "" : ", or give more --gpus")}};
+  if (pod % rep.tp != 0)
+    throw UserError{{fmt::format("{} {} not a multiple of the replica size, {} (--tp {}): the pod rate assumes every accelerator "
+                                 "serves in a whole replica",
+                                 pod_text, from_system ? "are" : "is", plural(rep.tp, "device"), rep.tp),
+                     from_system ? fmt::format("give a --tp that divides {}", pod)
+                                 : fmt::format("give --gpus a multiple of {} (e.g. {}), or a --tp that divides {}", rep.tp,
+                                               (pod / rep.tp + 1) * rep.tp, pod)}};
+}
+
+// The replica to simulate, when the inputs describe one, and the throughput it and the inputs give.
+struct Throughput {
   std::optional<Replica> rep;
-  if (simulate_replica) rep = resolve_replica(ctx);
-  // --simulate-with expected: the simulator and the latency-target search run on the calibrated step model; the
-  // datasheet model stays for the steady-state figures below.
-  // Expected figures need the roofline with a peak and the datasheet roof (asked once: it notes why not).
-  const bool expected = rep && rep->roofline != nullptr && rep->roofline->roof().peak && decode::expected_wanted(ctx);
-  auto calibrated = [&] {
-    return rep->roofline->calibrated(decode::efficiency(), decode::engine_of(ctx), decode::precision_bits(decode::compute_precision(ctx)));
-  };
+  // With --simulate-with expected the replica runs the calibrated model; the datasheet model it replaced stays
+  // alive here, since rep->roofline points into it.
   std::unique_ptr<StepModel> datasheet_model;
-  if (expected && ctx.text("simulate_with") == "expected") {
-    datasheet_model = std::move(rep->model);
-    rep->model = std::make_unique<RooflineStepModel>(calibrated());
-    ctx.note("simulated with the calibrated step model (--simulate-with expected): replica and target-rate figures are expected figures");
-  }
-  // A pod's rate is its accelerators x the rate per accelerator: that holds only when the pod is whole replicas.
-  if (rep && have_gpus) {
-    const auto pod = static_cast<std::int64_t>(gpus);
-    const bool from_system = sys != nullptr && ctx.origin("gpus") == Origin::catalog;
-    const std::string pod_text = from_system ? fmt::format("{}'s {}", sys->id(), plural(pod, "accelerator")) : fmt::format("--gpus {}", pod);
-    if (rep->tp > pod)
-      throw UserError{{fmt::format("--tp {}: a replica of {} does not fit in {}", rep->tp, plural(rep->tp, "device"), pod_text),
-                       fmt::format("lower --tp to at most {}{}", pod, from_system ? "" : ", or give more --gpus")}};
-    if (pod % rep->tp != 0)
-      throw UserError{{fmt::format("{} {} not a multiple of the replica size, {} (--tp {}): the pod rate assumes every accelerator "
-                                   "serves in a whole replica",
-                                   pod_text, from_system ? "are" : "is", plural(rep->tp, "device"), rep->tp),
-                       from_system ? fmt::format("give a --tp that divides {}", pod)
-                                   : fmt::format("give --gpus a multiple of {} (e.g. {}), or a --tp that divides {}", rep->tp,
-                                                 (pod / rep->tp + 1) * rep->tp, pod)}};
-  }
+  // Expected (calibrated) figures are wanted and possible: a roofline replica with a peak.
+  bool expected = false;
+  // Tokens of the simulated answers.
+  std::int64_t sim_answer = 0;
   TokensPerSecond per_gpu{};
   TokensPerSecond replica_rate{};
   TokensPerSecond expected_per_gpu{};
   PerSecond expected_replica_requests{};
-  std::int64_t sim_answer = 0;
-  if (rep) {
-    sim_answer = have_answer ? whole_tokens(ctx, "tokens_per_answer", 1, 1'000'000'000) : 256;
-  }
-  if (ctx.has("tokens_per_second_per_gpu")) {
-    per_gpu = ctx.get<TokensPerSecond>("tokens_per_second_per_gpu");
-  }
-  if (rep) {
-    if (!have_answer) ctx.note("no --tokens-per-answer: the replica is simulated with 256-token answers");
-    const std::int64_t prompt = whole_tokens(ctx, "prompt_tokens", 1, 1'000'000'000);
-    std::int64_t full = rep->engine.max_batch;
-    if (rep->engine.kv_blocks > 0)
-      full = std::min<std::int64_t>(full, rep->engine.kv_blocks / kv::blocks_for(prompt + sim_answer, rep->engine.block_size));
-    if (full < 1) throw UserError{{"the KV pool cannot hold one sequence of this prompt and answer", "give more memory or raise --tp"}};
-    // Offline: enough requests for several full batches, all queued at once.
-    const std::int64_t count = std::max<std::int64_t>(ctx.integer("count"), 4 * full);
-    const std::string why = count > ctx.integer("count")
-                                ? fmt::format("--count {} raised to 4 full batches of {} so the batch stays full", ctx.integer("count"), full)
-                                : std::string("--count");
-    if (ctx.text("ceiling") == "steady-state" && rep->roofline != nullptr) {
-      // The closed form the expected figure uses, at 100% of the datasheet: fast, and the same method on both sides.
-      const ChunkedSteadyState cs = chunked_steady_state(*rep->roofline, full, prompt, sim_answer);
-      ctx.set("replica_tokens_per_second", cs.output_rate);
-      replica_rate = cs.output_rate;
-      if (!ctx.has("tokens_per_second_per_gpu")) per_gpu = cs.output_rate / static_cast<double>(rep->tp);
-      ctx.note(fmt::format("ceiling: the chunked-prefill steady state at 100% of the datasheet (--ceiling steady-state), {} sequences "
-                           "decoding",
-                           ctx.quote_number(cs.batch)));
-    } else {
-      SimInput in;
-      in.requests = sizing_requests(ctx, count, sim_answer, *rep);
-      const SimResult r = simulate(in, rep->engine, *rep->model);
-      const Summary s = summarize(r, rep->engine.kv_blocks);
-      ctx.set("replica_tokens_per_second", s.output_rate);
-      replica_rate = s.output_rate;
-      if (!ctx.has("tokens_per_second_per_gpu")) per_gpu = s.output_rate / static_cast<double>(rep->tp);
-      ctx.note(fmt::format("replica simulated at saturation: {} ({}) of {} prompt + {} output tokens queued at once on one replica of {}, "
-                           "{} batching, mean batch {}: {} per replica",
-                           plural(count, "request"), why, prompt, sim_answer, plural(rep->tp, "device"), batching_name(rep->engine.batching),
-                           ctx.quote_number(s.mean_running_busy), ctx.quote(s.output_rate)));
-    }
-    if (expected) {
-      const decode::Engine engine = decode::engine_of(ctx);
-      const RooflineStepModel xm = calibrated();
-      const ChunkedSteadyState cs = chunked_steady_state(xm, full, prompt, sim_answer);
-      ctx.set("expected_replica_tokens_per_second", cs.output_rate);
-      expected_per_gpu = cs.output_rate / static_cast<double>(rep->tp);
-      expected_replica_requests = cs.request_rate;
-      ctx.set("expected_per_gpu_tokens_per_second", expected_per_gpu);
-      ctx.note(fmt::format("expected: the chunked-prefill steady state of the calibrated step model, {} sequences decoding, {} "
-                           "admitted every {}",
-                           ctx.quote_number(cs.batch), plural(cs.prompts, "prompt"), plural(cs.steps, "step")));
-      decode::expected_note(ctx, engine);
-    }
-  } else if (!ctx.has("tokens_per_second_per_gpu") && !ctx.has("baseline_tokens_per_second_per_gpu")) {
-    throw UserError{{"no throughput: give --tokens-per-second-per-gpu, or a replica to simulate (--model ID --gpu ID)",
-                     "e.g. --tokens-per-second-per-gpu 3000"}};
-  }
-  if (per_gpu.value() > 0) ctx.set("per_gpu_tokens_per_second", per_gpu);
+};
 
-  if (have_gpus && expected_per_gpu.value() > 0) {
-    ctx.set("expected_pod_tokens_per_second", pod_throughput(gpus, expected_per_gpu));
-    if (have_answer) ctx.set("expected_requests_per_second", answers_per_second(pod_throughput(gpus, expected_per_gpu), answer));
+RooflineStepModel calibrated_model(Context& ctx, const Replica& rep) {
+  return rep.roofline->calibrated(decode::efficiency(), decode::engine_of(ctx), decode::precision_bits(decode::compute_precision(ctx)));
+}
+
+// Resolves the replica: given, or simulated at saturation (or the chunked-prefill steady state with --ceiling
+// steady-state), and with it the expected figures of the calibrated step model.
+Throughput replica_throughput(Context& ctx, bool have_answer, bool have_gpus, double gpus, const Entry* sys) {
+  Throughput t;
+  const bool simulate_replica = ctx.has("step_time") || ctx.ref("model") != nullptr || ctx.has("params") || ctx.has("weights_bytes");
+  if (simulate_replica) t.rep = resolve_replica(ctx);
+  // --simulate-with expected: the simulator and the latency-target search run on the calibrated step model; the
+  // datasheet model stays for the steady-state figures below.
+  // Expected figures need the roofline with a peak and the datasheet roof (asked once: it notes why not).
+  t.expected = t.rep && t.rep->roofline != nullptr && t.rep->roofline->roof().peak && decode::expected_wanted(ctx);
+  if (t.expected && ctx.text("simulate_with") == "expected") {
+    t.datasheet_model = std::move(t.rep->model);
+    t.rep->model = std::make_unique<RooflineStepModel>(calibrated_model(ctx, *t.rep));
+    ctx.note("simulated with the calibrated step model (--simulate-with expected): replica and target-rate figures are expected figures");
+  }
+  if (t.rep && have_gpus) check_pod(ctx, *t.rep, gpus, sys);
+  if (t.rep) t.sim_answer = have_answer ? whole_tokens(ctx, "tokens_per_answer", 1, 1'000'000'000) : 256;
+  if (ctx.has("tokens_per_second_per_gpu")) t.per_gpu = ctx.get<TokensPerSecond>("tokens_per_second_per_gpu");
+  if (!t.rep) {
+    if (!ctx.has("tokens_per_second_per_gpu") && !ctx.has("baseline_tokens_per_second_per_gpu"))
+      throw UserError{{"no throughput: give --tokens-per-second-per-gpu, or a replica to simulate (--model ID --gpu ID)",
+                       "e.g. --tokens-per-second-per-gpu 3000"}};
+    return t;
+  }
+  Replica& rep = *t.rep;
+  if (!have_answer) ctx.note("no --tokens-per-answer: the replica is simulated with 256-token answers");
+  const std::int64_t prompt = whole_tokens(ctx, "prompt_tokens", 1, 1'000'000'000);
+  std::int64_t full = rep.engine.max_batch;
+  if (rep.engine.kv_blocks > 0)
+    full = std::min<std::int64_t>(full, rep.engine.kv_blocks / kv::blocks_for(prompt + t.sim_answer, rep.engine.block_size));
+  if (full < 1) throw UserError{{"the KV pool cannot hold one sequence of this prompt and answer", "give more memory or raise --tp"}};
+  // Offline: enough requests for several full batches, all queued at once.
+  const std::int64_t count = std::max<std::int64_t>(ctx.integer("count"), 4 * full);
+  const std::string why = count > ctx.integer("count")
+                              ? fmt::format("--count {} raised to 4 full batches of {} so the batch stays full", ctx.integer("count"), full)
+                              : std::string("--count");
+  if (ctx.text("ceiling") == "steady-state" && rep.roofline != nullptr) {
+    // The closed form the expected figure uses, at 100% of the datasheet: fast, and the same method on both sides.
+    const ChunkedSteadyState cs = chunked_steady_state(*rep.roofline, full, prompt, t.sim_answer);
+    ctx.set("replica_tokens_per_second", cs.output_rate);
+    t.replica_rate = cs.output_rate;
+    if (!ctx.has("tokens_per_second_per_gpu")) t.per_gpu = cs.output_rate / static_cast<double>(rep.tp);
+    ctx.note(fmt::format("ceiling: the chunked-prefill steady state at 100% of the datasheet (--ceiling steady-state), {} sequences "
+                         "decoding",
+                         ctx.quote_number(cs.batch)));
+  } else {
+    SimInput in;
+    in.requests = sizing_requests(ctx, count, t.sim_answer, rep);
+    const SimResult r = simulate(in, rep.engine, *rep.model);
+    const Summary s = summarize(r, rep.engine.kv_blocks);
+    ctx.set("replica_tokens_per_second", s.output_rate);
+    t.replica_rate = s.output_rate;
+    if (!ctx.has("tokens_per_second_per_gpu")) t.per_gpu = s.output_rate / static_cast<double>(rep.tp);
+    ctx.note(fmt::format("replica simulated at saturation: {} ({}) of {} prompt + {} output tokens queued at once on one replica of {}, "
+                         "{} batching, mean batch {}: {} per replica",
+                         plural(count, "request"), why, prompt, t.sim_answer, plural(rep.tp, "device"), batching_name(rep.engine.batching),
+                         ctx.quote_number(s.mean_running_busy), ctx.quote(s.output_rate)));
+  }
+  if (t.expected) {
+    const decode::Engine engine = decode::engine_of(ctx);
+    const RooflineStepModel xm = calibrated_model(ctx, rep);
+    const ChunkedSteadyState cs = chunked_steady_state(xm, full, prompt, t.sim_answer);
+    ctx.set("expected_replica_tokens_per_second", cs.output_rate);
+    t.expected_per_gpu = cs.output_rate / static_cast<double>(rep.tp);
+    t.expected_replica_requests = cs.request_rate;
+    ctx.set("expected_per_gpu_tokens_per_second", t.expected_per_gpu);
+    ctx.note(fmt::format("expected: the chunked-prefill steady state of the calibrated step model, {} sequences decoding, {} "
+                         "admitted every {}",
+                         ctx.quote_number(cs.batch), plural(cs.prompts, "prompt"), plural(cs.steps, "step")));
+    decode::expected_note(ctx, engine);
+  }
+  return t;
+}
+
+// The pod's and the rack's rates, the longer reasoning answer, the answers table and the baseline comparison.
+void report_pod(Context& ctx, const Throughput& t, bool have_gpus, double gpus, bool have_answer, Tokens answer, const Entry* sys) {
+  const TokensPerSecond per_gpu = t.per_gpu;
+  if (per_gpu.value() > 0) ctx.set("per_gpu_tokens_per_second", per_gpu);
+  if (have_gpus && t.expected_per_gpu.value() > 0) {
+    ctx.set("expected_pod_tokens_per_second", pod_throughput(gpus, t.expected_per_gpu));
+    if (have_answer) ctx.set("expected_requests_per_second", answers_per_second(pod_throughput(gpus, t.expected_per_gpu), answer));
   }
   if (have_gpus && per_gpu.value() > 0) {
     const TokensPerSecond pod = pod_throughput(gpus, per_gpu);
@@ -180,7 +191,7 @@ void run_capacity(Context& ctx) {
         const auto per_rack = ctx.catalog<Number>(*sys, "accelerators_per_rack");
         if (per_rack) {
           // Only whole replicas serve: a rack of 72 at --tp 16 runs 4 replicas on 64 accelerators.
-          const int size = rep ? rep->tp : 1;
+          const int size = t.rep ? t.rep->tp : 1;
           const double serving = std::floor(per_rack->value() / size) * size;
           if (serving < per_rack->value())
             ctx.note(fmt::format("a rack of {} holds {} of --tp {}: {} accelerators idle",
@@ -201,18 +212,18 @@ void run_capacity(Context& ctx) {
              "and the rate (simulate both lengths to see it)");
   }
   if (have_gpus && per_gpu.value() > 0 && have_answer) {
-    Table t{"answers", "answers per second, pod",
-            {{"answer", {}}, {"tokens_per_answer", dims::token}, {"pod_requests_per_second", dims::frequency},
-             {"per_gpu_requests_per_second", dims::frequency}},
-            {}};
-    t.rows.push_back({std::string("this answer"), to_quantity(answer), to_quantity(answers_per_second(pod_throughput(gpus, per_gpu), answer)),
-                      to_quantity(answers_per_second(per_gpu, answer))});
+    Table table{"answers", "answers per second, pod",
+                {{"answer", {}}, {"tokens_per_answer", dims::token}, {"pod_requests_per_second", dims::frequency},
+                 {"per_gpu_requests_per_second", dims::frequency}},
+                {}};
+    table.rows.push_back({std::string("this answer"), to_quantity(answer), to_quantity(answers_per_second(pod_throughput(gpus, per_gpu), answer)),
+                          to_quantity(answers_per_second(per_gpu, answer))});
     if (ctx.has("reasoning_tokens_per_answer")) {
       const Tokens longer = ctx.get<Tokens>("reasoning_tokens_per_answer");
-      t.rows.push_back({std::string("reasoning answer"), to_quantity(longer),
-                        to_quantity(answers_per_second(pod_throughput(gpus, per_gpu), longer)), to_quantity(answers_per_second(per_gpu, longer))});
+      table.rows.push_back({std::string("reasoning answer"), to_quantity(longer),
+                            to_quantity(answers_per_second(pod_throughput(gpus, per_gpu), longer)), to_quantity(answers_per_second(per_gpu, longer))});
     }
-    ctx.add_table(std::move(t));
+    ctx.add_table(std::move(table));
   }
   if (ctx.has("baseline_tokens_per_second_per_gpu")) {
     const TokensPerSecond base = ctx.get<TokensPerSecond>("baseline_tokens_per_second_per_gpu");
@@ -221,105 +232,127 @@ void run_capacity(Context& ctx) {
     ctx.set_number("baseline_gpu_ratio", per_gpu / base);
     ctx.note(fmt::format("the baseline needs {}x the accelerators for the same token rate", ctx.quote_number((per_gpu / base).value())));
   }
+}
 
-  // Replicas for a target rate.
-  if (ctx.has("target_rate")) {
-    const PerSecond target = ctx.get<PerSecond>("target_rate");
-    const Seconds ttft = ctx.has("ttft_target") ? ctx.get<Seconds>("ttft_target") : Seconds{};
-    const Seconds tpot = ctx.has("tpot_target") ? ctx.get<Seconds>("tpot_target") : Seconds{};
-    const bool targets = ttft.value() > 0 || tpot.value() > 0;
-    const int devices = rep ? rep->tp : 1;
-    PerSecond per_replica{};
-    bool at_saturation = false;
-    if (rep && targets) {
-      // The largest Poisson rate whose p95s meet the targets, by bisection between zero and the saturated rate.
-      const auto reqs = sizing_requests(ctx, ctx.integer("count"), sim_answer, *rep);
-      const auto seed = static_cast<std::uint64_t>(ctx.integer("seed"));
-      const double saturated = replica_rate.value() / static_cast<double>(sim_answer);
-      Trial best = trial(*rep, reqs, saturated * 1e-3, seed, ttft, tpot);
-      if (!best.ok) {
-        ctx.verdict("targets_reachable", false,
-                    fmt::format("even nearly unloaded the replica's p95 TTFT is {} and p95 TPOT {}", ctx.quote(best.summary.ttft.p95),
-                                ctx.quote(best.summary.tpot.p95)));
-      } else {
-        double lo = best.rate, hi = saturated;
-        const Trial top = trial(*rep, reqs, hi, seed, ttft, tpot);
-        if (top.ok) {
-          best = top;
-          at_saturation = true;
-          ctx.note(fmt::format("the targets held even at the saturated rate over a run of {} (--count, seed {}), so no bisection was "
-                               "needed; a longer run at that rate queues without bound, so the rate has no headroom unless a maximum "
-                               "load is applied (--max-load), or raise --count to test longer",
-                               plural(static_cast<std::int64_t>(reqs.size()), "request"), seed));
-        } else {
-          for (int i = 0; i < 16 && hi - lo > 1e-4 * hi; ++i) {
-            const Trial mid = trial(*rep, reqs, 0.5 * (lo + hi), seed, ttft, tpot);
-            if (mid.ok) {
-              best = mid;
-              lo = mid.rate;
-            } else {
-              hi = mid.rate;
-            }
-          }
-          ctx.note(fmt::format("replica rate under the targets: bisection over Poisson arrival rates, {} per trial (--count, seed {}), "
-                               "capped at the saturated rate",
-                               plural(static_cast<std::int64_t>(reqs.size()), "request"), seed));
-        }
-        per_replica = from_base<PerSecond>(best.rate);
-        ctx.set("replica_max_rate", per_replica);
-        ctx.set("replica_ttft_p95", best.summary.ttft.p95);
-        if (best.summary.tpot.count > 0) ctx.set("replica_tpot_p95", best.summary.tpot.p95);
-        ctx.verdict("targets_reachable", true,
-                    fmt::format("one replica meets the targets up to {} (p95 TTFT {}, p95 TPOT {})", ctx.quote(per_replica),
-                                ctx.quote(best.summary.ttft.p95), ctx.quote(best.summary.tpot.p95)));
-      }
-    } else if (rep) {
-      per_replica = from_base<PerSecond>(replica_rate.value() / static_cast<double>(sim_answer));
-      ctx.set("replica_max_rate", per_replica);
-      at_saturation = true;
-    } else if (have_answer && per_gpu.value() > 0) {
-      per_replica = answers_per_second(per_gpu, answer);
-      at_saturation = true;
-      ctx.note("replicas of one accelerator at --tokens-per-second-per-gpu; latency targets need a simulated replica (--model, --gpu)");
-    } else {
-      throw UserError{{"--target-rate needs a per-replica rate", "give --tokens-per-answer with --tokens-per-second-per-gpu, or a replica to simulate"}};
-    }
-    if (per_replica.value() > 0) {
-      // Headroom: latency targets size below saturation by themselves; --max-load plans each replica at a share
-      // of what it sustains; with neither, the replicas run flat out.
-      const bool load_given = ctx.has("max_load");
-      const double load = load_given ? ctx.number("max_load") : 1.0;
-      const PerSecond planned = per_replica * load;
-      ctx.set("replica_planned_rate", planned);
-      if (at_saturation && !load_given)
-        ctx.verdict("headroom", false,
-                    "replicas sized at the saturated rate: every replica runs flat out and queues grow without bound; give "
-                    "--ttft-target/--tpot-target (simulated replica) or --max-load 80%");
-      else
-        ctx.verdict("headroom", true,
-                    load_given ? fmt::format("each replica planned at {} of {}{}", ctx.quote_percent(load), ctx.quote(per_replica),
-                                             at_saturation ? ", its saturated rate" : ", its rate within the latency targets")
-                               : std::string("sized at the rate whose p95 latencies meet the targets"));
-      if (expected_replica_requests.value() > 0 && at_saturation) {
-        const std::int64_t xr = replicas_for(target, expected_replica_requests * load);
-        ctx.set_number("expected_replicas", static_cast<double>(xr));
-        ctx.set_number("expected_gpus_needed",
-                       static_cast<double>(count_product(xr, devices, {"--target-rate", "accelerators", "lower --target-rate"})));
-      } else if (expected_replica_requests.value() > 0) {
-        ctx.note("expected replicas under latency targets are not computed: the calibrated model prices the saturated rate only");
-      }
-      const std::int64_t replicas = replicas_for(target, planned);
-      const std::int64_t needed = count_product(replicas, devices, {"--target-rate", "accelerators", "lower --target-rate"});
-      ctx.set_number("replicas", static_cast<double>(replicas));
-      ctx.set_number("gpus_needed", static_cast<double>(needed));
-      if (have_gpus)
-        ctx.set_number("pods_needed", static_cast<double>(whole_count(static_cast<double>(needed) / gpus, Rounding::up,
-                                                                      {"--target-rate", "pods", "lower --target-rate"})));
-      ctx.note(fmt::format("replicas = ceil({} / {}) = {}, rounded up to whole replicas; accelerators = replicas x {}{}",
-                           ctx.quote(target), ctx.quote(planned), replicas, plural(devices, "device"),
-                           have_gpus ? fmt::format(", pods = ceil({} / {}) rounded up to whole pods", needed, gpus) : std::string()));
-    }
+// The rate one replica sustains within the p95 latency targets: the largest Poisson rate whose trial meets them, by
+// bisection between nearly unloaded and the saturated rate. Sets the replica figures and the verdict; nullopt when
+// not even a nearly unloaded replica meets them. `at_saturation` is set when the saturated rate itself meets them.
+std::optional<PerSecond> rate_within_targets(Context& ctx, const Throughput& t, Seconds ttft, Seconds tpot, bool& at_saturation) {
+  const Replica& rep = *t.rep;
+  const auto reqs = sizing_requests(ctx, ctx.integer("count"), t.sim_answer, rep);
+  const auto seed = static_cast<std::uint64_t>(ctx.integer("seed"));
+  const double saturated = t.replica_rate.value() / static_cast<double>(t.sim_answer);
+  Trial best = trial(rep, reqs, saturated * 1e-3, seed, ttft, tpot);
+  if (!best.ok) {
+    ctx.verdict("targets_reachable", false,
+                fmt::format("even nearly unloaded the replica's p95 TTFT is {} and p95 TPOT {}", ctx.quote(best.summary.ttft.p95),
+                            ctx.quote(best.summary.tpot.p95)));
+    return std::nullopt;
   }
+  double lo = best.rate, hi = saturated;
+  const Trial top = trial(rep, reqs, hi, seed, ttft, tpot);
+  if (top.ok) {
+    best = top;
+    at_saturation = true;
+    ctx.note(fmt::format("the targets held even at the saturated rate over a run of {} (--count, seed {}), so no bisection was "
+                         "needed; a longer run at that rate queues without bound, so the rate has no headroom unless a maximum "
+                         "load is applied (--max-load), or raise --count to test longer",
+                         plural(static_cast<std::int64_t>(reqs.size()), "request"), seed));
+  } else {
+    for (int i = 0; i < 16 && hi - lo > 1e-4 * hi; ++i) {
+      const Trial mid = trial(rep, reqs, 0.5 * (lo + hi), seed, ttft, tpot);
+      if (mid.ok) {
+        best = mid;
+        lo = mid.rate;
+      } else {
+        hi = mid.rate;
+      }
+    }
+    ctx.note(fmt::format("replica rate under the targets: bisection over Poisson arrival rates, {} per trial (--count, seed {}), "
+                         "capped at the saturated rate",
+                         plural(static_cast<std::int64_t>(reqs.size()), "request"), seed));
+  }
+  const auto per_replica = from_base<PerSecond>(best.rate);
+  ctx.set("replica_max_rate", per_replica);
+  ctx.set("replica_ttft_p95", best.summary.ttft.p95);
+  if (best.summary.tpot.count > 0) ctx.set("replica_tpot_p95", best.summary.tpot.p95);
+  ctx.verdict("targets_reachable", true,
+              fmt::format("one replica meets the targets up to {} (p95 TTFT {}, p95 TPOT {})", ctx.quote(per_replica),
+                          ctx.quote(best.summary.ttft.p95), ctx.quote(best.summary.tpot.p95)));
+  return per_replica;
+}
+
+// Replicas, accelerators and pods for --target-rate, each replica planned at the rate it sustains (within the latency
+// targets, or saturated) times --max-load.
+void size_for_target(Context& ctx, const Throughput& t, bool have_gpus, double gpus, bool have_answer, Tokens answer) {
+  const PerSecond target = ctx.get<PerSecond>("target_rate");
+  const Seconds ttft = ctx.has("ttft_target") ? ctx.get<Seconds>("ttft_target") : Seconds{};
+  const Seconds tpot = ctx.has("tpot_target") ? ctx.get<Seconds>("tpot_target") : Seconds{};
+  const bool targets = ttft.value() > 0 || tpot.value() > 0;
+  const int devices = t.rep ? t.rep->tp : 1;
+  PerSecond per_replica{};
+  bool at_saturation = false;
+  if (t.rep && targets) {
+    per_replica = rate_within_targets(ctx, t, ttft, tpot, at_saturation).value_or(PerSecond{});
+  } else if (t.rep) {
+    per_replica = from_base<PerSecond>(t.replica_rate.value() / static_cast<double>(t.sim_answer));
+    ctx.set("replica_max_rate", per_replica);
+    at_saturation = true;
+  } else if (have_answer && t.per_gpu.value() > 0) {
+    per_replica = answers_per_second(t.per_gpu, answer);
+    at_saturation = true;
+    ctx.note("replicas of one accelerator at --tokens-per-second-per-gpu; latency targets need a simulated replica (--model, --gpu)");
+  } else {
+    throw UserError{{"--target-rate needs a per-replica rate", "give --tokens-per-answer with --tokens-per-second-per-gpu, or a replica to simulate"}};
+  }
+  if (per_replica.value() <= 0) return;
+  // Headroom: latency targets size below saturation by themselves; --max-load plans each replica at a share
+  // of what it sustains; with neither, the replicas run flat out.
+  const bool load_given = ctx.has("max_load");
+  const double load = load_given ? ctx.number("max_load") : 1.0;
+  const PerSecond planned = per_replica * load;
+  ctx.set("replica_planned_rate", planned);
+  if (at_saturation && !load_given)
+    ctx.verdict("headroom", false,
+                "replicas sized at the saturated rate: every replica runs flat out and queues grow without bound; give "
+                "--ttft-target/--tpot-target (simulated replica) or --max-load 80%");
+  else
+    ctx.verdict("headroom", true,
+                load_given ? fmt::format("each replica planned at {} of {}{}", ctx.quote_percent(load), ctx.quote(per_replica),
+                                         at_saturation ? ", its saturated rate" : ", its rate within the latency targets")
+                           : std::string("sized at the rate whose p95 latencies meet the targets"));
+  if (t.expected_replica_requests.value() > 0 && at_saturation) {
+    const std::int64_t xr = replicas_for(target, t.expected_replica_requests * load);
+    ctx.set_number("expected_replicas", static_cast<double>(xr));
+    ctx.set_number("expected_gpus_needed", static_cast<double>(count_product(xr, devices, {"--target-rate", "accelerators", "lower --target-rate"})));
+  } else if (t.expected_replica_requests.value() > 0) {
+    ctx.note("expected replicas under latency targets are not computed: the calibrated model prices the saturated rate only");
+  }
+  const std::int64_t replicas = replicas_for(target, planned);
+  const std::int64_t needed = count_product(replicas, devices, {"--target-rate", "accelerators", "lower --target-rate"});
+  ctx.set_number("replicas", static_cast<double>(replicas));
+  ctx.set_number("gpus_needed", static_cast<double>(needed));
+  if (have_gpus)
+    ctx.set_number("pods_needed",
+                   static_cast<double>(whole_count(static_cast<double>(needed) / gpus, Rounding::up, {"--target-rate", "pods", "lower --target-rate"})));
+  ctx.note(fmt::format("replicas = ceil({} / {}) = {}, rounded up to whole replicas; accelerators = replicas x {}{}", ctx.quote(target),
+                       ctx.quote(planned), replicas, plural(devices, "device"),
+                       have_gpus ? fmt::format(", pods = ceil({} / {}) rounded up to whole pods", needed, gpus) : std::string()));
+}
+
+void run_capacity(Context& ctx) {
+  const Entry* sys = ctx.ref("system");
+  check_system(ctx, sys);
+  const bool have_gpus = ctx.has("gpus");
+  const double gpus = have_gpus ? static_cast<double>(ctx.integer("gpus")) : 0.0;
+  if (have_gpus && gpus < 1) throw UserError{{"--gpus: expected at least one accelerator", "e.g. --gpus 72"}};
+  const bool have_answer = ctx.has("tokens_per_answer");
+  const Tokens answer = have_answer ? ctx.get<Tokens>("tokens_per_answer") : Tokens{};
+
+  const Throughput t = replica_throughput(ctx, have_answer, have_gpus, gpus, sys);
+  report_pod(ctx, t, have_gpus, gpus, have_answer, answer, sys);
+  if (ctx.has("target_rate")) size_for_target(ctx, t, have_gpus, gpus, have_answer, answer);
+
   ctx.note("steady-state decode only: requests per second = accelerators x tokens per second per accelerator / tokens per answer");
   // The rule: a request runs at least one decode step after the step that prefills it (which yields its first token).
   // A 1-token answer runs none, so the rate above divides step throughput by nothing but the request's fixed costs.
