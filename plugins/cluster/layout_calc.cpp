@@ -70,9 +70,9 @@ std::int64_t default_global_batch(Context& ctx, double params, Tokens seq) {
   return n;
 }
 
-void run_layout(Context& ctx) {
-  const fit::ResolvedModel model = fit::resolve_model(ctx, true);
-  const Hardware hw = resolve_hardware(ctx);
+// The problem the layout search solves: the model, the hardware and the degrees, batch and options the inputs fix
+// (checked: fixed degrees must divide the accelerators, --ep the experts).
+LayoutProblem read_problem(Context& ctx, const fit::ResolvedModel& model, const Hardware& hw) {
   LayoutProblem p;
   p.arch = *model.arch;
   p.params = model.params;
@@ -140,8 +140,13 @@ void run_layout(Context& ctx) {
                                  p.arch.moe->experts),
                      fmt::format("give --ep from {}", divisors_text(p.arch.moe->experts))}};
 
+  return p;
+}
+
+// Every layout the search evaluates, the chosen one first: by the rule (or by --objective waste), restricted to
+// --dp when given; when none fits, the one closest to fitting leads.
+std::vector<Layout> ranked_layouts(Context& ctx, const LayoutProblem& p, bool by_waste) {
   std::vector<Layout> all = search_layouts(p);
-  const bool by_waste = ctx.text("objective") == "waste";
   if (by_waste)
     std::stable_sort(all.begin(), all.end(), [](const Layout& a, const Layout& b) {
       if (a.feasible != b.feasible) return a.feasible;
@@ -162,9 +167,12 @@ void run_layout(Context& ctx) {
     auto closest = std::min_element(all.begin(), all.end(), [](const Layout& a, const Layout& b) { return a.total < b.total; });
     std::rotate(all.begin(), closest, closest + 1);
   }
-  const Layout& best = all.front();
-  const std::int64_t best_mp = static_cast<std::int64_t>(best.tp) * best.cp * best.pp;
+  return all;
+}
 
+// The chosen layout's figures, its expected step time at the calibrated efficiencies, and the fits verdict.
+void report_chosen(Context& ctx, const LayoutProblem& p, const Layout& best) {
+  const std::int64_t best_mp = static_cast<std::int64_t>(best.tp) * best.cp * best.pp;
   ctx.set_number("tp", best.tp);
   ctx.set_number("cp", best.cp);
   ctx.set_number("pp", best.pp);
@@ -227,8 +235,12 @@ void run_layout(Context& ctx) {
                             : "no layout fits on " + std::to_string(p.gpus) + " accelerators; the closest: " + best.reason);
   if (!best.feasible && ctx.flag("require_fit")) ctx.fail_check();
 
-  // Why: the chosen degree against the nearest smaller value of the same dimension, other degrees equal; of
-  // that layout's recomputation variants, the one closest to fitting.
+}
+
+// The chosen degrees and why: each against the nearest smaller value of the same dimension, other degrees equal; of
+// that layout's recomputation variants, the one closest to fitting.
+Table why_table(const Context& ctx, const LayoutProblem& p, const Hardware& hw, const std::vector<Layout>& all, const Layout& best) {
+  const std::int64_t best_mp = static_cast<std::int64_t>(best.tp) * best.cp * best.pp;
   auto nearest = [&](auto degree, auto same) -> const Layout* {
     const Layout* pick = nullptr;
     for (const auto& l : all) {
@@ -309,9 +321,12 @@ void run_layout(Context& ctx) {
     }
     why.rows.push_back({std::string("recomputation"), Quantity::number(static_cast<double>(static_cast<int>(best.recompute))), t});
   }
-  ctx.add_table(std::move(why));
+  return why;
+}
 
-  // Alternatives: the best other feasible layouts and the smaller ones that do not fit.
+// The best other feasible layouts and the smaller ones that do not fit.
+Table alternatives_table(const Context& ctx, const LayoutProblem& p, const std::vector<Layout>& all, const Layout& best, bool by_waste) {
+  const std::int64_t best_mp = static_cast<std::int64_t>(best.tp) * best.cp * best.pp;
   Table alt{"alternatives", "alternatives (fewest model-parallel devices first; rejected ones with the reason)",
             {{"tp", dims::none}, {"cp", dims::none}, {"pp", dims::none}, {"dp", dims::none}, {"ep", dims::none}, {"recompute"},
              {"microbatches", dims::none}, {"memory", dims::information}, {"bubble", dims::none}, {"waste", dims::none}, {"verdict"}}, {}};
@@ -356,8 +371,10 @@ void run_layout(Context& ctx) {
       add(*l);
       break;
     }
-  ctx.add_table(std::move(alt));
+  return alt;
+}
 
+Table memory_table(const LayoutProblem& p, const Layout& best) {
   Table mem{"memory", "memory on the busiest device of the chosen layout", {{"part"}, {"bytes", dims::information}}, {}};
   mem.rows.push_back({std::string("weights"), to_quantity(best.weights)});
   mem.rows.push_back({std::string("gradients"), to_quantity(best.grads)});
@@ -365,8 +382,20 @@ void run_layout(Context& ctx) {
   mem.rows.push_back({std::string("activations (first stage, 1F1B)"), to_quantity(best.activations)});
   mem.rows.push_back({std::string("framework reserve"), to_quantity(p.reserve)});
   mem.rows.push_back({std::string("total"), to_quantity(best.total)});
-  ctx.add_table(std::move(mem));
+  return mem;
+}
 
+void run_layout(Context& ctx) {
+  const fit::ResolvedModel model = fit::resolve_model(ctx, true);
+  const Hardware hw = resolve_hardware(ctx);
+  const LayoutProblem p = read_problem(ctx, model, hw);
+  const bool by_waste = ctx.text("objective") == "waste";
+  const std::vector<Layout> all = ranked_layouts(ctx, p, by_waste);
+  const Layout& best = all.front();
+  report_chosen(ctx, p, best);
+  ctx.add_table(why_table(ctx, p, hw, all, best));
+  ctx.add_table(alternatives_table(ctx, p, all, best, by_waste));
+  ctx.add_table(memory_table(p, best));
   ctx.note(by_waste ? "objective waste: the layout with the least estimated waste (bubble, recomputation, exposed communication) "
                       "among those that fit"
                     : "rule (Narayanan et al. 2021, section 3): tensor parallelism inside the scale-up domain, pipeline stages across "
