@@ -54,9 +54,9 @@ printf '%-58s %9.1f s   target 1200 s   ratio %.2f\n' "make test, all steps" "$t
 total_wall=0
 step "make demo (configure, build the binary, run the demo)" "$dir/demo" make demo JOBS="$jobs"
 printf '%-58s %9.1f s   target  240 s   ratio %.2f\n' "make demo" "$total_wall" "$(awk -v a="$total_wall" 'BEGIN{print a/240}')"
-touch "$dir/test/plugins/kv/kv_size_calc.cpp"
+touch "$dir/test/plugins/kv/calc_size.cpp"
 total_wall=0
-step "incremental: touch plugins/kv/kv_size_calc.cpp, make build" "$dir/test" make build JOBS="$jobs"
+step "incremental: touch plugins/kv/calc_size.cpp, make build" "$dir/test" make build JOBS="$jobs"
 echo "heaviest translation units of the Release build (compile wall time, s):"
 awk "{s += \$1} END {printf \"sum of compile and link wall times: %.0f s\\n\", s}" "$TIMED_LOG"
 sort -rn "$TIMED_LOG" | sed -n 1,8p | sed "s|$dir/test/||"

@@ -356,7 +356,7 @@ struct Calculator {
   /// The source file of the calculator (`__FILE__` where it is declared, next to its run function), so
   /// `--help` can say where its code lives.
   std::string_view source{};
-  /// `source` from the repository's top folder ("plugins/kv/kv_size_calc.cpp"), whatever the build's path.
+  /// `source` from the repository's top folder ("plugins/kv/calc_size.cpp"), whatever the build's path.
   [[nodiscard]] std::string_view source_file() const {
     const auto at = source.rfind("plugins/");
     return at == std::string_view::npos ? source : source.substr(at);

@@ -4,7 +4,7 @@
 #include <fmt/format.h>
 
 #include "plugins/chip/chip_math.hpp"
-#include "plugins/chip/chip_plugin.hpp"
+#include "plugins/chip/chip_calculators.hpp"
 #include "host/context.hpp"
 #include "units/format.hpp"
 

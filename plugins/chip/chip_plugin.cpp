@@ -1,5 +1,7 @@
 #include "plugins/chip/chip_plugin.hpp"
 
+#include "plugins/chip/chip_calculators.hpp"
+
 namespace infracalc {
 
 namespace {

@@ -12,11 +12,4 @@ namespace infracalc {
 /// The chip reference kernels (defined in chip_kernels.cpp).
 [[nodiscard]] std::vector<Kernel> chip_kernels();
 
-/// `chip peak` (calc_peak.cpp).
-[[nodiscard]] Calculator chip_peak_calculator();
-/// `chip sram` (calc_sram.cpp).
-[[nodiscard]] Calculator chip_sram_calculator();
-/// `chip wafer` (calc_wafer.cpp).
-[[nodiscard]] Calculator chip_wafer_calculator();
-
 }  // namespace infracalc

@@ -1,4 +1,4 @@
-// The cluster reference kernels, one file each; cluster_kernels.cpp lists them.
+// The cluster reference kernels, one kernel_<name>.cpp each; cluster_kernels.cpp lists them.
 #pragma once
 
 #include <vector>

@@ -1,5 +1,7 @@
 #include "plugins/cooling/cooling_plugin.hpp"
 
+#include "plugins/cooling/cooling_calculators.hpp"
+
 namespace infracalc {
 
 namespace {

@@ -1,6 +1,6 @@
 #include "plugins/cost/cost_plugin.hpp"
 
-#include "plugins/cost/cost_calcs.hpp"
+#include "plugins/cost/cost_calculators.hpp"
 
 namespace infracalc {
 

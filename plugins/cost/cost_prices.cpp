@@ -1,7 +1,7 @@
 // Prices from the catalog: accelerator rental series and provider API price lists, both dated (--as-of).
 #include <algorithm>
 
-#include "plugins/cost/cost_calcs.hpp"
+#include "plugins/cost/cost_calculators.hpp"
 #include "plugins/tco/tco_inputs.hpp"
 
 namespace infracalc::cost {

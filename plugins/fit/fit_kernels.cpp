@@ -128,7 +128,7 @@ Built build_rank(const ModelArch& m, int tp, int pp, int stage, const StorageFor
   return b;
 }
 
-std::vector<KernelCheck> run_weights(const KernelOptions& opt) {
+std::vector<KernelCheck> kernel_weights(const KernelOptions& opt) {
   std::vector<KernelCheck> out;
   struct Case {
     ModelArch m;
@@ -167,7 +167,7 @@ std::vector<KernelCheck> run_weights(const KernelOptions& opt) {
 }
 
 // Real K and V buffers per layer and rank, filled token by token.
-std::vector<KernelCheck> run_kv(const KernelOptions& opt) {
+std::vector<KernelCheck> kernel_kv(const KernelOptions& opt) {
   std::vector<KernelCheck> out;
   const ModelArch m = small_dense();
   const int tokens = opt.quick ? 64 : 1024, batch = 3;
@@ -196,7 +196,7 @@ std::vector<KernelCheck> run_kv(const KernelOptions& opt) {
 
 // A device arena: weights, reserve and fixed activations are placed first, then sequences are admitted
 // one at a time, each with the real KV buffers of its context, until the next one no longer fits.
-std::vector<KernelCheck> run_arena(const KernelOptions&) {
+std::vector<KernelCheck> kernel_arena(const KernelOptions&) {
   std::vector<KernelCheck> out;
   const ModelArch m = small_dense();
   InferenceSetup s;
@@ -229,7 +229,7 @@ std::vector<KernelCheck> run_arena(const KernelOptions&) {
 
 // ZeRO: each data-parallel rank allocates its own shard of a flat parameter buffer's weights, gradients,
 // FP32 master copy and Adam moments; rank 0's bytes against zero_shard.
-std::vector<KernelCheck> run_zero(const KernelOptions& opt) {
+std::vector<KernelCheck> kernel_zero(const KernelOptions& opt) {
   std::vector<KernelCheck> out;
   const std::size_t params = opt.quick ? 96'000 : 960'000;
   const StatePerParam per = state_per_param(Optimizer::adamw, from_base<Bytes>(2), from_base<Bytes>(2), true, 0);
@@ -248,7 +248,7 @@ std::vector<KernelCheck> run_zero(const KernelOptions& opt) {
 
 // The tensors one GPT layer's forward keeps for backward, op by op (Korthikanti et al. 2022, section 4.1),
 // each allocated as a buffer of its real size, for TP with and without sequence parallelism.
-std::vector<KernelCheck> run_activations(const KernelOptions&) {
+std::vector<KernelCheck> kernel_activations(const KernelOptions&) {
   std::vector<KernelCheck> out;
   const double s = 128, b = 2, h = 256, a = 8;
   for (int t : {1, 2, 4}) {
@@ -300,7 +300,7 @@ std::vector<KernelCheck> run_activations(const KernelOptions&) {
 // LoRA adapters built on the real weight tensors of scaled-down models: for every adapted matrix W an A
 // (r x d_in) and a B (d_out x r) buffer, a forward pass through the unmerged layer W x + B(A x) compared with
 // the merged W + BA (which only works when the shapes line up), and the trainable elements counted.
-std::vector<KernelCheck> run_lora(const KernelOptions&) {
+std::vector<KernelCheck> kernel_lora(const KernelOptions&) {
   std::vector<KernelCheck> out;
   const auto adapted = [](const std::string& name, LoraTargets t) {
     const bool attn = name == "q" || name == "k" || name == "v" || name == "o";
@@ -360,13 +360,13 @@ std::vector<KernelCheck> run_lora(const KernelOptions&) {
 
 std::vector<Kernel> fit_kernels() {
   return {
-      {"weight-buffers", "quantizes every weight tensor of scaled-down models (whole and per tp/pp rank) and counts bytes", run_weights},
-      {"kv-buffers", "allocates K and V per layer and rank token by token and counts bytes", run_kv},
-      {"device-arena", "fills a device arena with weights, reserve and sequences' KV until it is full", run_arena},
-      {"zero-shards", "allocates each rank's ZeRO shard of weights, gradients, master and moments", run_zero},
-      {"layer-activations", "allocates the tensors a transformer layer saves for backward, op by op", run_activations},
+      {"weight-buffers", "quantizes every weight tensor of scaled-down models (whole and per tp/pp rank) and counts bytes", kernel_weights},
+      {"kv-buffers", "allocates K and V per layer and rank token by token and counts bytes", kernel_kv},
+      {"device-arena", "fills a device arena with weights, reserve and sequences' KV until it is full", kernel_arena},
+      {"zero-shards", "allocates each rank's ZeRO shard of weights, gradients, master and moments", kernel_zero},
+      {"layer-activations", "allocates the tensors a transformer layer saves for backward, op by op", kernel_activations},
       {"lora-adapters", "builds LoRA A and B beside every adapted weight of scaled-down models, runs merged and unmerged forwards",
-       run_lora},
+       kernel_lora},
   };
 }
 

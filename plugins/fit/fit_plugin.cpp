@@ -1,6 +1,6 @@
 #include "plugins/fit/fit_plugin.hpp"
 
-#include "plugins/fit/fit_calcs.hpp"
+#include "plugins/fit/fit_calculators.hpp"
 
 namespace infracalc {
 

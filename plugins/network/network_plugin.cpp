@@ -1,6 +1,6 @@
 #include "plugins/network/network_plugin.hpp"
 
-#include "plugins/network/network_calcs.hpp"
+#include "plugins/network/network_calculators.hpp"
 
 namespace infracalc {
 

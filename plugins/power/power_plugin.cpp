@@ -1,5 +1,7 @@
 #include "plugins/power/power_plugin.hpp"
 
+#include "plugins/power/power_calculators.hpp"
+
 namespace infracalc {
 
 namespace {

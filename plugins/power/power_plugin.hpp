@@ -12,13 +12,4 @@ namespace infracalc {
 /// The power reference kernels (defined in power_kernels.cpp).
 [[nodiscard]] std::vector<Kernel> power_kernels();
 
-/// `power rack` (power_rack.cpp).
-[[nodiscard]] Calculator power_rack_calculator();
-/// `power distribution` (power_distribution.cpp).
-[[nodiscard]] Calculator power_distribution_calculator();
-/// `power energy` (power_energy.cpp).
-[[nodiscard]] Calculator power_energy_calculator();
-/// `power grid` (power_grid.cpp).
-[[nodiscard]] Calculator power_grid_calculator();
-
 }  // namespace infracalc

@@ -144,4 +144,36 @@ int whole_years(Seconds t, std::string_view label) {
   return static_cast<int>(r);
 }
 
+// The energy of the period: --energy, or --power x PUE x load factor x --period. nullopt when neither is given.
+std::optional<Joules> period_energy(Context& ctx, Seconds period) {
+  const double pue = ctx.number("pue");
+  if (pue < 1.0) throw UserError{{fmt::format("--pue must be at least 1, got {}", pue), "PUE = facility energy / IT energy"}};
+  if (ctx.has("energy")) {
+    const Joules e = ctx.get<Joules>("energy");
+    if (ctx.has("power")) {
+      const double lf = e / (ctx.get<Watts>("power") * pue * period);
+      ctx.set_number("load_factor_implied", lf);
+      if (lf > 1.0 + 1e-12)
+        ctx.note(fmt::format("--energy is more than --power x PUE can draw in the period (load factor {})", ctx.quote_number(lf)));
+    }
+    return e;
+  }
+  if (ctx.has("power")) return energy_over(ctx.get<Watts>("power"), pue, ctx.number("load_factor"), period);
+  return std::nullopt;
+}
+
+std::vector<Input> energy_inputs(std::string_view energy_help) {
+  return {
+      {.name = "energy", .kind = InputKind::quantity, .dim = dims::energy, .help = energy_help, .example = "8TWh",
+       .optional = true},
+      {.name = "power", .kind = InputKind::quantity, .dim = dims::power,
+       .help = "IT power (energy = power x PUE x load factor x period when --energy is absent)", .example = "1GW",
+       .optional = true},
+      {.name = "pue", .kind = InputKind::quantity, .dim = dims::none, .help = "facility energy / IT energy", .default_value = "1",
+       .example = "1.2"},
+      {.name = "load_factor", .kind = InputKind::quantity, .dim = dims::none, .help = "average load / --power",
+       .default_value = "100%", .example = "91%", .bound = Bound::fraction},
+  };
+}
+
 }  // namespace infracalc::tco

@@ -56,4 +56,11 @@ bool fill_tariff(Context& ctx, std::string_view key);
 /// The number of whole years in `t`; a UserError naming `label` when `t` is not a whole number of years.
 [[nodiscard]] int whole_years(Seconds t, std::string_view label);
 
+/// The energy of a period: --energy, or --power x --pue x --load-factor x the period; nullopt when neither is given.
+/// Checks --pue and notes an --energy that --power could not draw.
+[[nodiscard]] std::optional<Joules> period_energy(Context& ctx, Seconds period);
+
+/// The inputs of period_energy: --energy (described by `energy_help`), --power, --pue and --load-factor.
+[[nodiscard]] std::vector<Input> energy_inputs(std::string_view energy_help);
+
 }  // namespace infracalc::tco

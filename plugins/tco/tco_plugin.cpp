@@ -1,6 +1,6 @@
 #include "plugins/tco/tco_plugin.hpp"
 
-#include "plugins/tco/tco_calcs.hpp"
+#include "plugins/tco/tco_calculators.hpp"
 
 namespace infracalc {
 

@@ -119,3 +119,32 @@ TEST_CASE("every table and verdict a plugin's sources write is declared, and eve
   CHECK(tables >= 60);
   CHECK(verdicts >= 50);
 }
+
+TEST_CASE("every plugin has the same files in the same places, and a command's code is in calc_<name>.cpp", "[declarations]") {
+  namespace fs = std::filesystem;
+  const fs::path root = fs::path(INFRACALC_SOURCE_DIR) / "plugins";
+  for (const auto& e : plugin_table()) {
+    const Plugin& p = e.get();
+    const std::string name(p.name);
+    INFO("plugin " << name);
+    for (const std::string& f : {name + "_plugin.hpp", name + "_plugin.cpp", name + "_calculators.hpp", name + "_kernels.cpp"}) {
+      INFO("file " << f);
+      CHECK(fs::is_regular_file(root / name / f));
+    }
+    CHECK(fs::is_regular_file(fs::path(INFRACALC_SOURCE_DIR) / std::string(p.doc)));
+    std::set<std::string> expected;
+    for (const auto& c : p.calculators) {
+      const std::string file = "calc_" + std::string(c.name) + ".cpp";
+      INFO("calculator " << c.name);
+      CHECK(c.source_file() == "plugins/" + name + "/" + file);
+      expected.insert(file);
+    }
+    // No calculator file without its calculator.
+    for (const auto& f : fs::directory_iterator(root / name)) {
+      const std::string file = f.path().filename().string();
+      if (file.rfind("calc_", 0) != 0) continue;
+      INFO("file " << file);
+      CHECK(expected.count(file) == 1);
+    }
+  }
+}
