@@ -172,10 +172,10 @@ int ChainBuilder::step(std::string key, std::string plugin, std::string calculat
       if (r.name == name) return true;
     return false;
   };
-  auto declared_output = [&](std::string_view name) {
+  auto declared_output = [&](std::string_view name) -> const Output* {
     for (const auto& o : s.c->outputs)
-      if (o.name == name) return true;
-    return false;
+      if (o.name == name) return &o;
+    return nullptr;
   };
   for (const auto& [name, source] : inputs) {
     Binding b;
@@ -189,13 +189,15 @@ int ChainBuilder::step(std::string key, std::string plugin, std::string calculat
   if (!enable.empty()) s.enable_line = line(enable);
   const int index = static_cast<int>(p_.steps.size());
   for (const auto& o : outputs) {
-    if (s.c != nullptr && s.unavailable.empty() && !declared_output(o.output))
+    const Output* decl = s.c != nullptr ? declared_output(o.output) : nullptr;
+    if (s.c != nullptr && s.unavailable.empty() && decl == nullptr)
       s.unavailable = s.plugin + " " + s.calculator + " has no output '" + o.output + "': the planner's binding is out of date";
     Line l;
     l.key = o.key.empty() ? o.output : o.key;
-    l.label = o.label;
+    // The output's own help and display unit, unless the plan words it for its worksheet.
+    l.label = !o.label.empty() || decl == nullptr ? o.label : std::string(decl->help);
     l.kind = LineKind::step;
-    l.unit = o.unit;
+    l.unit = !o.unit.empty() || decl == nullptr ? o.unit : std::string(decl->unit_hint);
     l.headline = o.headline;
     l.step = index;
     l.output = o.output;

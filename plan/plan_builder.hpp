@@ -16,9 +16,9 @@ struct OutputSpec {
   std::string output;
   /// The line key (defaults to the output key).
   std::string key;
-  /// What it is.
-  std::string label;
-  /// Display unit.
+  /// What it is, worded for the worksheet; empty: the output's own help.
+  std::string label{};
+  /// Display unit; empty: the output's own unit hint.
   std::string unit{};
   /// In the summary.
   bool headline = false;

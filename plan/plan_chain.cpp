@@ -166,7 +166,7 @@ void network_steps(ChainBuilder& b) {
           {"switch_price", "@switch_price"},
           {"transceiver_price", "@transceiver_price"},
           {"cable_price", "@cable_price"}},
-         {{"tiers", "fabric_tiers", "switch tiers"},
+         {{"tiers", "fabric_tiers"},
           {"switches", "switches", "fabric switches"},
           {"transceivers", "transceivers", "pluggable transceivers"},
           {"cables", "cables", "cables"},
@@ -303,7 +303,7 @@ void cooling_steps(ChainBuilder& b) {
   b.expr("coolant_flow", "@racks * @coolant_flow_per_rack", "coolant flow of all racks at full load", "L/min");
   b.step("cdu", "cooling", "cdu", "coolant distribution units for the racks",
          {{"cdu", "@cdu"}, {"rack_power", "@rack_power"}, {"racks", "@racks"}, {"coolant", "@coolant"}, {"supply", "@supply"}},
-         {{"racks_per_cdu", "racks_per_cdu", "whole racks one CDU serves"}, {"cdus_needed", "cdus", "CDUs for the racks"}}, "cdu");
+         {{"racks_per_cdu", "racks_per_cdu"}, {"cdus_needed", "cdus", "CDUs for the racks"}}, "cdu");
   b.expr("water", "@average_it_power * @energy_period * @wue", "site water over the period (WUE is per IT energy)");
   b.expr("cue", "@pue * @carbon_intensity", "carbon usage effectiveness: CO2 per IT energy");
   b.cross_check("facility", "cooling", "facility", "the water and carbon lines against the cooling plugin",
@@ -803,7 +803,7 @@ void train_chain(ChainBuilder& b) {
             {"duration", "@deadline"},
             {"mfu", "@mfu"},
             {"recompute", "@recompute"}},
-           {{"training_flops", "training_flops", "model FLOPs of the run"},
+           {{"training_flops", "training_flops"},
             {"gpu_time", "gpu_time", "accelerator time: FLOPs / (peak x MFU)", "h"},
             {"gpus", "gpus_sized", "accelerators that finish by the deadline"}});
     gpus_for_deadline(b, "@gpus_sized / @goodput");
@@ -889,7 +889,7 @@ void finetune_chain(ChainBuilder& b) {
       {"dataset_tokens", "@dataset_tokens"}, {"epochs", "@epochs"}, {"mfu", "@mfu"}};
   b.sheet("finetune");
   b.step("finetune", "fit", "finetune", "the fine-tuning job: trainable parameters, memory per device, accelerator time", job,
-         {{"params", "params", "parameters of the base model"},
+         {{"params", "params"},
           {"trainable_params", "trainable_params", "parameters that train", "", true},
           {"trainable_share", "trainable_share", "trainable / total parameters", "%"},
           {"base_weights", "base_weights", "frozen base weights", "GB"},
@@ -899,8 +899,8 @@ void finetune_chain(ChainBuilder& b) {
           {"total_per_device", "memory_per_device", "memory used per device", "GB", true},
           {"headroom", "memory_headroom", "memory left per device", "GB"},
           {"min_devices", "min_devices", "fewest devices that fit at this ZeRO stage"},
-          {"flops_per_token", "flops_per_token", "model FLOPs of one training token"},
-          {"training_tokens", "training_tokens", "dataset tokens x epochs"},
+          {"flops_per_token", "flops_per_token"},
+          {"training_tokens", "training_tokens"},
           {"training_flops", "training_flops", "model FLOPs of the job"},
           {"gpu_time", "gpu_time", "accelerator time: FLOPs / (peak x MFU)", "h", true},
           {"duration", "run_time", "wall-clock time of the job on the devices", "h", true}});
