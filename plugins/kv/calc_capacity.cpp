@@ -21,19 +21,14 @@ constexpr std::int64_t kContextCap = 1'000'000'000'000;  // 10^12 tokens: "unbou
 double floor_count(double x) { return x > 0 ? std::floor(x + 1e-9) : 0.0; }
 
 
-void run_capacity(Context& ctx) {
-  const ModelArch m = *resolve_arch(ctx, true, !ctx.has("weights") && !ctx.has("params"));
-  const KvPrecision prec = resolve_precision(ctx);
-  const Parallelism par = resolve_parallel(ctx, m);
-  const int replica = par.tp * par.pp;
-  const bool devices_given = ctx.has("devices");
-  const auto n = static_cast<double>(devices_given ? ctx.integer("devices") : replica);
-  const bool pooled = devices_given && static_cast<int>(n) != replica;
-  if (pooled && replica > 1)
-    throw UserError{{fmt::format("--tp/--pp describe one replica of {} devices, but --devices/--system gives {}", replica, n),
-                     "give --tp/--pp for one replica, or --devices/--system (without --tp/--pp) for a pooled cache"}};
+// Memory of one device and of all of them: given, or the system's (what software sees on its accelerator, times the
+// devices; its marketed total otherwise).
+struct DeviceMemory {
+  Bytes per_device;
+  Bytes total;
+};
 
-  // Memory per device and in total.
+DeviceMemory resolve_memory(Context& ctx, double n) {
   std::optional<Bytes> memory;
   if (ctx.has("memory")) {
     memory = ctx.get<Bytes>("memory");
@@ -67,35 +62,44 @@ void run_capacity(Context& ctx) {
   if (!memory && total) memory = *total / n;
   if (!memory) throw UserError{{"missing --memory (memory of one device)", "give --memory 80GB, --gpu ID or --system ID"}};
   if (!total) total = *memory * n;
+  return {*memory, *total};
+}
 
-  // Weights: explicit bytes, or parameters at the weight dtype.
-  // With a model, its native checkpoint format (fit's default); otherwise the cache's --dtype.
+// The weights: --weights, or parameters (--params, or counted from the model) at the weight format (the model's native
+// checkpoint format, fit's default; otherwise the cache's --dtype), with how they were found.
+struct WeightBytes {
+  Bytes bytes;
+  std::string from;
+};
+
+WeightBytes resolve_weights(Context& ctx, const ModelArch& m) {
   if (const Entry* model = ctx.ref("model"); model != nullptr && model->field_ref("native_format") != nullptr)
     fill_weight_format(ctx, "weight_dtype");
   const StorageFormat* wfmt = &storage_format_of(ctx.has("weight_dtype") ? ctx.text("weight_dtype") : ctx.text("dtype"), "--weight-dtype");
-  Bytes weights;
-  std::string weights_from;
+  WeightBytes w;
   if (ctx.has("weights")) {
-    weights = ctx.get<Bytes>("weights");
-    weights_from = "--weights";
+    w.bytes = ctx.get<Bytes>("weights");
+    w.from = "--weights";
   } else {
     double params = 0;
     if (ctx.has("params")) {
       params = static_cast<double>(ctx.integer("params"));
-      weights_from = fmt::format("--params {} x {} ({})", ctx.quote_count(params), ctx.quote(bytes_per_value(*wfmt)), wfmt->name);
+      w.from = fmt::format("--params {} x {} ({})", ctx.quote_count(params), ctx.quote(bytes_per_value(*wfmt)), wfmt->name);
     } else if (ctx.ref("model") != nullptr) {
       params = count_params(m).total;
-      weights_from = fmt::format("{} parameters counted from the architecture x {} ({})", ctx.quote_count(params),
+      w.from = fmt::format("{} parameters counted from the architecture x {} ({})", ctx.quote_count(params),
                                  ctx.quote(bytes_per_value(*wfmt)), wfmt->name);
     } else {
       throw UserError{{"missing the weights: give --weights, --params or --model", "e.g. --weights 140GB or --params 70e9"}};
     }
-    weights = storage_bytes(params, *wfmt);
+    w.bytes = storage_bytes(params, *wfmt);
   }
+  return w;
+}
 
-  const double util = ctx.number("utilization");
-  // The reserve of fit inference's waterfall (kv_reserve.hpp): framework reserve, plus communication buffers when
-  // the weights span more than one device. Activations are fit's own estimate and are not included here.
+// The reserve per device of fit inference's waterfall (kv_reserve.hpp): framework reserve, plus communication buffers
+// when the weights span more than one device. Activations are fit's own estimate and are not included here.
+Bytes resolve_reserve(Context& ctx, double n) {
   if (!ctx.has("reserve")) {
     const Bytes framework = as<Bytes>(parse_quantity(kFrameworkReserve).value(), "framework reserve");
     const Bytes comm = n > 1 ? as<Bytes>(parse_quantity(kCommBuffers).value(), "communication buffers") : from_base<Bytes>(0.0);
@@ -104,16 +108,38 @@ void run_capacity(Context& ctx) {
                          "included: fit inference estimates them, or add them to --reserve",
                          kFrameworkReserve, n > 1 ? fmt::format(" + {} communication buffers", kCommBuffers) : std::string()));
   }
-  const Bytes reserve = ctx.get<Bytes>("reserve");
-  const Bytes usable = *memory * util - reserve;
+  return ctx.get<Bytes>("reserve");
+}
+
+void run_capacity(Context& ctx) {
+  const ModelArch m = *resolve_arch(ctx, true, !ctx.has("weights") && !ctx.has("params"));
+  const KvPrecision prec = resolve_precision(ctx);
+  const Parallelism par = resolve_parallel(ctx, m);
+  const int replica = par.tp * par.pp;
+  const bool devices_given = ctx.has("devices");
+  const auto n = static_cast<double>(devices_given ? ctx.integer("devices") : replica);
+  const bool pooled = devices_given && static_cast<int>(n) != replica;
+  if (pooled && replica > 1)
+    throw UserError{{fmt::format("--tp/--pp describe one replica of {} devices, but --devices/--system gives {}", replica, n),
+                     "give --tp/--pp for one replica, or --devices/--system (without --tp/--pp) for a pooled cache"}};
+
+  const DeviceMemory dm = resolve_memory(ctx, n);
+  const Bytes memory = dm.per_device;
+  const Bytes total = dm.total;
+  const WeightBytes w = resolve_weights(ctx, m);
+  const Bytes weights = w.bytes;
+  const std::string& weights_from = w.from;
+  const double util = ctx.number("utilization");
+  const Bytes reserve = resolve_reserve(ctx, n);
+  const Bytes usable = memory * util - reserve;
   const Bytes weights_dev = weights / (pooled ? n : static_cast<double>(replica));
   const Bytes budget = usable - weights_dev;
   const bool weights_fit = budget.value() > 0;
   const Bytes positive_budget = weights_fit ? budget : from_base<Bytes>(0);
 
   ctx.set_number("devices", n);
-  ctx.set("memory_per_device", *memory);
-  ctx.set("memory_total", *total);
+  ctx.set("memory_per_device", memory);
+  ctx.set("memory_total", total);
   ctx.set("weights_total", weights);
   ctx.set("weights_per_device", weights_dev);
   ctx.set("kv_budget_per_device", budget);
@@ -161,11 +187,11 @@ void run_capacity(Context& ctx) {
     ctx.set("kv_required", need.total);
     ctx.set("kv_required_per_device", need_dev);
     ctx.set("headroom_per_device", budget - need_dev);
-    ctx.set_number("kv_fraction", need.total / *total);
+    ctx.set_number("kv_fraction", need.total / total);
     ctx.set_number("devices_for_kv", std::ceil(need.total / usable - 1e-12));
     ctx.set_number("devices_needed", std::ceil((need.total + weights) / usable - 1e-12));
     ctx.verdict("fits", fits,
-                fits ? fmt::format("weights and {} cache fit in {} x {}", with_article(ctx.quote(need.total)), n, ctx.quote(*memory))
+                fits ? fmt::format("weights and {} cache fit in {} x {}", with_article(ctx.quote(need.total)), n, ctx.quote(memory))
                      : fmt::format("weights + cache need {} per device; {} is usable",
                                    ctx.quote(weights_dev + need_dev), ctx.quote(usable)));
     if (!fits && ctx.flag("require_fit")) ctx.fail_check();
@@ -182,7 +208,7 @@ void run_capacity(Context& ctx) {
     ctx.note("pooled: the cache is spread evenly over every device (as ring/context parallelism does), not split by KV heads");
   ctx.note(fmt::format("usable memory per device = {} x {} - {} reserved = {}; activations, CUDA graphs and allocator slack belong "
                        "in --reserve or --utilization (vLLM reserves 10% by default: --utilization 0.9)",
-                       ctx.quote(*memory), ctx.quote_number(util), ctx.quote(reserve), ctx.quote(usable)));
+                       ctx.quote(memory), ctx.quote_number(util), ctx.quote(reserve), ctx.quote(usable)));
   ctx.note("max_tokens counts every layer storing every token (exact for full attention; sliding-window layers make long "
            "sequences cheaper, see max_context)");
 }
