@@ -31,18 +31,8 @@ std::vector<PagedRequest> requests_from(Context& ctx, std::int64_t max_len) {
                          max_len);
 }
 
-void run_paged(Context& ctx) {
-  const auto arch = resolve_arch(ctx, false);
-  const auto block = ctx.integer("block_size");
-  const std::int64_t max_len = whole_tokens(ctx, "max_len", 1, kMaxTokens);
-  std::optional<Bytes> block_bytes;
-  std::optional<Bytes> token_bytes;
-  if (arch) {
-    const KvPrecision prec = resolve_precision(ctx);
-    const Parallelism par = resolve_parallel(ctx, *arch);
-    token_bytes = cache_size(*arch, prec, from_base<Tokens>(1.0), Number::from_value(1.0), par).per_token_per_device;
-    block_bytes = *token_bytes * static_cast<double>(block);
-  }
+// The pool and the scheduler: --blocks, or --memory over the bytes of one block; --max-running, preemption, trace.
+PagedConfig read_config(Context& ctx, std::int64_t block, const std::optional<Bytes>& block_bytes) {
   PagedConfig cfg;
   cfg.block_size = block;
   cfg.max_running = ctx.integer("max_running");
@@ -60,6 +50,92 @@ void run_paged(Context& ctx) {
   }
   if (cfg.blocks > 100'000'000) throw UserError{{"kv paged: more than 100 million blocks", "use a larger --block-size or less --memory"}};
 
+  return cfg;
+}
+
+// The pool over time, `rows` steps sampled evenly.
+Table timeline_table(const PagedReport& r, const PagedConfig& cfg, std::size_t rows) {
+  const std::int64_t block = cfg.block_size;
+  Table tl{"timeline", "pool over time (end of step, before finished sequences free their blocks)",
+           {{"step", dims::none},
+            {"running", dims::none},
+            {"waiting", dims::none},
+            {"blocks_used", dims::none},
+            {"utilization", dims::none},
+            {"fragmentation", dims::none}},
+           {}};
+  const std::size_t total = r.samples.size();
+  const std::size_t take = std::min(rows, total);
+  std::size_t last = total;
+  for (std::size_t k = 0; k < take; ++k) {
+    const std::size_t i = take == 1 ? 0 : k * (total - 1) / (take - 1);
+    if (i == last) continue;
+    last = i;
+    const auto& s = r.samples[i];
+    const double slots = static_cast<double>(s.blocks_used * block);
+    tl.rows.push_back({Quantity::number(static_cast<double>(s.step)), Quantity::number(s.running), Quantity::number(s.waiting),
+                       Quantity::number(static_cast<double>(s.blocks_used)),
+                       Quantity::number(static_cast<double>(s.blocks_used) / static_cast<double>(cfg.blocks)),
+                       Quantity::number(slots > 0 ? 1.0 - static_cast<double>(s.tokens_stored) / slots : 0.0)});
+  }
+  return tl;
+}
+
+// The first 200 requests: when each was admitted and finished, its preemptions, blocks and reservation waste.
+Table requests_table(const std::vector<PagedRequest>& requests, const PagedReport& r, std::int64_t block, std::int64_t max_len) {
+  Table rq{"requests", "requests (first 200)",
+           {{"request", dims::none},
+            {"prompt", dims::token},
+            {"output", dims::token},
+            {"arrival", dims::none},
+            {"admitted", dims::none},
+            {"finished", dims::none},
+            {"preempted", dims::none},
+            {"blocks", dims::none},
+            {"reserved_waste", dims::none}},
+           {}};
+  for (std::size_t i = 0; i < std::min<std::size_t>(requests.size(), 200); ++i) {
+    const auto& q = requests[i];
+    const auto& o = r.outcomes[i];
+    rq.rows.push_back({Quantity::number(static_cast<double>(i + 1)), Quantity{static_cast<double>(q.prompt), dims::token},
+                       Quantity{static_cast<double>(q.output), dims::token}, Quantity::number(static_cast<double>(q.arrival)),
+                       Quantity::number(static_cast<double>(o.admitted)), Quantity::number(static_cast<double>(o.finished)),
+                       Quantity::number(static_cast<double>(o.preemptions)),
+                       Quantity::number(static_cast<double>(blocks_for(q.prompt + q.output, block))),
+                       Quantity::number(1.0 - static_cast<double>(q.prompt + q.output) / static_cast<double>(max_len))});
+  }
+  return rq;
+}
+
+// Every scheduler event (--trace), the first 100,000.
+Table trace_table(Context& ctx, const PagedReport& r) {
+  Table tr{"trace", "scheduler steps",
+           {{"step", dims::none}, {"event"}, {"request", dims::none}, {"blocks", dims::none}, {"blocks_used", dims::none}, {"tokens", dims::token}},
+           {}};
+  const std::size_t limit = 100'000;
+  for (std::size_t i = 0; i < std::min(r.events.size(), limit); ++i) {
+    const auto& e = r.events[i];
+    tr.rows.push_back({Quantity::number(static_cast<double>(e.step)), e.what, Quantity::number(static_cast<double>(e.request + 1)),
+                       Quantity::number(static_cast<double>(e.blocks)), Quantity::number(static_cast<double>(e.blocks_used)),
+                       Quantity{static_cast<double>(e.tokens), dims::token}});
+  }
+  if (r.events.size() > limit) ctx.note(fmt::format("trace shows the first {} of {} events", limit, r.events.size()));
+  return tr;
+}
+
+void run_paged(Context& ctx) {
+  const auto arch = resolve_arch(ctx, false);
+  const auto block = ctx.integer("block_size");
+  const std::int64_t max_len = whole_tokens(ctx, "max_len", 1, kMaxTokens);
+  std::optional<Bytes> block_bytes;
+  std::optional<Bytes> token_bytes;
+  if (arch) {
+    const KvPrecision prec = resolve_precision(ctx);
+    const Parallelism par = resolve_parallel(ctx, *arch);
+    token_bytes = cache_size(*arch, prec, from_base<Tokens>(1.0), Number::from_value(1.0), par).per_token_per_device;
+    block_bytes = *token_bytes * static_cast<double>(block);
+  }
+  const PagedConfig cfg = read_config(ctx, block, block_bytes);
   const auto requests = requests_from(ctx, max_len);
   std::int64_t used = 0, outputs = 0;
   for (std::size_t i = 0; i < requests.size(); ++i) {
@@ -116,70 +192,11 @@ void run_paged(Context& ctx) {
     ctx.set("reservation_bytes_per_request", *token_bytes * static_cast<double>(max_len));
   }
 
-  // Timeline, sampled evenly.
-  const auto rows = static_cast<std::size_t>(std::max<std::int64_t>(2, ctx.integer("samples")));
-  Table tl{"timeline", "pool over time (end of step, before finished sequences free their blocks)",
-           {{"step", dims::none},
-            {"running", dims::none},
-            {"waiting", dims::none},
-            {"blocks_used", dims::none},
-            {"utilization", dims::none},
-            {"fragmentation", dims::none}},
-           {}};
-  const std::size_t total = r.samples.size();
-  const std::size_t take = std::min(rows, total);
-  std::size_t last = total;
-  for (std::size_t k = 0; k < take; ++k) {
-    const std::size_t i = take == 1 ? 0 : k * (total - 1) / (take - 1);
-    if (i == last) continue;
-    last = i;
-    const auto& s = r.samples[i];
-    const double slots = static_cast<double>(s.blocks_used * block);
-    tl.rows.push_back({Quantity::number(static_cast<double>(s.step)), Quantity::number(s.running), Quantity::number(s.waiting),
-                       Quantity::number(static_cast<double>(s.blocks_used)),
-                       Quantity::number(static_cast<double>(s.blocks_used) / static_cast<double>(cfg.blocks)),
-                       Quantity::number(slots > 0 ? 1.0 - static_cast<double>(s.tokens_stored) / slots : 0.0)});
-  }
-  ctx.add_table(std::move(tl));
+  ctx.add_table(timeline_table(r, cfg, static_cast<std::size_t>(std::max<std::int64_t>(2, ctx.integer("samples")))));
 
-  Table rq{"requests", "requests (first 200)",
-           {{"request", dims::none},
-            {"prompt", dims::token},
-            {"output", dims::token},
-            {"arrival", dims::none},
-            {"admitted", dims::none},
-            {"finished", dims::none},
-            {"preempted", dims::none},
-            {"blocks", dims::none},
-            {"reserved_waste", dims::none}},
-           {}};
-  for (std::size_t i = 0; i < std::min<std::size_t>(requests.size(), 200); ++i) {
-    const auto& q = requests[i];
-    const auto& o = r.outcomes[i];
-    rq.rows.push_back({Quantity::number(static_cast<double>(i + 1)), Quantity{static_cast<double>(q.prompt), dims::token},
-                       Quantity{static_cast<double>(q.output), dims::token}, Quantity::number(static_cast<double>(q.arrival)),
-                       Quantity::number(static_cast<double>(o.admitted)), Quantity::number(static_cast<double>(o.finished)),
-                       Quantity::number(static_cast<double>(o.preemptions)),
-                       Quantity::number(static_cast<double>(blocks_for(q.prompt + q.output, block))),
-                       Quantity::number(1.0 - static_cast<double>(q.prompt + q.output) / static_cast<double>(max_len))});
-  }
-  ctx.add_table(std::move(rq));
+  ctx.add_table(requests_table(requests, r, block, max_len));
 
-  if (cfg.trace) {
-    Table tr{"trace", "scheduler steps",
-             {{"step", dims::none}, {"event"}, {"request", dims::none}, {"blocks", dims::none}, {"blocks_used", dims::none}, {"tokens", dims::token}},
-             {}};
-    const std::size_t limit = 100'000;
-    for (std::size_t i = 0; i < std::min(r.events.size(), limit); ++i) {
-      const auto& e = r.events[i];
-      tr.rows.push_back({Quantity::number(static_cast<double>(e.step)), e.what, Quantity::number(static_cast<double>(e.request + 1)),
-                         Quantity::number(static_cast<double>(e.blocks)), Quantity::number(static_cast<double>(e.blocks_used)),
-                         Quantity{static_cast<double>(e.tokens), dims::token}});
-    }
-    if (r.events.size() > limit) ctx.note(fmt::format("trace shows the first {} of {} events", limit, r.events.size()));
-    ctx.add_table(std::move(tr));
-  }
-
+  if (cfg.trace) ctx.add_table(trace_table(ctx, r));
   ctx.note(fmt::format("{} requests over {} blocks of {} tokens; a step is one scheduler iteration: every running sequence adds one "
                        "token, then (if nothing was preempted) waiting requests are admitted first-come first-served",
                        requests.size(), cfg.blocks, block));
