@@ -31,54 +31,28 @@ const char* step_kind(const StepSample& s) {
   return "swap";
 }
 
-void run_simulate(Context& ctx) {
-  const Replica rep = resolve_replica(ctx);
-  const SimInput in = resolve_stream(ctx, rep);
-  const bool trace = ctx.flag("trace");
+// The engine-step table of --trace, empty: the simulator's observer fills it as the steps run.
+Table schedule_table() {
+  return {"schedule", "engine steps (--trace)",
+          {{"step", dims::none},
+           {"start", dims::time},
+           {"duration", dims::time},
+           {"kind", {}},
+           {"running", dims::none},
+           {"waiting", dims::none},
+           {"prefill_tokens", dims::token},
+           {"output_tokens", dims::token},
+           {"padding_slots", dims::none},
+           {"kv_blocks", dims::none},
+           {"admitted", {}},
+           {"preempted", {}},
+           {"finished", {}}},
+          {}};
+}
 
-  Table schedule{"schedule", "engine steps (--trace)",
-                 {{"step", dims::none},
-                  {"start", dims::time},
-                  {"duration", dims::time},
-                  {"kind", {}},
-                  {"running", dims::none},
-                  {"waiting", dims::none},
-                  {"prefill_tokens", dims::token},
-                  {"output_tokens", dims::token},
-                  {"padding_slots", dims::none},
-                  {"kv_blocks", dims::none},
-                  {"admitted", {}},
-                  {"preempted", {}},
-                  {"finished", {}}},
-                 {}};
-  std::int64_t traced = 0;
-  StepObserver observer;
-  // Progress counts answered requests; the observer is set only when someone watches (a step costs more with one).
-  const bool watched = static_cast<bool>(ctx.options().progress);
-  const double total = static_cast<double>(in.requests.size());
-  double answered = 0;
-  if (trace || watched) {
-    observer = [&](const StepEvent& e) {
-      if (watched) {
-        answered += static_cast<double>(e.finished.size());
-        ctx.progress(answered, total);
-      }
-      if (!trace) return;
-      ++traced;
-      if (schedule.rows.size() >= kTraceRows) return;
-      const StepSample& s = *e.sample;
-      std::int32_t padding = 0;
-      for (const auto& it : e.items) padding += it.padding ? 1 : 0;
-      schedule.rows.push_back({Quantity::number(static_cast<double>(e.index + 1)), to_quantity(e.start), to_quantity(e.duration),
-                               std::string(step_kind(s)), Quantity::number(s.running), Quantity::number(s.waiting),
-                               Quantity{static_cast<double>(s.prefill_tokens), dims::token},
-                               Quantity{static_cast<double>(s.output_tokens), dims::token}, Quantity::number(padding),
-                               Quantity::number(static_cast<double>(s.blocks_used)), ids(e.admitted), ids(e.preempted), ids(e.finished)});
-    };
-  }
-  const SimResult r = simulate(in, rep.engine, *rep.model, observer);
-  const Summary s = summarize(r, rep.engine.kv_blocks);
-
+// The run's figures: rates, latency percentiles, batch and KV-cache use, preemptions, static-batch slots, and
+// Little's law on the batch (time-averaged sequences in it against answers per second x time in it).
+void report_run(Context& ctx, const Replica& rep, const SimResult& r, const Summary& s) {
   ctx.set_number("requests", static_cast<double>(s.requests));
   ctx.set("makespan", s.makespan);
   ctx.set_number("steps", static_cast<double>(r.steps.size()));
@@ -119,7 +93,10 @@ void run_simulate(Context& ctx) {
   ctx.set_number("littles_law_concurrency", little_concurrency(s.request_rate, s.mean_residence));
   ctx.set_number("mean_in_system", s.mean_in_system);
 
-  // The steady state the replica can reach with this mix at a full batch (closed form, constant lengths).
+}
+
+// The steady state the replica reaches with this mix at a full batch (closed form, constant mean lengths).
+void report_saturated(Context& ctx, const Replica& rep, const SimInput& in) {
   double prompt = 0, output = 0;
   for (const auto& q : in.requests) {
     prompt += static_cast<double>(q.prompt);
@@ -138,9 +115,10 @@ void run_simulate(Context& ctx) {
     ctx.set("saturated_requests_per_second", c.request_rate);
   }
 
-  report_slo_and_cost(ctx, r, s, rep.tp);
+}
 
-  const auto bins = occupancy(r, ctx.count("bins"), rep.engine.kv_blocks);
+// Batch occupancy, queue and KV use over time, in `bins` intervals.
+Table occupancy_table(const std::vector<OccupancyBin>& bins) {
   Table occ{"occupancy", "batch occupancy over time",
             {{"start", dims::time}, {"end", dims::time}, {"running", dims::none}, {"waiting", dims::none}, {"kv_use", dims::none},
              {"output_tokens_per_second", dims::token_rate}},
@@ -148,29 +126,75 @@ void run_simulate(Context& ctx) {
   for (const auto& b : bins)
     occ.rows.push_back({Quantity{b.start, dims::time}, Quantity{b.end, dims::time}, Quantity::number(b.running), Quantity::number(b.waiting),
                         Quantity::number(b.kv_use), Quantity{b.output_rate, dims::token_rate}});
-  ctx.add_table(std::move(occ));
+  return occ;
+}
+
+// The first 1,000 requests (--trace): arrival, schedule, TTFT, TPOT, latency, preemptions.
+Table requests_table(const SimResult& r) {
+  Table req{"requests", "requests (--trace, first 1,000)",
+            {{"request", dims::none},
+             {"prompt", dims::token},
+             {"output", dims::token},
+             {"arrival", dims::time},
+             {"scheduled", dims::time},
+             {"ttft", dims::time},
+             {"tpot", dims::time},
+             {"latency", dims::time},
+             {"preemptions", dims::none}},
+            {}};
+  for (std::size_t i = 0; i < std::min<std::size_t>(r.requests.size(), 1000); ++i) {
+    const auto& q = r.requests[i];
+    req.rows.push_back({Quantity::number(static_cast<double>(i + 1)), Quantity{static_cast<double>(q.prompt), dims::token},
+                        Quantity{static_cast<double>(q.output), dims::token}, to_quantity(q.arrival), to_quantity(q.scheduled),
+                        to_quantity(q.ttft()), to_quantity(q.tpot()), to_quantity(q.latency()), Quantity::number(q.preemptions)});
+  }
+  return req;
+}
+
+void run_simulate(Context& ctx) {
+  const Replica rep = resolve_replica(ctx);
+  const SimInput in = resolve_stream(ctx, rep);
+  const bool trace = ctx.flag("trace");
+
+  Table schedule = schedule_table();
+  std::int64_t traced = 0;
+  StepObserver observer;
+  // Progress counts answered requests; the observer is set only when someone watches (a step costs more with one).
+  const bool watched = static_cast<bool>(ctx.options().progress);
+  const double total = static_cast<double>(in.requests.size());
+  double answered = 0;
+  if (trace || watched) {
+    observer = [&](const StepEvent& e) {
+      if (watched) {
+        answered += static_cast<double>(e.finished.size());
+        ctx.progress(answered, total);
+      }
+      if (!trace) return;
+      ++traced;
+      if (schedule.rows.size() >= kTraceRows) return;
+      const StepSample& s = *e.sample;
+      std::int32_t padding = 0;
+      for (const auto& it : e.items) padding += it.padding ? 1 : 0;
+      schedule.rows.push_back({Quantity::number(static_cast<double>(e.index + 1)), to_quantity(e.start), to_quantity(e.duration),
+                               std::string(step_kind(s)), Quantity::number(s.running), Quantity::number(s.waiting),
+                               Quantity{static_cast<double>(s.prefill_tokens), dims::token},
+                               Quantity{static_cast<double>(s.output_tokens), dims::token}, Quantity::number(padding),
+                               Quantity::number(static_cast<double>(s.blocks_used)), ids(e.admitted), ids(e.preempted), ids(e.finished)});
+    };
+  }
+  const SimResult r = simulate(in, rep.engine, *rep.model, observer);
+  const Summary s = summarize(r, rep.engine.kv_blocks);
+
+  report_run(ctx, rep, r, s);
+  report_saturated(ctx, rep, in);
+  report_slo_and_cost(ctx, r, s, rep.tp);
+
+  ctx.add_table(occupancy_table(occupancy(r, ctx.count("bins"), rep.engine.kv_blocks)));
 
   if (trace) {
     if (traced > static_cast<std::int64_t>(kTraceRows)) ctx.note(fmt::format("schedule shows the first {} of {} steps", kTraceRows, traced));
     ctx.add_table(std::move(schedule));
-    Table req{"requests", "requests (--trace, first 1,000)",
-              {{"request", dims::none},
-               {"prompt", dims::token},
-               {"output", dims::token},
-               {"arrival", dims::time},
-               {"scheduled", dims::time},
-               {"ttft", dims::time},
-               {"tpot", dims::time},
-               {"latency", dims::time},
-               {"preemptions", dims::none}},
-              {}};
-    for (std::size_t i = 0; i < std::min<std::size_t>(r.requests.size(), 1000); ++i) {
-      const auto& q = r.requests[i];
-      req.rows.push_back({Quantity::number(static_cast<double>(i + 1)), Quantity{static_cast<double>(q.prompt), dims::token},
-                          Quantity{static_cast<double>(q.output), dims::token}, to_quantity(q.arrival), to_quantity(q.scheduled),
-                          to_quantity(q.ttft()), to_quantity(q.tpot()), to_quantity(q.latency()), Quantity::number(q.preemptions)});
-    }
-    ctx.add_table(std::move(req));
+    ctx.add_table(requests_table(r));
   }
 
   if (!in.closed && in.requests.size() > 1) {
