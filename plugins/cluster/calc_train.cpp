@@ -20,7 +20,15 @@ namespace {
 // 16,384 H100s, 38-43% MFU) already lose MFU and goodput to scale.
 constexpr double kMfuScaleWarning = 10'000;
 
-void run_train(Context& ctx) {
+// The training work: the model's 6·N·D plus attention over --tokens, or --training-flops.
+struct Work {
+  std::optional<fit::ResolvedModel> model;
+  Flops dense;
+  Flops attention;
+  Flops total;
+};
+
+Work resolve_work(Context& ctx) {
   const bool sized = ctx.ref("model") != nullptr || ctx.has("params") || ctx.has("layers");
   if (!sized && !ctx.has("training_flops"))
     throw UserError{{"missing the work", "give --params N --tokens D (e.g. --params 70e9 --tokens 15e12), --model ID --tokens D, "
@@ -51,15 +59,13 @@ void run_train(Context& ctx) {
     ctx.note(fmt::format("--training-flops {} replaces the {} the model and tokens give", ctx.quote(work), ctx.quote(dense + attention)));
   ctx.set("training_flops", work);
   if (ctx.has("tokens")) ctx.set("flops_per_token", work / ctx.get<Tokens>("tokens"));
+  return {std::move(model), dense, attention, work};
 
-  std::optional<FlopsPerSecond> peak_opt;
-  const Entry* gpu = ctx.ref("gpu");
-  if (ctx.has("peak")) peak_opt = ctx.get<FlopsPerSecond>("peak");
-  else if (gpu) peak_opt = catalog_peak(ctx, *gpu, ctx.text("precision"));
-  if (!peak_opt) throw UserError{{"missing the accelerator's peak", "give --gpu ID (dense peak at --precision) or --peak 989TFLOP/s"}};
-  const FlopsPerSecond peak = *peak_opt;
+}
+
+// The MFU: --mfu, or the one an --achieved-token-rate on --gpus implies (model FLOP/s over peak FLOP/s).
+double resolve_mfu(Context& ctx, Flops work, FlopsPerSecond peak) {
   double mfu = ctx.number("mfu");
-  ctx.set("peak", peak);
   if (ctx.has("achieved_token_rate")) {
     // MFU = achieved model FLOP/s / peak FLOP/s (Chowdhery et al. 2022, PaLM, appendix B).
     if (!ctx.has("gpus")) throw UserError{{"--achieved-token-rate needs --gpus (the accelerators that reached it)", "e.g. --gpus 4096"}};
@@ -75,6 +81,54 @@ void run_train(Context& ctx) {
                        "above 100%: check the rate, --gpus, --precision and the model"}};
   }
 
+  return mfu;
+}
+
+// A note when the training state cannot fit the accelerators even fully sharded.
+void note_state_fits(Context& ctx, const fit::ResolvedModel& model, const Entry& gpu, double gpus) {
+  // The training state must fit somewhere: mixed-precision AdamW holds 2 + 2 + 4 + 8 = 16 bytes per parameter
+  // (ZeRO, Rajbhandari et al. 2020, section 3.1), even with every byte sharded across all accelerators (ZeRO-3).
+  const double hidden = model.arch ? static_cast<double>(model.arch->hidden_size) : 0.0;
+  const fit::StatePerParam per = fit::state_per_param(fit::Optimizer::adamw, from_base<Bytes>(2), from_base<Bytes>(2), true, hidden);
+  const Bytes state = per.total * model.params;
+  if (const auto mem = device_memory_of(ctx, gpu); mem && state > mem->bytes * gpus)
+    ctx.note(fmt::format("implausible: the mixed-precision Adam training state of {} parameters ({} each: "
+                         "weights, gradients, FP32 master and moments; ZeRO, Rajbhandari et al. 2020) is {}, more than the {} "
+                         "of --gpus {} ({} each of {}) even fully sharded (ZeRO-3), before activations: holding it takes at "
+                         "least {} accelerators (see fit train)",
+                         ctx.quote_count(model.params), ctx.quote(per.total), ctx.quote(state), ctx.quote(mem->bytes * gpus),
+                         ctx.quote_count(gpus), ctx.quote(mem->bytes), gpu.id(), ctx.quote_count(std::ceil((state / mem->bytes).value()))));
+}
+
+// Published model and hardware FLOPs utilisation beside this run's.
+Table utilisation_table(const Context& ctx, double mfu, double hw_ratio, const Entry* gpu) {
+  Table t{"utilisation", "published model and hardware FLOPs utilisation",
+          {{"run"}, {"hardware"}, {"mfu", dims::none}, {"mfu_published"}, {"hfu", dims::none}, {"source"}}, {}};
+  for (const auto& ref : utilisation_references()) {
+    const std::string published = ref.mfu_low == ref.mfu_high ? ctx.quote_percent(ref.mfu_low)
+                                                              : ctx.quote_number(100 * ref.mfu_low) + "-" + ctx.quote_percent(ref.mfu_high);
+    // A run that published no HFU shows "-", never a 0 that reads as a measurement.
+    const Cell hfu = ref.hfu > 0 ? Cell{Quantity::number(ref.hfu)} : Cell{std::string("-")};
+    t.rows.push_back({std::string(ref.run), std::string(ref.hardware), Quantity::number(ref.mfu_high), published, hfu,
+                      std::string(ref.source)});
+  }
+  t.rows.push_back({std::string("this run"), std::string(gpu ? gpu->id() : "--peak"), Quantity::number(mfu),
+                    std::string("--mfu"), Quantity::number(mfu * hw_ratio), std::string("--recompute " + ctx.text("recompute"))});
+  return t;
+}
+
+void run_train(Context& ctx) {
+  const Work w = resolve_work(ctx);
+  const std::optional<fit::ResolvedModel>& model = w.model;
+  const Flops dense = w.dense, attention = w.attention, work = w.total;
+  std::optional<FlopsPerSecond> peak_opt;
+  const Entry* gpu = ctx.ref("gpu");
+  if (ctx.has("peak")) peak_opt = ctx.get<FlopsPerSecond>("peak");
+  else if (gpu) peak_opt = catalog_peak(ctx, *gpu, ctx.text("precision"));
+  if (!peak_opt) throw UserError{{"missing the accelerator's peak", "give --gpu ID (dense peak at --precision) or --peak 989TFLOP/s"}};
+  const FlopsPerSecond peak = *peak_opt;
+  ctx.set("peak", peak);
+  const double mfu = resolve_mfu(ctx, work, peak);
   const bool has_count = ctx.has("gpus");
   std::optional<Seconds> deadline;
   if (ctx.has("days") && ctx.has("duration"))
@@ -111,20 +165,7 @@ void run_train(Context& ctx) {
   }
   ctx.set_number("gpus", gpus);
   ctx.set("duration", duration);
-  if (model && gpu != nullptr) {
-    // The training state must fit somewhere: mixed-precision AdamW holds 2 + 2 + 4 + 8 = 16 bytes per parameter
-    // (ZeRO, Rajbhandari et al. 2020, section 3.1), even with every byte sharded across all accelerators (ZeRO-3).
-    const double hidden = model->arch ? static_cast<double>(model->arch->hidden_size) : 0.0;
-    const fit::StatePerParam per = fit::state_per_param(fit::Optimizer::adamw, from_base<Bytes>(2), from_base<Bytes>(2), true, hidden);
-    const Bytes state = per.total * model->params;
-    if (const auto mem = device_memory_of(ctx, *gpu); mem && state > mem->bytes * gpus)
-      ctx.note(fmt::format("implausible: the mixed-precision Adam training state of {} parameters ({} each: "
-                           "weights, gradients, FP32 master and moments; ZeRO, Rajbhandari et al. 2020) is {}, more than the {} "
-                           "of --gpus {} ({} each of {}) even fully sharded (ZeRO-3), before activations: holding it takes at "
-                           "least {} accelerators (see fit train)",
-                           ctx.quote_count(model->params), ctx.quote(per.total), ctx.quote(state), ctx.quote(mem->bytes * gpus),
-                           ctx.quote_count(gpus), ctx.quote(mem->bytes), gpu->id(), ctx.quote_count(std::ceil((state / mem->bytes).value()))));
-  }
+  if (model && gpu != nullptr) note_state_fits(ctx, *model, *gpu, gpus);
   if (gpus > kMfuScaleWarning)
     ctx.note(fmt::format("implausible at this scale: --mfu {} is held constant, but above {} accelerators MFU falls with "
                          "scale (more communication per step, stragglers: Llama 3 405B ran 43% on 8,192 H100s and 38-41% on 16,384, "
@@ -151,18 +192,7 @@ void run_train(Context& ctx) {
                                                         : ""));
   ctx.note("the MFU is a whole-run average: failures, restarts, checkpoints and slow steps are inside it (see cluster failures)");
 
-  Table t{"utilisation", "published model and hardware FLOPs utilisation",
-          {{"run"}, {"hardware"}, {"mfu", dims::none}, {"mfu_published"}, {"hfu", dims::none}, {"source"}}, {}};
-  for (const auto& ref : utilisation_references()) {
-    const std::string published = ref.mfu_low == ref.mfu_high ? ctx.quote_percent(ref.mfu_low)
-                                                              : ctx.quote_number(100 * ref.mfu_low) + "-" + ctx.quote_percent(ref.mfu_high);
-    // A run that published no HFU shows "-", never a 0 that reads as a measurement.
-    const Cell hfu = ref.hfu > 0 ? Cell{Quantity::number(ref.hfu)} : Cell{std::string("-")};
-    t.rows.push_back({std::string(ref.run), std::string(ref.hardware), Quantity::number(ref.mfu_high), published, hfu,
-                      std::string(ref.source)});
-  }
-  t.rows.push_back({std::string("this run"), std::string(gpu ? gpu->id() : "--peak"), Quantity::number(mfu),
-                    std::string("--mfu"), Quantity::number(mfu * hw_ratio), std::string("--recompute " + ctx.text("recompute"))});
+  Table t = utilisation_table(ctx, mfu, hw_ratio, gpu);
   ctx.note("utilisation table: hfu \"-\" where the run published none");
   ctx.add_table(std::move(t));
 }
