@@ -48,20 +48,9 @@ std::string transceiver_note(Context& ctx, const FabricParts& f) {
   return s + "; cables: one per link";
 }
 
-void run_fabric(Context& ctx) {
-  std::vector<std::string> notes;
-  const std::int64_t gpus = ctx.integer("gpus");
-  const std::int64_t nics = ctx.integer("nics_per_gpu");
-  const std::int64_t per_node = ctx.integer("gpus_per_node");
-  const FabricDesign design = ctx.text("design") == "rail-optimised" ? FabricDesign::rail_optimised : FabricDesign::fat_tree;
-  if (design == FabricDesign::rail_optimised && gpus % per_node != 0)
-    throw UserError{{fmt::format("--gpus {} is not a whole number of {}-GPU nodes", gpus, per_node),
-                     "rail-optimised wiring needs whole nodes; round --gpus to a multiple of --gpus-per-node"}};
-  const std::int64_t endpoints = gpus * nics;
-  const std::int64_t rails = per_node * nics;
-  const FabricParts f = size_fabric(ctx, endpoints, design, rails, notes);
+// The plan's counts, power and bisection as outputs.
+void report_plan(Context& ctx, const FabricParts& f, std::int64_t gpus) {
   const FabricPlan& p = f.plan;
-
   ctx.set_number("tiers", p.tiers);
   ctx.set_number("endpoints", static_cast<double>(p.endpoints));
   ctx.set_number("radix", static_cast<double>(p.radix));
@@ -97,7 +86,11 @@ void run_fabric(Context& ctx) {
   }
   ctx.set_number("max_endpoints", static_cast<double>(p.max_endpoints));
 
-  // Prices: only what was given is counted, and the output says what is missing.
+}
+
+// Parts cost: only what was given a price is counted, and a note says what is in it.
+void report_cost(Context& ctx, const FabricParts& f, std::vector<std::string>& notes) {
+  const FabricPlan& p = f.plan;
   Usd cost{};
   std::vector<std::string> priced;
   if (ctx.has("switch_price")) {
@@ -119,22 +112,28 @@ void run_fabric(Context& ctx) {
     notes.push_back("parts cost counts " + what + " only (NICs, racks, installation and any part without a price are not in it)");
   }
 
-  // The same fabric without oversubscription, for the non-blocking vs oversubscribed comparison.
-  if (p.tiers > 1 && p.oversubscription() > 1.0) {
-    FabricInput nb{endpoints, p.radix, 1.0, 0, design, rails};
-    try {
-      const FabricPlan q = plan_fabric(nb);
-      ctx.set_number("nonblocking_switches", static_cast<double>(q.switches()));
-      ctx.set_number("nonblocking_spines", static_cast<double>(q.spines + q.cores));
-      ctx.set_number("switch_ratio", static_cast<double>(q.switches()) / static_cast<double>(p.switches()));
-      ctx.set_number("spine_ratio", static_cast<double>(q.spines + q.cores) / static_cast<double>(p.spines + p.cores));
-      notes.push_back(fmt::format("non-blocking (1:1) needs {} switches in {} tiers ({} above the leaves) against {} here ({} above)",
-                                  q.switches(), q.tiers, q.spines + q.cores, p.switches(), p.spines + p.cores));
-    } catch (const UserError&) {
-      notes.push_back("a non-blocking fabric of these endpoints does not fit in three tiers of this radix");
-    }
-  }
+}
 
+// The same endpoints without oversubscription (1:1), for the non-blocking vs oversubscribed comparison.
+void compare_nonblocking(Context& ctx, const FabricPlan& p, FabricDesign design, std::int64_t endpoints, std::int64_t rails,
+                         std::vector<std::string>& notes) {
+  FabricInput nb{endpoints, p.radix, 1.0, 0, design, rails};
+  try {
+    const FabricPlan q = plan_fabric(nb);
+    ctx.set_number("nonblocking_switches", static_cast<double>(q.switches()));
+    ctx.set_number("nonblocking_spines", static_cast<double>(q.spines + q.cores));
+    ctx.set_number("switch_ratio", static_cast<double>(q.switches()) / static_cast<double>(p.switches()));
+    ctx.set_number("spine_ratio", static_cast<double>(q.spines + q.cores) / static_cast<double>(p.spines + p.cores));
+    notes.push_back(fmt::format("non-blocking (1:1) needs {} switches in {} tiers ({} above the leaves) against {} here ({} above)",
+                                q.switches(), q.tiers, q.spines + q.cores, p.switches(), p.spines + p.cores));
+  } catch (const UserError&) {
+    notes.push_back("a non-blocking fabric of these endpoints does not fit in three tiers of this radix");
+  }
+}
+
+// Switches, links and transceivers per tier.
+Table tiers_table(const FabricParts& f) {
+  const FabricPlan& p = f.plan;
   Table t{"tiers", "Switches, links and optics per tier",
           {{"tier", {}, ""}, {"switches", dims::none, ""}, {"links_below", dims::none, ""}, {"transceivers_below", dims::none, ""}},
           {}};
@@ -149,27 +148,51 @@ void run_fabric(Context& ctx) {
     t.rows.push_back({std::string("core (super-spine)"), Quantity::number(static_cast<double>(p.cores)),
                       Quantity::number(static_cast<double>(p.spine_core_links)),
                       Quantity::number(static_cast<double>(f.spine_core_modules))});
-  ctx.add_table(std::move(t));
+  return t;
+}
 
-  if (ctx.flag("max_flow")) {
-    if (endpoints > kMaxFlowEndpoints)
-      throw UserError{{fmt::format("--max-flow builds the whole graph; {} endpoints is above the {} limit", endpoints, kMaxFlowEndpoints),
-                       "drop --max-flow (the closed form is exact for full leaves and pods)"}};
-    FabricInput in{endpoints, p.radix, parse_ratio(ctx.text("oversubscription"), "--oversubscription"), p.tiers, design, rails};
-    const FabricGraph g = build_fabric_graph(in);
-    const std::int64_t cut = bisection_max_flow(g);
-    ctx.set_number("bisection_links_max_flow", static_cast<double>(cut));
-    if (f.link_speed) ctx.set("bisection_max_flow", *f.link_speed * static_cast<double>(cut));
-    const bool same = g.count(FabricGraph::Role::leaf) == p.leaves && g.count(FabricGraph::Role::spine) == p.spines &&
-                      g.count(FabricGraph::Role::core) == p.cores && static_cast<std::int64_t>(g.links.size()) == p.links();
-    ctx.verdict("builder_agrees", same,
-                same ? "the wired graph has the switch and link counts of the closed form"
-                     : "the wired graph differs from the closed form (please report)");
-    if (static_cast<double>(cut) != p.bisection_links)
-      notes.push_back(fmt::format("max-flow bisection {} links vs closed form {}: partial leaves or pods change the cut", cut,
-                                  format_number(p.bisection_links, 6)));
-  }
+// --max-flow: the fabric wired as a graph, its bisection by max-flow, and whether the graph has the closed form's counts.
+void check_max_flow(Context& ctx, const FabricParts& f, FabricDesign design, std::int64_t endpoints, std::int64_t rails,
+                    std::vector<std::string>& notes) {
+  const FabricPlan& p = f.plan;
+  if (endpoints > kMaxFlowEndpoints)
+    throw UserError{{fmt::format("--max-flow builds the whole graph; {} endpoints is above the {} limit", endpoints, kMaxFlowEndpoints),
+                     "drop --max-flow (the closed form is exact for full leaves and pods)"}};
+  FabricInput in{endpoints, p.radix, parse_ratio(ctx.text("oversubscription"), "--oversubscription"), p.tiers, design, rails};
+  const FabricGraph g = build_fabric_graph(in);
+  const std::int64_t cut = bisection_max_flow(g);
+  ctx.set_number("bisection_links_max_flow", static_cast<double>(cut));
+  if (f.link_speed) ctx.set("bisection_max_flow", *f.link_speed * static_cast<double>(cut));
+  const bool same = g.count(FabricGraph::Role::leaf) == p.leaves && g.count(FabricGraph::Role::spine) == p.spines &&
+                    g.count(FabricGraph::Role::core) == p.cores && static_cast<std::int64_t>(g.links.size()) == p.links();
+  ctx.verdict("builder_agrees", same,
+              same ? "the wired graph has the switch and link counts of the closed form"
+                   : "the wired graph differs from the closed form (please report)");
+  if (static_cast<double>(cut) != p.bisection_links)
+    notes.push_back(fmt::format("max-flow bisection {} links vs closed form {}: partial leaves or pods change the cut", cut,
+                                format_number(p.bisection_links, 6)));
+}
 
+void run_fabric(Context& ctx) {
+  std::vector<std::string> notes;
+  const std::int64_t gpus = ctx.integer("gpus");
+  const std::int64_t nics = ctx.integer("nics_per_gpu");
+  const std::int64_t per_node = ctx.integer("gpus_per_node");
+  const FabricDesign design = ctx.text("design") == "rail-optimised" ? FabricDesign::rail_optimised : FabricDesign::fat_tree;
+  if (design == FabricDesign::rail_optimised && gpus % per_node != 0)
+    throw UserError{{fmt::format("--gpus {} is not a whole number of {}-GPU nodes", gpus, per_node),
+                     "rail-optimised wiring needs whole nodes; round --gpus to a multiple of --gpus-per-node"}};
+  const std::int64_t endpoints = gpus * nics;
+  const std::int64_t rails = per_node * nics;
+  const FabricParts f = size_fabric(ctx, endpoints, design, rails, notes);
+  const FabricPlan& p = f.plan;
+
+  report_plan(ctx, f, gpus);
+  report_cost(ctx, f, notes);
+  if (p.tiers > 1 && p.oversubscription() > 1.0) compare_nonblocking(ctx, p, design, endpoints, rails, notes);
+  ctx.add_table(tiers_table(f));
+
+  if (ctx.flag("max_flow")) check_max_flow(ctx, f, design, endpoints, rails, notes);
   notes.push_back(fmt::format("{}: {} ({} x {} per GPU) on {}-port switches{}", plural(p.tiers, "tier"),
                               plural(p.endpoints, "endpoint"), plural(gpus, "GPU"), plural(nics, "NIC port"), p.radix,
                               p.tiers > 1 ? fmt::format(", leaves {} down / {} up", p.leaf_down, p.leaf_up) : ""));
