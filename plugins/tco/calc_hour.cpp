@@ -37,14 +37,9 @@ HourLines lines_at(const HourParams& p, double share) {
 
 std::string money(const Context& ctx, const UsdPerHour& v) { return ctx.quote(v, "$/h"); }
 
-void run_hour(Context& ctx) {
-  const PurchaseBasis bought = fill_purchase(ctx, "capex_per_gpu");
-  fill_tariff(ctx, "tariff");
-  if (!ctx.has("capex_per_gpu")) missing(ctx, "capex_per_gpu", "equipment cost per accelerator", "$40000", "purchase");
-  if (!ctx.has("tariff")) missing(ctx, "tariff", "electricity price", "$0.08/kWh", "grid");
-
-  // The power of a working accelerator and what an unsold one draws: flags win, then the system's rating and idle
-  // draw, then the accelerator's idle draw against its TDP.
+// The power of a working accelerator and what an unsold one draws: flags win, then the system's rating and idle
+// draw, then the accelerator's idle draw against its TDP. Returns the entry the idle share came from ("" for none).
+std::string fill_power(Context& ctx) {
   const Entry* system = ctx.ref("system");
   if (!ctx.has("power_per_gpu") && system != nullptr) {
     const auto power = ctx.catalog<Watts>(*system, "power");
@@ -70,7 +65,11 @@ void run_hour(Context& ctx) {
     record_input(ctx, "idle_power_share", Quantity::number(idle.value_or(0.0)), idle ? Origin::catalog : Origin::default_value,
                  format_machine(idle.value_or(0.0)), idle_from);
   }
+  return idle_from;
+}
 
+// The figures of one accelerator-hour, checked: the residual below the capex, PUE at least 1, one way of financing.
+HourParams read_params(Context& ctx) {
   HourParams p;
   p.capex = ctx.get<Usd>("capex_per_gpu");
   p.residual = ctx.get<Usd>("residual_value");
@@ -83,7 +82,6 @@ void run_hour(Context& ctx) {
   p.idle = ctx.number("idle_power_share");
   p.tariff = ctx.get<UsdPerJoule>("tariff");
   p.maintenance = ctx.get<UsdPerHour>("maintenance");
-  const double share = ctx.number("sold_share");
   if (ctx.has("financing") && ctx.has("cost_of_capital"))
     throw UserError{{"give --financing or --cost-of-capital, not both",
                      "--financing is a flat $/h per sold hour; --cost-of-capital computes it from an annuity"}};
@@ -91,6 +89,51 @@ void run_hour(Context& ctx) {
   if (p.flat_financing) p.financing = ctx.get<UsdPerHour>("financing");
   if (ctx.has("cost_of_capital")) p.rate = annual_rate(ctx, "cost_of_capital");
 
+  return p;
+}
+
+// The owner cost per sold hour, line by line.
+Table lines_table(const HourLines& l) {
+  const UsdPerHour total = l.total();
+  Table lines{"lines", "Owner cost per sold accelerator-hour", {{"line", {}, ""}, money_rate_column("cost"), {"share", dims::none, ""}}, {}};
+  auto add = [&](const char* name, UsdPerHour v) {
+    lines.rows.push_back({std::string(name), to_quantity(v), Quantity::number(v / total)});
+  };
+  add("equipment", l.equipment);
+  add("electricity", l.electricity);
+  add("maintenance", l.maintenance);
+  add("financing", l.financing);
+  add("total", total);
+  return lines;
+}
+
+// The cost per sold hour against the sold share: a fixed ladder of shares, the given one and half of it.
+Table sold_share_table(const HourParams& p, double share) {
+  std::vector<double> shares = {1.0, 0.9, 0.8, 0.7, 0.6, 0.5, 0.35, 0.25, share, share / 2.0};
+  std::sort(shares.begin(), shares.end(), std::greater<>());
+  shares.erase(std::unique(shares.begin(), shares.end(), [](double a, double b) { return std::fabs(a - b) < 1e-12; }),
+               shares.end());
+  Table sweep{"sold_share", "Cost per sold hour against the sold share",
+              {{"sold_share", dims::none, ""}, money_rate_column("equipment"), money_rate_column("electricity"),
+               money_rate_column("maintenance"), money_rate_column("financing"), money_rate_column("owner_cost")},
+              {}};
+  for (double s : shares) {
+    const HourLines x = lines_at(p, s);
+    sweep.rows.push_back({Quantity::number(s), to_quantity(x.equipment), to_quantity(x.electricity),
+                          to_quantity(x.maintenance), to_quantity(x.financing), to_quantity(x.total())});
+  }
+  return sweep;
+}
+
+void run_hour(Context& ctx) {
+  const PurchaseBasis bought = fill_purchase(ctx, "capex_per_gpu");
+  fill_tariff(ctx, "tariff");
+  if (!ctx.has("capex_per_gpu")) missing(ctx, "capex_per_gpu", "equipment cost per accelerator", "$40000", "purchase");
+  if (!ctx.has("tariff")) missing(ctx, "tariff", "electricity price", "$0.08/kWh", "grid");
+
+  const std::string idle_from = fill_power(ctx);
+  const HourParams p = read_params(ctx);
+  const double share = ctx.number("sold_share");
   const HourLines l = lines_at(p, share);
   const HourLines half = lines_at(p, share / 2.0);
   const UsdPerHour total = l.total();
@@ -111,31 +154,9 @@ void run_hour(Context& ctx) {
               minor ? "electricity is smaller than both the equipment and the financing line"
                     : "electricity is not the smallest capital-vs-energy line here");
 
-  Table lines{"lines", "Owner cost per sold accelerator-hour", {{"line", {}, ""}, money_rate_column("cost"), {"share", dims::none, ""}}, {}};
-  auto add = [&](const char* name, UsdPerHour v) {
-    lines.rows.push_back({std::string(name), to_quantity(v), Quantity::number(v / total)});
-  };
-  add("equipment", l.equipment);
-  add("electricity", l.electricity);
-  add("maintenance", l.maintenance);
-  add("financing", l.financing);
-  add("total", total);
-  ctx.add_table(std::move(lines));
+  ctx.add_table(lines_table(l));
 
-  std::vector<double> shares = {1.0, 0.9, 0.8, 0.7, 0.6, 0.5, 0.35, 0.25, share, share / 2.0};
-  std::sort(shares.begin(), shares.end(), std::greater<>());
-  shares.erase(std::unique(shares.begin(), shares.end(), [](double a, double b) { return std::fabs(a - b) < 1e-12; }),
-               shares.end());
-  Table sweep{"sold_share", "Cost per sold hour against the sold share",
-              {{"sold_share", dims::none, ""}, money_rate_column("equipment"), money_rate_column("electricity"),
-               money_rate_column("maintenance"), money_rate_column("financing"), money_rate_column("owner_cost")},
-              {}};
-  for (double s : shares) {
-    const HourLines x = lines_at(p, s);
-    sweep.rows.push_back({Quantity::number(s), to_quantity(x.equipment), to_quantity(x.electricity),
-                          to_quantity(x.maintenance), to_quantity(x.financing), to_quantity(x.total())});
-  }
-  ctx.add_table(std::move(sweep));
+  ctx.add_table(sold_share_table(p, share));
 
   ctx.note(fmt::format("a year is 365.25 d = 8,766 h (the unit parser's yr): the life of {} is {}, of which {} "
                        "are sold; write --life 1460d for four 365-day years",
