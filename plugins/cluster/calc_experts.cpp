@@ -20,31 +20,9 @@ namespace {
 
 double dtype_bytes(const std::string& s) { return s == "fp8" ? 1.0 : s == "fp32" ? 4.0 : 2.0; }
 
-void run_experts(Context& ctx) {
-  const fit::ResolvedModel m = fit::resolve_model(ctx, true);
-  const ModelArch& a = *m.arch;
-  if (!a.moe || a.moe->experts < 1)
-    throw UserError{{fmt::format("{} has no routed experts", a.id == "flags" ? std::string("the model") : a.id),
-                     "give an MoE model (e.g. --model mixtral-8x7b, deepseek-v3) or --experts N --experts-per-token K"}};
+// The model's parameters: total, active per token, and the routed experts each device holds.
+void report_params(Context& ctx, const ModelArch& a, int per_device) {
   const MoeDims& d = *a.moe;
-  const std::int64_t ep_given = ctx.integer("ep");
-  if (ep_given > d.experts)
-    throw UserError{{fmt::format("--ep {} exceeds the {} routed experts", ep_given, d.experts), "expert parallelism spreads whole experts: ep <= experts"}};
-  const int ep = static_cast<int>(ep_given);
-  if (d.experts % ep != 0)
-    throw UserError{{fmt::format("--ep {} does not divide the {} routed experts: every device holds the same number of whole experts", ep,
-                                 d.experts),
-                     "give --ep from " + divisors_text(d.experts)}};
-  const int per_device = d.experts / ep;
-  const double tokens_per_device = ctx.get<Tokens>("batch").value();
-  if (tokens_per_device != std::floor(tokens_per_device)) throw UserError{{"--batch: expected a whole number of tokens", ""}};
-  if (tokens_per_device * ep * d.experts_per_token > 2e7)
-    throw UserError{{fmt::format("--batch x --ep = {:g} tokens x {} experts each is too many to simulate in a calculation", tokens_per_device * ep,
-                                 d.experts_per_token),
-                     "simulate one micro-batch per device: fewer tokens in --batch"}};
-  const auto tokens = static_cast<std::int64_t>(tokens_per_device) * ep;
-  const double cf = ctx.number("capacity_factor");
-
   const ParamCount pc = count_params(a);
   const double routed = fit::routed_expert_params(a);
   const double per_expert = routed / d.experts;
@@ -61,8 +39,12 @@ void run_experts(Context& ctx) {
                        d.shared_experts > 0 ? fmt::format(" + {} shared", d.shared_experts) : std::string(), ctx.quote_count(per_expert),
                        a.layers - d.dense_layers));
 
-  // Load and drops.
-  const std::int64_t capacity = expert_capacity(tokens, d.experts, d.experts_per_token, cf);
+}
+
+// Expert loads and drops: `tokens` routed to k distinct experts each (uniformly or by --skew), seeded, against the
+// capacity of each expert.
+RoutingStats simulate_loads(Context& ctx, const MoeDims& d, std::int64_t tokens, double tokens_per_device, int ep, double cf,
+                            std::int64_t capacity) {
   const double mean_load = static_cast<double>(tokens) * d.experts_per_token / d.experts;
   ctx.set("tokens_routed", from_base<Tokens>(static_cast<double>(tokens)));
   ctx.set_number("tokens_per_expert", mean_load);
@@ -100,7 +82,12 @@ void run_experts(Context& ctx) {
                        rs.skew > 0 ? fmt::format(", expert of popularity rank r weighted r^-{}", ctx.quote_number(rs.skew)) : std::string(" uniformly"),
                        ctx.quote_number(cf), tokens, d.experts_per_token, d.experts, capacity));
 
-  // All-to-all traffic of one MoE layer and one training step.
+  return st;
+}
+
+// All-to-all traffic of one MoE layer and one training step, and its time over the link the expert group spans.
+void report_all_to_all(Context& ctx, const ModelArch& a, double tokens_per_device, int ep) {
+  const MoeDims& d = *a.moe;
   const Bytes dispatch_token = static_cast<double>(a.hidden_size) * from_base<Bytes>(dtype_bytes(ctx.text("dispatch_dtype")));
   const Bytes combine_token = static_cast<double>(a.hidden_size) * from_base<Bytes>(dtype_bytes(ctx.text("combine_dtype")));
   const Bytes dispatch = all_to_all_bytes(tokens_per_device, d.experts_per_token, dispatch_token, ep);
@@ -131,6 +118,10 @@ void run_experts(Context& ctx) {
     ctx.note("no link bandwidth for the all-to-all time: give --scaleup-bandwidth or --scaleout-bandwidth");
   }
 
+}
+
+// Expert loads in the last simulated step, sorted, the 16 largest.
+Table loads_table(const RoutingStats& st, std::int64_t capacity) {
   Table t{"loads", "expert loads in the last simulated step (tokens routed to each expert, sorted)",
           {{"rank", dims::none}, {"load", dims::none}, {"over_capacity", dims::none}}, {}};
   std::vector<std::int64_t> loads = st.last_loads;
@@ -139,7 +130,39 @@ void run_experts(Context& ctx) {
   for (std::size_t i = 0; i < shown; ++i)
     t.rows.push_back({Quantity::number(static_cast<double>(i + 1)), Quantity::number(static_cast<double>(loads[i])),
                       Quantity::number(static_cast<double>(std::max<std::int64_t>(0, loads[i] - capacity)))});
-  ctx.add_table(std::move(t));
+  return t;
+}
+
+void run_experts(Context& ctx) {
+  const fit::ResolvedModel m = fit::resolve_model(ctx, true);
+  const ModelArch& a = *m.arch;
+  if (!a.moe || a.moe->experts < 1)
+    throw UserError{{fmt::format("{} has no routed experts", a.id == "flags" ? std::string("the model") : a.id),
+                     "give an MoE model (e.g. --model mixtral-8x7b, deepseek-v3) or --experts N --experts-per-token K"}};
+  const MoeDims& d = *a.moe;
+  const std::int64_t ep_given = ctx.integer("ep");
+  if (ep_given > d.experts)
+    throw UserError{{fmt::format("--ep {} exceeds the {} routed experts", ep_given, d.experts), "expert parallelism spreads whole experts: ep <= experts"}};
+  const int ep = static_cast<int>(ep_given);
+  if (d.experts % ep != 0)
+    throw UserError{{fmt::format("--ep {} does not divide the {} routed experts: every device holds the same number of whole experts", ep,
+                                 d.experts),
+                     "give --ep from " + divisors_text(d.experts)}};
+  const int per_device = d.experts / ep;
+  const double tokens_per_device = ctx.get<Tokens>("batch").value();
+  if (tokens_per_device != std::floor(tokens_per_device)) throw UserError{{"--batch: expected a whole number of tokens", ""}};
+  if (tokens_per_device * ep * d.experts_per_token > 2e7)
+    throw UserError{{fmt::format("--batch x --ep = {:g} tokens x {} experts each is too many to simulate in a calculation", tokens_per_device * ep,
+                                 d.experts_per_token),
+                     "simulate one micro-batch per device: fewer tokens in --batch"}};
+  const auto tokens = static_cast<std::int64_t>(tokens_per_device) * ep;
+  const double cf = ctx.number("capacity_factor");
+
+  report_params(ctx, a, per_device);
+  const std::int64_t capacity = expert_capacity(tokens, d.experts, d.experts_per_token, cf);
+  const RoutingStats st = simulate_loads(ctx, d, tokens, tokens_per_device, ep, cf, capacity);
+  report_all_to_all(ctx, a, tokens_per_device, ep);
+  ctx.add_table(loads_table(st, capacity));
   ctx.note("not modelled: node-limited routing and deduplication across a node (DeepSeek-V3), auxiliary-loss balancing over time, "
            "expert-choice routing");
 }
