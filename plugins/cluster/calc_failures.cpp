@@ -69,76 +69,55 @@ void blast_table(Context& ctx, double gpus, Seconds loss_and_restart) {
   ctx.add_table(std::move(t));
 }
 
-void run_failures(Context& ctx) {
-  const double gpus = static_cast<double>(ctx.integer("gpus"));
-  Seconds per_gpu = s(0);
-  if (ctx.has("mtbf_per_gpu")) {
-    per_gpu = ctx.get<Seconds>("mtbf_per_gpu");
-  } else {
-    const Entry* e = ctx.ref("reliability");
-    if (e == nullptr) {
-      e = &Catalog::instance().get(kDefaultReliability, {"reliability"}, "--reliability");
-      ctx.note(fmt::format("no --mtbf-per-gpu: using {} ({}); give --reliability ID or --mtbf-per-gpu to choose another", e->id(), e->name()));
-    }
-    per_gpu = mtbf_from_entry(ctx, *e);
+// The checkpoint interval (Young's and Daly's, or --interval), the goodput it gives at this fleet MTBF, the work lost
+// per failure, and a sweep of intervals. Returns the work lost and the restart, per failure.
+Seconds report_checkpointing(Context& ctx, double gpus, Seconds fleet, Seconds restart) {
+  const Seconds delta = ctx.get<Seconds>("checkpoint_time");
+  const Seconds young = young_interval(delta, fleet);
+  const Seconds daly = daly_interval(delta, fleet);
+  const Seconds tau = ctx.has("interval") ? ctx.get<Seconds>("interval") : daly;
+  ctx.set("young_interval", young);
+  ctx.set("daly_interval", daly);
+  ctx.set("interval", tau);
+  // Wall time per unit of useful work (interval-sized segments, so the count is exact).
+  const double ratio = (expected_wall_time(tau, tau, delta, restart, fleet) / tau).value();
+  const double goodput = 1.0 / ratio;
+  ctx.set_number("goodput", goodput);
+  ctx.set_number("waste", 1.0 - goodput);
+  ctx.set_number("checkpoint_overhead", delta.value() / tau.value());
+  const Seconds loss = expected_loss_per_failure(tau + delta, fleet);
+  ctx.set("loss_per_failure", loss);
+  const Seconds loss_and_restart = loss + restart;
+  ctx.set("gpu_time_lost_per_failure", gpus * loss_and_restart);
+  if (ctx.has("work")) {
+    const Seconds work = ctx.get<Seconds>("work");
+    const Seconds wall = expected_wall_time(work, tau, delta, restart, fleet);
+    ctx.set("wall_time", wall);
+    ctx.set_number("expected_failures", wall.value() / fleet.value());
+    const double segments = std::ceil(work.value() / tau.value() - 1e-9);
+    ctx.set("checkpoint_time_total", segments * delta);
+    ctx.set("failure_time_total", wall - segments * (tau + delta));
   }
-  const Seconds fleet = fleet_mtbf(per_gpu, gpus);
-  ctx.set("mtbf_per_gpu", per_gpu);
-  ctx.set("fleet_mtbf", fleet);
-  ctx.set_number("failures_per_day", 86400.0 / fleet.value());
-  ctx.note(fmt::format("fleet MTBF = {} / {} = {}: independent, exponentially distributed failures; switches, power and "
-                       "software faults outside the per-accelerator rate are not added",
-                       ctx.quote(per_gpu, "h"), ctx.quote_count(gpus), ctx.quote(fleet, "h")));
+  ctx.note(fmt::format("Young: sqrt(2 x {} x {}) = {}; Daly's higher-order optimum {}{}", ctx.quote(delta),
+                       ctx.quote(fleet), ctx.quote(young, "min"), ctx.quote(daly, "min"),
+                       ctx.has("interval") ? fmt::format("; evaluating the given --interval {}", ctx.quote(tau, "min")) : std::string()));
+  ctx.note(fmt::format("goodput = tau / (M e^(R/M) (e^((tau+delta)/M) - 1)) (Daly 2006): failures strike anywhere, restarts included; "
+                       "restart {}{}",
+                       ctx.quote(restart, "min"), ctx.has("restart_time") ? "" : " (no --restart-time: detection, rescheduling and reload not counted)"));
 
-  Seconds loss_and_restart = s(0);
-  const Seconds restart = ctx.has("restart_time") ? ctx.get<Seconds>("restart_time") : s(0);
-  if (ctx.has("checkpoint_time")) {
-    const Seconds delta = ctx.get<Seconds>("checkpoint_time");
-    const Seconds young = young_interval(delta, fleet);
-    const Seconds daly = daly_interval(delta, fleet);
-    const Seconds tau = ctx.has("interval") ? ctx.get<Seconds>("interval") : daly;
-    ctx.set("young_interval", young);
-    ctx.set("daly_interval", daly);
-    ctx.set("interval", tau);
-    // Wall time per unit of useful work (interval-sized segments, so the count is exact).
-    const double ratio = (expected_wall_time(tau, tau, delta, restart, fleet) / tau).value();
-    const double goodput = 1.0 / ratio;
-    ctx.set_number("goodput", goodput);
-    ctx.set_number("waste", 1.0 - goodput);
-    ctx.set_number("checkpoint_overhead", delta.value() / tau.value());
-    const Seconds loss = expected_loss_per_failure(tau + delta, fleet);
-    ctx.set("loss_per_failure", loss);
-    loss_and_restart = loss + restart;
-    ctx.set("gpu_time_lost_per_failure", gpus * loss_and_restart);
-    if (ctx.has("work")) {
-      const Seconds work = ctx.get<Seconds>("work");
-      const Seconds wall = expected_wall_time(work, tau, delta, restart, fleet);
-      ctx.set("wall_time", wall);
-      ctx.set_number("expected_failures", wall.value() / fleet.value());
-      const double segments = std::ceil(work.value() / tau.value() - 1e-9);
-      ctx.set("checkpoint_time_total", segments * delta);
-      ctx.set("failure_time_total", wall - segments * (tau + delta));
-    }
-    ctx.note(fmt::format("Young: sqrt(2 x {} x {}) = {}; Daly's higher-order optimum {}{}", ctx.quote(delta),
-                         ctx.quote(fleet), ctx.quote(young, "min"), ctx.quote(daly, "min"),
-                         ctx.has("interval") ? fmt::format("; evaluating the given --interval {}", ctx.quote(tau, "min")) : std::string()));
-    ctx.note(fmt::format("goodput = tau / (M e^(R/M) (e^((tau+delta)/M) - 1)) (Daly 2006): failures strike anywhere, restarts included; "
-                         "restart {}{}",
-                         ctx.quote(restart, "min"), ctx.has("restart_time") ? "" : " (no --restart-time: detection, rescheduling and reload not counted)"));
-
-    Table sweep{"intervals", "goodput against the checkpoint interval at this fleet MTBF",
-                {{"interval", dims::time}, {"goodput", dims::none}, {"checkpoint_share", dims::none}, {"loss_per_failure", dims::time}}, {}};
-    for (double f : {0.25, 0.5, 1.0, 2.0, 4.0}) {
-      const Seconds t = f * daly;
-      sweep.rows.push_back({to_quantity(t), Quantity::number(1.0 / (expected_wall_time(t, t, delta, restart, fleet) / t).value()),
-                            Quantity::number(delta.value() / t.value()), to_quantity(expected_loss_per_failure(t + delta, fleet))});
-    }
-    ctx.add_table(std::move(sweep));
-  } else {
-    ctx.note("give --checkpoint-time (how long one checkpoint stalls training) for the Young/Daly interval, goodput and lost work; "
-             "`cluster checkpoint` estimates it");
+  Table sweep{"intervals", "goodput against the checkpoint interval at this fleet MTBF",
+              {{"interval", dims::time}, {"goodput", dims::none}, {"checkpoint_share", dims::none}, {"loss_per_failure", dims::time}}, {}};
+  for (double f : {0.25, 0.5, 1.0, 2.0, 4.0}) {
+    const Seconds t = f * daly;
+    sweep.rows.push_back({to_quantity(t), Quantity::number(1.0 / (expected_wall_time(t, t, delta, restart, fleet) / t).value()),
+                          Quantity::number(delta.value() / t.value()), to_quantity(expected_loss_per_failure(t + delta, fleet))});
   }
+  ctx.add_table(std::move(sweep));
+  return loss_and_restart;
+}
 
+// Fleet MTBF at other fleet sizes, the same rate per accelerator.
+Table fleet_sizes_table(Seconds per_gpu, double gpus) {
   Table scale{"fleet_sizes", "fleet MTBF at other sizes (same per-accelerator rate)",
               {{"gpus", dims::none}, {"fleet_mtbf", dims::time}, {"failures_per_day", dims::none}}, {}};
   std::vector<double> sizes = {1024.0, 10000.0, 16384.0, 100000.0};
@@ -150,9 +129,11 @@ void run_failures(Context& ctx) {
     const Seconds f = fleet_mtbf(per_gpu, g);
     scale.rows.push_back({Quantity::number(g), to_quantity(f), Quantity::number(86400.0 / f.value())});
   }
-  ctx.add_table(std::move(scale));
-  blast_table(ctx, gpus, loss_and_restart);
+  return scale;
+}
 
+// Serving and recovery: replicas a fault takes down, validation re-runs, hot standby, and whether a retry fits the SLO.
+void report_serving(Context& ctx, double gpus) {
   if (ctx.has("replica_gpus")) {
     const double replica = static_cast<double>(ctx.integer("replica_gpus"));
     if (replica > gpus) throw UserError{{"--replica-gpus exceeds --gpus", "a replica is part of the fleet"}};
@@ -188,6 +169,41 @@ void run_failures(Context& ctx) {
                                              : "the remaining budget does not cover the back-off and the re-run: fail fast");
     }
   }
+}
+
+void run_failures(Context& ctx) {
+  const double gpus = static_cast<double>(ctx.integer("gpus"));
+  Seconds per_gpu = s(0);
+  if (ctx.has("mtbf_per_gpu")) {
+    per_gpu = ctx.get<Seconds>("mtbf_per_gpu");
+  } else {
+    const Entry* e = ctx.ref("reliability");
+    if (e == nullptr) {
+      e = &Catalog::instance().get(kDefaultReliability, {"reliability"}, "--reliability");
+      ctx.note(fmt::format("no --mtbf-per-gpu: using {} ({}); give --reliability ID or --mtbf-per-gpu to choose another", e->id(), e->name()));
+    }
+    per_gpu = mtbf_from_entry(ctx, *e);
+  }
+  const Seconds fleet = fleet_mtbf(per_gpu, gpus);
+  ctx.set("mtbf_per_gpu", per_gpu);
+  ctx.set("fleet_mtbf", fleet);
+  ctx.set_number("failures_per_day", 86400.0 / fleet.value());
+  ctx.note(fmt::format("fleet MTBF = {} / {} = {}: independent, exponentially distributed failures; switches, power and "
+                       "software faults outside the per-accelerator rate are not added",
+                       ctx.quote(per_gpu, "h"), ctx.quote_count(gpus), ctx.quote(fleet, "h")));
+
+  Seconds loss_and_restart = s(0);
+  const Seconds restart = ctx.has("restart_time") ? ctx.get<Seconds>("restart_time") : s(0);
+  if (ctx.has("checkpoint_time")) {
+    loss_and_restart = report_checkpointing(ctx, gpus, fleet, restart);
+  } else {
+    ctx.note("give --checkpoint-time (how long one checkpoint stalls training) for the Young/Daly interval, goodput and lost work; "
+             "`cluster checkpoint` estimates it");
+  }
+  ctx.add_table(fleet_sizes_table(per_gpu, gpus));
+  blast_table(ctx, gpus, loss_and_restart);
+
+  report_serving(ctx, gpus);
 }
 
 }  // namespace
