@@ -21,32 +21,40 @@ constexpr const char* kTiers[] = {"hbm", "dram", "cxl", "nvme"};
 // memory's own access (Neugebauer et al., "Understanding PCIe performance for end host networking", SIGCOMM 2018).
 constexpr double kLinkRoundTrip = 1e-6;
 
-void run_offload(Context& ctx) {
-  // The cache: explicit bytes, or a model at --tokens x --batch.
-  const auto arch = resolve_arch(ctx, false);
+// The cache to place, per device: --cache, or the model's at --tokens x --batch; its bytes per token and, with a model,
+// the 16-bit weights that share HBM with it.
+struct CacheToPlace {
+  Bytes bytes;
   std::optional<Bytes> per_token;
-  std::optional<Bytes> weights;  // per device, when the model is known
-  Bytes cache;
-  const auto batch = Number::from_value(static_cast<double>(ctx.integer("batch")));
+  std::optional<Bytes> weights;
+};
+
+CacheToPlace resolve_cache(Context& ctx, Number batch) {
+  const auto arch = resolve_arch(ctx, false);
+  CacheToPlace c;
   if (arch) {
     const KvPrecision prec = resolve_precision(ctx);
     const Parallelism par = resolve_parallel(ctx, *arch);
-    per_token = cache_size(*arch, prec, from_base<Tokens>(1.0), Number::from_value(1.0), par).per_token_per_device;
+    c.per_token = cache_size(*arch, prec, from_base<Tokens>(1.0), Number::from_value(1.0), par).per_token_per_device;
     if (!ctx.has("cache")) {
       if (!ctx.has("tokens")) throw UserError{{"missing --tokens (tokens per sequence) to size the cache", "give --tokens 128k or --cache 40GB"}};
-      cache = cache_size(*arch, prec, ctx.get<Tokens>("tokens"), batch, par).per_device;
+      c.bytes = cache_size(*arch, prec, ctx.get<Tokens>("tokens"), batch, par).per_device;
     }
     ctx.note("layout: " + describe(*arch));
-    weights = from_base<Bytes>(2.0 * count_params(*arch).total / static_cast<double>(par.tp * par.pp));
+    c.weights = from_base<Bytes>(2.0 * count_params(*arch).total / static_cast<double>(par.tp * par.pp));
   }
   if (ctx.has("cache")) {
-    cache = ctx.get<Bytes>("cache");
-    if (!per_token && ctx.has("tokens")) per_token = cache / (ctx.get<Tokens>("tokens").value() * batch.value());
+    c.bytes = ctx.get<Bytes>("cache");
+    if (!c.per_token && ctx.has("tokens")) c.per_token = c.bytes / (ctx.get<Tokens>("tokens").value() * batch.value());
   } else if (!arch) {
     throw UserError{{"kv offload needs a cache size", "give --cache 40GB, or --model ID with --tokens 128k"}};
   }
+  return c;
+}
 
-  note_device_memory(ctx, "hbm_capacity");
+// The four tiers from their inputs; HBM less what is reserved in it (the model's weights unless --hbm-reserved), with
+// notes on implausible figures.
+std::vector<Tier> read_tiers(Context& ctx, const std::optional<Bytes>& weights) {
   std::vector<Tier> tiers;
   for (const char* t : kTiers) {
     const std::string n = t;
@@ -76,10 +84,13 @@ void run_offload(Context& ctx) {
     }
     tiers.push_back(tier);
   }
-  const double chunks = ctx.has("chunk") ? std::ceil(cache / ctx.get<Bytes>("chunk") - 1e-12) : 1.0;
-  ctx.set("cache_bytes", cache);
-  if (per_token) ctx.set("bytes_per_token", *per_token);
+  return tiers;
+}
 
+// Each tier: does the cache fit, how long moving it and one token's KV takes, the decode ceiling if every step read the
+// whole cache from it; set as outputs and verdicts and added as a table.
+void report_tiers(Context& ctx, const std::vector<Tier>& tiers, Bytes cache, const std::optional<Bytes>& per_token, double chunks,
+                  Number batch) {
   Table t{"tiers", "where the cache can live and what moving it costs",
           {{"tier"},
            {"capacity", dims::information},
@@ -112,6 +123,32 @@ void run_offload(Context& ctx) {
                 fmt::format("{} of {} {}", ctx.quote(cache), ctx.quote(tier.capacity), tier.name));
   }
   ctx.add_table(std::move(t));
+}
+
+// Reloading from each tier against prefilling the tokens again at --recompute-rate.
+void compare_recompute(Context& ctx, const std::vector<Tier>& tiers, Bytes cache, double chunks, Number batch) {
+  if (!ctx.has("tokens")) throw UserError{{"--recompute-rate needs --tokens (tokens to prefill again)", "give --tokens 32k"}};
+  const Seconds recompute = ctx.get<Tokens>("tokens") * batch.value() / ctx.get<TokensPerSecond>("recompute_rate");
+  ctx.set("recompute_time", recompute);
+  for (const auto& tier : tiers)
+    if (tier.name != "hbm")
+      ctx.note(fmt::format("{}: reloading takes {} vs {} to prefill again: {}", tier.name,
+                           ctx.quote(transfer_time(tier, cache, chunks)), ctx.quote(recompute),
+                           transfer_time(tier, cache, chunks) < recompute ? "reload" : "recompute"));
+}
+
+void run_offload(Context& ctx) {
+  const auto batch = Number::from_value(static_cast<double>(ctx.integer("batch")));
+  const CacheToPlace placed = resolve_cache(ctx, batch);
+  const Bytes cache = placed.bytes;
+  const std::optional<Bytes>& per_token = placed.per_token;
+  note_device_memory(ctx, "hbm_capacity");
+  const std::vector<Tier> tiers = read_tiers(ctx, placed.weights);
+  const double chunks = ctx.has("chunk") ? std::ceil(cache / ctx.get<Bytes>("chunk") - 1e-12) : 1.0;
+  ctx.set("cache_bytes", cache);
+  if (per_token) ctx.set("bytes_per_token", *per_token);
+
+  report_tiers(ctx, tiers, cache, per_token, chunks, batch);
   ctx.set_number("cxl_vs_nvme_latency", tiers[3].latency / tiers[2].latency);
   ctx.set_number("cxl_vs_hbm_latency", tiers[2].latency / tiers[0].latency);
   ctx.set_number("dram_vs_hbm_bandwidth", tiers[0].bandwidth / tiers[1].bandwidth);
@@ -119,16 +156,7 @@ void run_offload(Context& ctx) {
   if (best >= 0) ctx.note(fmt::format("fastest tier that holds the cache: {}", tiers[static_cast<std::size_t>(best)].name));
   else ctx.note("no tier holds the cache: add capacity, shard it across devices, or compress it (kv compress)");
 
-  if (ctx.has("recompute_rate")) {
-    if (!ctx.has("tokens")) throw UserError{{"--recompute-rate needs --tokens (tokens to prefill again)", "give --tokens 32k"}};
-    const Seconds recompute = ctx.get<Tokens>("tokens") * batch.value() / ctx.get<TokensPerSecond>("recompute_rate");
-    ctx.set("recompute_time", recompute);
-    for (const auto& tier : tiers)
-      if (tier.name != "hbm")
-        ctx.note(fmt::format("{}: reloading takes {} vs {} to prefill again: {}", tier.name,
-                             ctx.quote(transfer_time(tier, cache, chunks)), ctx.quote(recompute),
-                             transfer_time(tier, cache, chunks) < recompute ? "reload" : "recompute"));
-  }
+  if (ctx.has("recompute_rate")) compare_recompute(ctx, tiers, cache, chunks, batch);
   ctx.note(fmt::format("move = {} x latency + bytes / bandwidth (one transfer{}); read_ceiling = sequences / move time, the decode rate "
                        "if every step read the whole cache from that tier",
                        chunks, ctx.has("chunk") ? fmt::format(" per {} chunk, not overlapped", ctx.quote(ctx.get<Bytes>("chunk"))) : ""));
