@@ -3,12 +3,8 @@
 #include <cmath>
 #include <fmt/format.h>
 
-#include "host/number_list.hpp"
-#include "plugins/formats/block.hpp"
-#include "plugins/formats/error_study.hpp"
 #include "plugins/formats/formats_calculators.hpp"
 #include "plugins/formats/formats_math.hpp"
-#include "units/suggest.hpp"
 
 namespace infracalc::formats {
 

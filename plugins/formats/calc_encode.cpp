@@ -8,7 +8,6 @@
 #include "plugins/formats/block.hpp"
 #include "plugins/formats/codec.hpp"
 #include "plugins/formats/formats_calculators.hpp"
-#include "units/format.hpp"
 
 namespace infracalc::formats {
 

@@ -7,7 +7,6 @@
 #include "plugins/formats/block.hpp"
 #include "plugins/formats/error_study.hpp"
 #include "plugins/formats/formats_calculators.hpp"
-#include "plugins/formats/formats_math.hpp"
 #include "units/suggest.hpp"
 
 namespace infracalc::formats {

@@ -4,11 +4,7 @@
 #include <cstdlib>
 #include <fmt/format.h>
 
-#include "host/number_list.hpp"
-#include "plugins/formats/block.hpp"
-#include "plugins/formats/codec.hpp"
 #include "plugins/formats/formats_calculators.hpp"
-#include "units/format.hpp"
 
 namespace infracalc::formats {
 
