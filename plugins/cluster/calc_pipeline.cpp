@@ -41,114 +41,141 @@ Table timeline(const PipeSimResult& r, int stages, double slot) {
   return t;
 }
 
-void run_pipeline(Context& ctx) {
-  const int p = ctx.count("stages");
-  const int m = ctx.count("microbatches");
-  Schedule s = schedule_of(ctx.text("schedule"));
-  const int v = s == Schedule::interleaved ? ctx.count("chunks") : 1;
-  if (s == Schedule::interleaved && v < 2)
+// The pipeline's shape as the inputs give it: stages, micro-batches, schedule and model chunks per device.
+struct Pipeline {
+  int p = 1;
+  int m = 1;
+  Schedule s = Schedule::one_f_one_b;
+  int v = 1;
+  double ratio = 2.0;
+};
+
+Pipeline read_pipeline(Context& ctx) {
+  Pipeline pl;
+  pl.p = ctx.count("stages");
+  pl.m = ctx.count("microbatches");
+  pl.s = schedule_of(ctx.text("schedule"));
+  pl.v = pl.s == Schedule::interleaved ? ctx.count("chunks") : 1;
+  if (pl.s == Schedule::interleaved && pl.v < 2)
     throw UserError{{"--schedule interleaved needs --chunks 2 or more (model chunks per device)", "e.g. --chunks 2; --chunks 1 is plain 1f1b"}};
-  const double ratio = ctx.number("backward_ratio");
+  pl.ratio = ctx.number("backward_ratio");
+  return pl;
+}
 
-  int layers = 0;
-  std::optional<fit::ResolvedModel> model;
-  if (ctx.ref("model") || ctx.has("layers")) {
-    if (ctx.ref("model") || ctx.has("hidden_size")) model = fit::resolve_model(ctx, false);
-    layers = model && model->arch ? model->arch->layers : ctx.count("layers");
-    if (layers < p)
-      throw UserError{{fmt::format("--stages {} exceeds the {} layers", p, layers), "each stage needs at least one layer"}};
-    if (s == Schedule::interleaved && layers < p * v)
-      throw UserError{{fmt::format("{} stages x {} chunks = {} model chunks, more than the {} layers", p, v, p * v, layers),
-                       "lower --chunks"}};
-  }
+// The model's layers when a model or --layers is given (0 otherwise), checked against the stages and chunks.
+int read_layers(Context& ctx, const Pipeline& pl, std::optional<fit::ResolvedModel>& model) {
+  if (!ctx.ref("model") && !ctx.has("layers")) return 0;
+  if (ctx.ref("model") || ctx.has("hidden_size")) model = fit::resolve_model(ctx, false);
+  const int layers = model && model->arch ? model->arch->layers : ctx.count("layers");
+  if (layers < pl.p)
+    throw UserError{{fmt::format("--stages {} exceeds the {} layers", pl.p, layers), "each stage needs at least one layer"}};
+  if (pl.s == Schedule::interleaved && layers < pl.p * pl.v)
+    throw UserError{{fmt::format("{} stages x {} chunks = {} model chunks, more than the {} layers", pl.p, pl.v, pl.p * pl.v, layers),
+                     "lower --chunks"}};
+  return layers;
+}
 
-  const double bubble = bubble_fraction(p, m, v);
-  ctx.set_number("bubble_fraction", bubble);
-  ctx.set_number("bubble_overhead", bubble / (1.0 - bubble));
-  ctx.set_number("efficiency", 1.0 - bubble);
+// Activations of one micro-batch through one stage, from --activation-per-stage or the fit plugin's per-layer formula.
+std::optional<Bytes> activation_per_stage(Context& ctx, const std::optional<fit::ResolvedModel>& model, int layers, int p) {
+  if (ctx.has("activation_per_stage")) return ctx.get<Bytes>("activation_per_stage");
+  if (!model || !model->arch || model->arch->hidden_size <= 0) return std::nullopt;
+  const int tp = ctx.count("tp");
+  const fit::ActivationShape a =
+      fit::activation_shape(*model->arch, ctx.get<Tokens>("seq"), static_cast<double>(ctx.integer("micro_batch")), tp, p, tp > 1);
+  const Bytes per_layer = fit::activation_per_layer(a, fit::recompute_of(ctx.text("recompute")));
+  ctx.set("activation_per_layer", per_layer);
+  ctx.note(fmt::format("activations per layer from the fit plugin (Korthikanti et al. 2022, '{}' recomputation, seq {}, "
+                       "micro-batch {}, tp {}{})",
+                       ctx.text("recompute"), ctx.quote(a.seq), ctx.quote_count(a.micro_batch), a.tp, a.sequence_parallel ? " with sequence parallelism" : ""));
+  return std::ceil(static_cast<double>(layers) / p) * per_layer;
+}
 
-  const bool simulate = static_cast<long>(p) * m * v <= 200'000;
-  PipeSimResult sim;
-  if (simulate) {
-    sim = simulate_pipeline(s, p, m, v, 1.0, ratio);
-    ctx.set_number("bubble_simulated", sim.bubble);
-    ctx.set_number("in_flight_simulated", static_cast<double>(sim.peak_in_flight[0]) / v);
-  } else {
-    ctx.note("simulation skipped: stages x micro-batches x chunks above 200,000 operations");
-  }
-  const double in_flight = stage_activations_in_flight(s, p, m, v);
-  ctx.set_number("in_flight", in_flight);
-
-  if (ctx.has("forward_time")) {
-    const Seconds tf = ctx.get<Seconds>("forward_time");
-    const Seconds ideal = static_cast<double>(m) * (1.0 + ratio) * tf;
-    ctx.set("ideal_time", ideal);
-    ctx.set("step_time", ideal / (1.0 - bubble));
-    ctx.set("bubble_time", ideal / (1.0 - bubble) - ideal);
-  }
-
-  // Activations of one micro-batch through one stage, from --activation-per-stage or the fit plugin's per-layer formula.
-  std::optional<Bytes> per_stage;
-  if (ctx.has("activation_per_stage")) {
-    per_stage = ctx.get<Bytes>("activation_per_stage");
-  } else if (model && model->arch && model->arch->hidden_size > 0) {
-    const int tp = ctx.count("tp");
-    const fit::ActivationShape a =
-        fit::activation_shape(*model->arch, ctx.get<Tokens>("seq"), static_cast<double>(ctx.integer("micro_batch")), tp, p, tp > 1);
-    const Bytes per_layer = fit::activation_per_layer(a, fit::recompute_of(ctx.text("recompute")));
-    per_stage = std::ceil(static_cast<double>(layers) / p) * per_layer;
-    ctx.set("activation_per_layer", per_layer);
-    ctx.note(fmt::format("activations per layer from the fit plugin (Korthikanti et al. 2022, '{}' recomputation, seq {}, "
-                         "micro-batch {}, tp {}{})",
-                         ctx.text("recompute"), ctx.quote(a.seq), ctx.quote_count(a.micro_batch), a.tp, a.sequence_parallel ? " with sequence parallelism" : ""));
-  }
-  if (per_stage) {
-    ctx.set("activation_per_stage", *per_stage);
-    ctx.set("activations_in_flight", in_flight * *per_stage);
-  }
-
+void report_schedules(Context& ctx, const Pipeline& pl, std::optional<Bytes> per_stage) {
   Table cmp{"schedules", "the same pipeline under each schedule",
             {{"schedule"}, {"chunks", dims::none}, {"bubble", dims::none}, {"in_flight", dims::none}}, {}};
   if (per_stage) cmp.columns.push_back({"activations", dims::information});
   auto row = [&](Schedule sc, int chunks) {
-    const double f = stage_activations_in_flight(sc, p, m, chunks);
-    std::vector<Cell> r = {std::string(schedule_name(sc)), Quantity::number(chunks), Quantity::number(bubble_fraction(p, m, chunks)),
+    const double f = stage_activations_in_flight(sc, pl.p, pl.m, chunks);
+    std::vector<Cell> r = {std::string(schedule_name(sc)), Quantity::number(chunks), Quantity::number(bubble_fraction(pl.p, pl.m, chunks)),
                            Quantity::number(f)};
     if (per_stage) r.push_back(Quantity{f * per_stage->value(), dims::information});
     cmp.rows.push_back(std::move(r));
   };
   row(Schedule::gpipe, 1);
   row(Schedule::one_f_one_b, 1);
-  row(Schedule::interleaved, std::max(2, v));
+  row(Schedule::interleaved, std::max(2, pl.v));
   ctx.add_table(std::move(cmp));
+}
 
-  if (layers > 0) {
-    ctx.set_number("layers_per_stage", std::ceil(static_cast<double>(layers) / p));
-    Table st{"stages", "layers on each stage", {{"stage", dims::none}, {"layers"}, {"count", dims::none}}, {}};
-    const int shown = std::min(p, 64);
-    for (int i = 0; i < shown; ++i) {
-      const auto [first, last] = stage_layers(layers, p, i);
-      st.rows.push_back({Quantity::number(i + 1), first == last ? fmt::format("{}", first) : fmt::format("{}–{}", first, last),
-                         Quantity::number(last - first + 1)});
-    }
-    ctx.add_table(std::move(st));
-    if (layers % p != 0)
-      ctx.note(fmt::format("{} layers do not divide over {} stages: the first {} stages hold one more; the slowest stage sets the pace",
-                           layers, p, layers % p));
+void report_stages(Context& ctx, int layers, int p) {
+  ctx.set_number("layers_per_stage", std::ceil(static_cast<double>(layers) / p));
+  Table st{"stages", "layers on each stage", {{"stage", dims::none}, {"layers"}, {"count", dims::none}}, {}};
+  const int shown = std::min(p, 64);
+  for (int i = 0; i < shown; ++i) {
+    const auto [first, last] = stage_layers(layers, p, i);
+    st.rows.push_back({Quantity::number(i + 1), first == last ? fmt::format("{}", first) : fmt::format("{}–{}", first, last),
+                       Quantity::number(last - first + 1)});
   }
-  if (ctx.flag("trace")) {
-    if (!simulate || sim.makespan * v > 4000) ctx.note("--trace: too many slots to show; lower --microbatches or --stages");
-    else ctx.add_table(timeline(sim, p, 1.0 / v));
-  }
+  ctx.add_table(std::move(st));
+  if (layers % p != 0)
+    ctx.note(fmt::format("{} layers do not divide over {} stages: the first {} stages hold one more; the slowest stage sets the pace",
+                         layers, p, layers % p));
+}
 
+void note_schedule(Context& ctx, const Pipeline& pl) {
   ctx.note(fmt::format("bubble = (P - 1) / (v·M + P - 1) = ({} - 1) / ({}·{} + {} - 1) (Narayanan et al. 2021; GPipe and 1F1B have "
                        "the same bubble, 1F1B keeps fewer micro-batches in flight)",
-                       p, v, m, p));
-  if (m < p) ctx.note(fmt::format("{} micro-batches cannot fill {} stages: most of every step is idle; use M >= P, ideally M >= 4P", m, p));
-  if (s == Schedule::interleaved)
+                       pl.p, pl.v, pl.m, pl.p));
+  if (pl.m < pl.p)
+    ctx.note(fmt::format("{} micro-batches cannot fill {} stages: most of every step is idle; use M >= P, ideally M >= 4P", pl.m, pl.p));
+  if (pl.s == Schedule::interleaved)
     ctx.note(fmt::format("interleaving multiplies point-to-point sends between stages by {} and keeps (P - 1)/v extra micro-batches' "
-                         "activations on the first device", v));
+                         "activations on the first device", pl.v));
   ctx.note("the simulator runs one forward of a stage in 1 time unit and a backward in --backward-ratio units; communication is free");
+}
+
+void run_pipeline(Context& ctx) {
+  const Pipeline pl = read_pipeline(ctx);
+  std::optional<fit::ResolvedModel> model;
+  const int layers = read_layers(ctx, pl, model);
+
+  const double bubble = bubble_fraction(pl.p, pl.m, pl.v);
+  ctx.set_number("bubble_fraction", bubble);
+  ctx.set_number("bubble_overhead", bubble / (1.0 - bubble));
+  ctx.set_number("efficiency", 1.0 - bubble);
+
+  const bool simulate = static_cast<long>(pl.p) * pl.m * pl.v <= 200'000;
+  PipeSimResult sim;
+  if (simulate) {
+    sim = simulate_pipeline(pl.s, pl.p, pl.m, pl.v, 1.0, pl.ratio);
+    ctx.set_number("bubble_simulated", sim.bubble);
+    ctx.set_number("in_flight_simulated", static_cast<double>(sim.peak_in_flight[0]) / pl.v);
+  } else {
+    ctx.note("simulation skipped: stages x micro-batches x chunks above 200,000 operations");
+  }
+  const double in_flight = stage_activations_in_flight(pl.s, pl.p, pl.m, pl.v);
+  ctx.set_number("in_flight", in_flight);
+
+  if (ctx.has("forward_time")) {
+    const Seconds tf = ctx.get<Seconds>("forward_time");
+    const Seconds ideal = static_cast<double>(pl.m) * (1.0 + pl.ratio) * tf;
+    ctx.set("ideal_time", ideal);
+    ctx.set("step_time", ideal / (1.0 - bubble));
+    ctx.set("bubble_time", ideal / (1.0 - bubble) - ideal);
+  }
+
+  const std::optional<Bytes> per_stage = activation_per_stage(ctx, model, layers, pl.p);
+  if (per_stage) {
+    ctx.set("activation_per_stage", *per_stage);
+    ctx.set("activations_in_flight", in_flight * *per_stage);
+  }
+  report_schedules(ctx, pl, per_stage);
+  if (layers > 0) report_stages(ctx, layers, pl.p);
+  if (ctx.flag("trace")) {
+    if (!simulate || sim.makespan * pl.v > 4000) ctx.note("--trace: too many slots to show; lower --microbatches or --stages");
+    else ctx.add_table(timeline(sim, pl.p, 1.0 / pl.v));
+  }
+  note_schedule(ctx, pl);
 }
 
 }  // namespace

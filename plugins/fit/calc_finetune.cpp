@@ -76,95 +76,63 @@ Plan trainable_plan(Context& ctx, const ResolvedModel& m, FinetuneMethod method,
   return p;
 }
 
-void run_finetune(Context& ctx) {
-  const ResolvedModel m = resolve_model(ctx, true);
-  const FinetuneMethod method = finetune_method_of(ctx.text("method"));
-  std::vector<LoraMatrix> mats;
-  const Plan p = trainable_plan(ctx, m, method, mats);
-  const double base_params = method == FinetuneMethod::full ? 0.0 : m.params;
-  const Bytes base = base_params * p.base_per_param;
-
-  const std::string& wd = ctx.text("weights_dtype");
-  const Bytes working = bytes_of(wd == "fp32" ? 4.0 : 2.0);
-  bool master = ctx.text("master") == "yes";
-  if (wd == "fp32") master = false;
-  const StatePerParam per = state_per_param(optimizer_of(ctx.text("optimizer")), working, working, master, m.arch->hidden_size);
-  const int zero = ctx.count("zero");
-  const int devices = ctx.count("devices");
-  if (zero > 0 && devices == 1) ctx.note("ZeRO shards over data-parallel devices; with --devices 1 there is nothing to shard over");
-  const ShardedState sh = zero_shard(per, p.trainable, zero, devices);
+// One device's memory as a function of the data-parallel devices the state is sharded over.
+struct DeviceMemory {
+  StatePerParam per;
+  double trainable = 0;
+  int zero = 0;
+  Bytes base;
+  Bytes activations;
+  Bytes reserve;
   // ZeRO-3 (FSDP) shards the frozen base with the trained weights.
-  const auto base_on = [&](int d) { return zero >= 3 ? base / static_cast<double>(d) : base; };
+  Bytes base_on(int devices) const { return zero >= 3 ? base / static_cast<double>(devices) : base; }
+  Bytes total_on(int devices) const { return base_on(devices) + zero_shard(per, trainable, zero, devices).total + activations + reserve; }
+};
 
-  ctx.set_number("params", m.params);
-  ctx.set_number("trainable_params", p.trainable);
-  ctx.set_number("trainable_share", p.trainable / m.params);
-  if (method != FinetuneMethod::full) {
-    ctx.set_number("reduction", m.params / p.trainable);
-    ctx.set_number("adapter_params", p.trainable);
-    ctx.set("adapter_bytes", p.trainable * working);
+void report_adapters(Context& ctx, const std::vector<LoraMatrix>& mats, const Plan& p, const ResolvedModel& m, Bytes working, Bytes base) {
+  Table t{"adapters", "adapted matrices and their low-rank adapters",
+          {{"matrix", {}, {}}, {"d_in", dims::none, {}}, {"d_out", dims::none, {}}, {"copies", dims::none, {}},
+           {"adapter_params", dims::none, {}}},
+          {}};
+  const double rank = static_cast<double>(ctx.integer("rank"));
+  for (const auto& x : mats)
+    t.rows.push_back({x.name, Quantity::number(x.d_in), Quantity::number(x.d_out), Quantity::number(x.copies),
+                      Quantity::number(x.copies * rank * (x.d_in + x.d_out))});
+  ctx.add_table(std::move(t));
+  ctx.note(fmt::format("adapters: r x (d_in + d_out) per adapted matrix (Hu et al. 2021): {} parameters, {} of {}, "
+                       "{} in {}; the frozen base of {} holds {}",
+                       ctx.quote_count(p.trainable), ctx.quote_percent(p.trainable / m.params), ctx.quote_count(m.params),
+                       ctx.quote(p.trainable * working), ctx.text("weights_dtype"), p.base_format, ctx.quote(base)));
+}
+
+// The fewest devices whose share fits the device's memory (none without ZeRO when one does not fit).
+void report_fit(Context& ctx, const DeviceMemory& dm, Bytes total) {
+  const auto mem = device_memory(ctx);
+  if (!mem) {
+    if (ctx.flag("require_fit")) throw UserError{{"--require-fit needs device memory", "give --gpu ID or --memory 80GB"}};
+    return;
   }
-  ctx.set("base_weights", base);
-  ctx.set("state_bytes_per_param", per.total);
-  ctx.set("trainable_state", p.trainable * per.total);
-  ctx.set("base_per_device", base_on(devices));
-  ctx.set("state_per_device", sh.total);
-
-  const ActivationShape a = training_activation_shape(ctx, *m.arch, 1, 1);
-  const Recompute r = recompute_of(ctx.text("recompute"));
-  const Bytes act = activation_per_device(a, r);
-  ctx.set("activations_per_device", act);
-  ctx.note(fmt::format("activations: Korthikanti et al. 2022 table 2 for '{}' recomputation, s = {}, b = {}, h = {}, 16-bit; "
-                       "a frozen base saves the same activations as full training, since gradients must pass through it to "
-                       "reach earlier adapters{}",
-                       ctx.text("recompute"), ctx.quote(a.seq), ctx.quote_count(a.micro_batch), ctx.quote_count(a.hidden),
-                       r == Recompute::full ? " (full recomputation is gradient checkpointing, as Hugging Face and QLoRA recipes use)" : ""));
-  const Bytes reserve = ctx.get<Bytes>("framework_reserve");
-  ctx.set("framework_reserve", reserve);
-  const Bytes total = base_on(devices) + sh.total + act + reserve;
-  ctx.set("total_per_device", total);
-
-  if (!mats.empty()) {
-    Table t{"adapters", "adapted matrices and their low-rank adapters",
-            {{"matrix", {}, {}}, {"d_in", dims::none, {}}, {"d_out", dims::none, {}}, {"copies", dims::none, {}},
-             {"adapter_params", dims::none, {}}},
-            {}};
-    const double rank = static_cast<double>(ctx.integer("rank"));
-    for (const auto& x : mats)
-      t.rows.push_back({x.name, Quantity::number(x.d_in), Quantity::number(x.d_out), Quantity::number(x.copies),
-                        Quantity::number(x.copies * rank * (x.d_in + x.d_out))});
-    ctx.add_table(std::move(t));
-    ctx.note(fmt::format("adapters: r x (d_in + d_out) per adapted matrix (Hu et al. 2021): {} parameters, {} of {}, "
-                         "{} in {}; the frozen base of {} holds {}",
-                         ctx.quote_count(p.trainable), ctx.quote_percent(p.trainable / m.params), ctx.quote_count(m.params),
-                         ctx.quote(p.trainable * working), wd, p.base_format, ctx.quote(base)));
-  }
-  ctx.note(fmt::format("state per trained parameter: {} weights + {} gradients + {} master + {} moments = {} "
-                       "(ZeRO, Rajbhandari et al. 2020); only trained parameters carry gradients and optimizer state",
-                       ctx.quote(per.weights), ctx.quote(per.grads), ctx.quote(per.master), ctx.quote(per.moments), ctx.quote(per.total)));
-
-  if (const auto mem = device_memory(ctx)) {
-    ctx.set("memory", *mem);
-    ctx.set("headroom", *mem - total);
-    int need = 0;
-    for (int d = 1; d <= 1 << 20; d = d < 64 ? d + 1 : d * 2) {
-      if (base_on(d) + zero_shard(per, p.trainable, zero, d).total + act + reserve <= *mem) {
-        need = d;
-        break;
-      }
-      if (zero == 0) break;
+  ctx.set("memory", *mem);
+  ctx.set("headroom", *mem - total);
+  int need = 0;
+  for (int d = 1; d <= 1 << 20; d = d < 64 ? d + 1 : d * 2) {
+    if (dm.total_on(d) <= *mem) {
+      need = d;
+      break;
     }
-    if (need > 0) ctx.set_number("min_devices", need);
-    else ctx.note(fmt::format("no device count fits with ZeRO-{}: raise --zero, recompute more, or shorten --seq", zero));
-    const bool ok = total <= *mem;
-    ctx.verdict("fits", ok, fmt::format("{} per device of {}", ctx.quote(total), ctx.quote(*mem)));
-    if (!ok && ctx.flag("require_fit")) ctx.fail_check();
-  } else if (ctx.flag("require_fit")) {
-    throw UserError{{"--require-fit needs device memory", "give --gpu ID or --memory 80GB"}};
+    if (dm.zero == 0) break;
   }
+  if (need > 0) ctx.set_number("min_devices", need);
+  else ctx.note(fmt::format("no device count fits with ZeRO-{}: raise --zero, recompute more, or shorten --seq", dm.zero));
+  const bool ok = total <= *mem;
+  ctx.verdict("fits", ok, fmt::format("{} per device of {}", ctx.quote(total), ctx.quote(*mem)));
+  if (!ok && ctx.flag("require_fit")) ctx.fail_check();
+}
 
-  // Arithmetic: attention scores take 12 L s d_attn per token, forward and backward, in every method.
-  const double attn = 12.0 * m.arch->layers * a.seq.value() * static_cast<double>(m.arch->attention_heads) * m.arch->head_dim;
+// Arithmetic per token, then the dataset's work, accelerator time and cost when the inputs allow.
+void report_compute(Context& ctx, const ResolvedModel& m, const Plan& p, FinetuneMethod method, Tokens seq, int devices) {
+  // Attention scores take 12 L s d_attn per token, forward and backward, in every method.
+  const double attn = 12.0 * m.arch->layers * seq.value() * static_cast<double>(m.arch->attention_heads) * m.arch->head_dim;
   const FlopsPerToken per_token = from_base<FlopsPerToken>(finetune_flops_per_token(method, m.active, p.adapter_active, attn));
   ctx.set("flops_per_token", per_token);
   if (method != FinetuneMethod::full)
@@ -188,6 +156,62 @@ void run_finetune(Context& ctx) {
   if (ctx.has("gpu_hour")) ctx.set("cost", gpu_time * ctx.get<UsdPerHour>("gpu_hour"));
   ctx.note(fmt::format("time = {} / ({} x {} MFU) = {} of accelerator time over {}", ctx.quote(work), ctx.quote(peak),
                        ctx.quote_percent(mfu), ctx.quote(gpu_time, "h"), plural(devices, "device")));
+}
+
+void run_finetune(Context& ctx) {
+  const ResolvedModel m = resolve_model(ctx, true);
+  const FinetuneMethod method = finetune_method_of(ctx.text("method"));
+  std::vector<LoraMatrix> mats;
+  const Plan p = trainable_plan(ctx, m, method, mats);
+  const double base_params = method == FinetuneMethod::full ? 0.0 : m.params;
+
+  const std::string& wd = ctx.text("weights_dtype");
+  const Bytes working = bytes_of(wd == "fp32" ? 4.0 : 2.0);
+  const bool master = ctx.text("master") == "yes" && wd != "fp32";
+  DeviceMemory dm;
+  dm.per = state_per_param(optimizer_of(ctx.text("optimizer")), working, working, master, m.arch->hidden_size);
+  dm.trainable = p.trainable;
+  dm.zero = ctx.count("zero");
+  dm.base = base_params * p.base_per_param;
+  const int devices = ctx.count("devices");
+  if (dm.zero > 0 && devices == 1) ctx.note("ZeRO shards over data-parallel devices; with --devices 1 there is nothing to shard over");
+  const ShardedState sh = zero_shard(dm.per, p.trainable, dm.zero, devices);
+
+  ctx.set_number("params", m.params);
+  ctx.set_number("trainable_params", p.trainable);
+  ctx.set_number("trainable_share", p.trainable / m.params);
+  if (method != FinetuneMethod::full) {
+    ctx.set_number("reduction", m.params / p.trainable);
+    ctx.set_number("adapter_params", p.trainable);
+    ctx.set("adapter_bytes", p.trainable * working);
+  }
+  ctx.set("base_weights", dm.base);
+  ctx.set("state_bytes_per_param", dm.per.total);
+  ctx.set("trainable_state", p.trainable * dm.per.total);
+  ctx.set("base_per_device", dm.base_on(devices));
+  ctx.set("state_per_device", sh.total);
+
+  const ActivationShape a = training_activation_shape(ctx, *m.arch, 1, 1);
+  const Recompute r = recompute_of(ctx.text("recompute"));
+  dm.activations = activation_per_device(a, r);
+  ctx.set("activations_per_device", dm.activations);
+  ctx.note(fmt::format("activations: Korthikanti et al. 2022 table 2 for '{}' recomputation, s = {}, b = {}, h = {}, 16-bit; "
+                       "a frozen base saves the same activations as full training, since gradients must pass through it to "
+                       "reach earlier adapters{}",
+                       ctx.text("recompute"), ctx.quote(a.seq), ctx.quote_count(a.micro_batch), ctx.quote_count(a.hidden),
+                       r == Recompute::full ? " (full recomputation is gradient checkpointing, as Hugging Face and QLoRA recipes use)" : ""));
+  dm.reserve = ctx.get<Bytes>("framework_reserve");
+  ctx.set("framework_reserve", dm.reserve);
+  const Bytes total = dm.total_on(devices);
+  ctx.set("total_per_device", total);
+
+  if (!mats.empty()) report_adapters(ctx, mats, p, m, working, dm.base);
+  ctx.note(fmt::format("state per trained parameter: {} weights + {} gradients + {} master + {} moments = {} "
+                       "(ZeRO, Rajbhandari et al. 2020); only trained parameters carry gradients and optimizer state",
+                       ctx.quote(dm.per.weights), ctx.quote(dm.per.grads), ctx.quote(dm.per.master), ctx.quote(dm.per.moments),
+                       ctx.quote(dm.per.total)));
+  report_fit(ctx, dm, total);
+  report_compute(ctx, m, p, method, a.seq, devices);
 }
 
 }  // namespace

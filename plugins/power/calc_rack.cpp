@@ -49,84 +49,82 @@ void fill_from_system(Context& ctx) {
 
 Number count_of(Context& ctx, std::string_view key) { return Number::from_value(static_cast<double>(ctx.integer(key))); }
 
-void run_rack(Context& ctx) {
-  fill_from_system(ctx);
-  const bool have_rack = ctx.has("rack_power");
-  const bool have_parts = ctx.has("gpus") && ctx.has("gpu_power");
-  if (!have_rack && !have_parts)
-    throw UserError{{"power rack: no rack power: give --rack-power, or --gpus with --gpu-power (or --gpu ID), or --system ID",
-                     "e.g. --gpus 72 --gpu b200 --host-w 1.2kW --switches 9 --switch-w 1.5kW"}};
-  std::optional<Number> gpus;
-  if (ctx.has("gpus")) gpus = count_of(ctx, "gpus");
-
-  Watts rack = from_base<Watts>(0.0);
-  if (have_parts) {
-    pwr::RackParts parts{};
-    parts.gpus = *gpus;
-    parts.gpu_power = ctx.get<Watts>("gpu_power");
-    parts.hosts = Number::from_value(0.0);
-    parts.host_power = from_base<Watts>(0.0);
-    parts.nics = Number::from_value(0.0);
-    parts.nic_power = from_base<Watts>(0.0);
-    parts.switches = Number::from_value(0.0);
-    parts.switch_power = from_base<Watts>(0.0);
-    parts.other = ctx.has("other_w") ? ctx.get<Watts>("other_w") : from_base<Watts>(0.0);
-    if (ctx.has("host_w")) {
-      const auto per_host = ctx.integer("gpus_per_host");
-      const auto hosts = (ctx.integer("gpus") + per_host - 1) / per_host;
-      if (hosts * per_host != ctx.integer("gpus"))
-        ctx.note(fmt::format("hosts rounded up: {} at {} per host need {}", plural(ctx.integer("gpus"), "GPU"), per_host,
-                             plural(hosts, "host")));
-      parts.hosts = Number::from_value(static_cast<double>(hosts));
-      parts.host_power = ctx.get<Watts>("host_w");
-    }
-    if (ctx.has("nic_w")) {
-      if (ctx.has("nics")) {
-        parts.nics = count_of(ctx, "nics");
-      } else {
-        parts.nics = *gpus;
-        ctx.note("--nics not given: one NIC per GPU (rail-optimised fabric)");
-      }
-      parts.nic_power = ctx.get<Watts>("nic_w");
-    }
-    if (ctx.has("switch_w")) {
-      if (!ctx.has("switches"))
-        throw UserError{{"--switch-w needs --switches (how many switches or switch trays the rack holds)", "e.g. --switches 9 for an NVL72"}};
-      parts.switches = count_of(ctx, "switches");
-      parts.switch_power = ctx.get<Watts>("switch_w");
-    }
-    const pwr::RackLoad load = pwr::rack_load(parts);
-    ctx.set("gpu_load", load.gpus);
-    if (ctx.has("host_w")) ctx.set("host_load", load.hosts);
-    if (ctx.has("nic_w")) ctx.set("nic_load", load.nics);
-    if (ctx.has("switch_w")) ctx.set("switch_load", load.switches);
-    ctx.set("parts_power", load.it);
-    Table t{"breakdown", "Rack IT power by part", {{"part"}, {"count", dims::none}, {"each", dims::power}, {"total", dims::power}, {"share", dims::none, "%"}}, {}};
-    auto row = [&](std::string name, Number n, Watts each, Watts total) {
-      t.rows.push_back({name, Quantity::number(n.value()), to_quantity(each), to_quantity(total), Quantity::number(total / load.it)});
-    };
-    row("accelerators", parts.gpus, parts.gpu_power, load.gpus);
-    if (ctx.has("host_w")) row("hosts", parts.hosts, parts.host_power, load.hosts);
-    if (ctx.has("nic_w")) row("NICs", parts.nics, parts.nic_power, load.nics);
-    if (ctx.has("switch_w")) row("switches", parts.switches, parts.switch_power, load.switches);
-    if (ctx.has("other_w")) row("other", Number::from_value(1.0), load.other, load.other);
-    ctx.add_table(std::move(t));
-    rack = load.it;
-    if (have_rack) {
-      const Watts rated = ctx.get<Watts>("rack_power");
-      ctx.note(fmt::format("the parts sum to {} = {} of the rack power {}; rack figures use the rack power", ctx.quote(load.it),
-                           ctx.quote_percent((load.it / rated).value()), ctx.quote(rated)));
-      rack = rated;
-    } else if (!ctx.has("host_w") && !ctx.has("nic_w") && !ctx.has("switch_w") && !ctx.has("other_w")) {
-      ctx.note("accelerators only: add --host-w, --nic-w, --switch-w and --other-w for the rest of the rack");
-    }
-  } else {
-    rack = ctx.get<Watts>("rack_power");
+// The rack's parts as the inputs give them; a host count rounds up to whole hosts.
+pwr::RackParts read_parts(Context& ctx, Number gpus) {
+  pwr::RackParts parts{};
+  parts.gpus = gpus;
+  parts.gpu_power = ctx.get<Watts>("gpu_power");
+  parts.hosts = Number::from_value(0.0);
+  parts.host_power = from_base<Watts>(0.0);
+  parts.nics = Number::from_value(0.0);
+  parts.nic_power = from_base<Watts>(0.0);
+  parts.switches = Number::from_value(0.0);
+  parts.switch_power = from_base<Watts>(0.0);
+  parts.other = ctx.has("other_w") ? ctx.get<Watts>("other_w") : from_base<Watts>(0.0);
+  if (ctx.has("host_w")) {
+    const auto per_host = ctx.integer("gpus_per_host");
+    const auto hosts = (ctx.integer("gpus") + per_host - 1) / per_host;
+    if (hosts * per_host != ctx.integer("gpus"))
+      ctx.note(fmt::format("hosts rounded up: {} at {} per host need {}", plural(ctx.integer("gpus"), "GPU"), per_host,
+                           plural(hosts, "host")));
+    parts.hosts = Number::from_value(static_cast<double>(hosts));
+    parts.host_power = ctx.get<Watts>("host_w");
   }
-  ctx.set("rack_power", rack);
-  if (gpus) ctx.set("per_gpu_all_in", rack / *gpus);
-  if (ctx.has("psu_efficiency")) ctx.set("rack_input_power", pwr::input_power(rack, Number::from_value(ctx.number("psu_efficiency"))));
+  if (ctx.has("nic_w")) {
+    if (ctx.has("nics")) {
+      parts.nics = count_of(ctx, "nics");
+    } else {
+      parts.nics = gpus;
+      ctx.note("--nics not given: one NIC per GPU (rail-optimised fabric)");
+    }
+    parts.nic_power = ctx.get<Watts>("nic_w");
+  }
+  if (ctx.has("switch_w")) {
+    if (!ctx.has("switches"))
+      throw UserError{{"--switch-w needs --switches (how many switches or switch trays the rack holds)", "e.g. --switches 9 for an NVL72"}};
+    parts.switches = count_of(ctx, "switches");
+    parts.switch_power = ctx.get<Watts>("switch_w");
+  }
+  return parts;
+}
 
+void report_parts(Context& ctx, const pwr::RackParts& parts, const pwr::RackLoad& load) {
+  ctx.set("gpu_load", load.gpus);
+  if (ctx.has("host_w")) ctx.set("host_load", load.hosts);
+  if (ctx.has("nic_w")) ctx.set("nic_load", load.nics);
+  if (ctx.has("switch_w")) ctx.set("switch_load", load.switches);
+  ctx.set("parts_power", load.it);
+  Table t{"breakdown", "Rack IT power by part", {{"part"}, {"count", dims::none}, {"each", dims::power}, {"total", dims::power}, {"share", dims::none, "%"}}, {}};
+  auto row = [&](std::string name, Number n, Watts each, Watts total) {
+    t.rows.push_back({name, Quantity::number(n.value()), to_quantity(each), to_quantity(total), Quantity::number(total / load.it)});
+  };
+  row("accelerators", parts.gpus, parts.gpu_power, load.gpus);
+  if (ctx.has("host_w")) row("hosts", parts.hosts, parts.host_power, load.hosts);
+  if (ctx.has("nic_w")) row("NICs", parts.nics, parts.nic_power, load.nics);
+  if (ctx.has("switch_w")) row("switches", parts.switches, parts.switch_power, load.switches);
+  if (ctx.has("other_w")) row("other", Number::from_value(1.0), load.other, load.other);
+  ctx.add_table(std::move(t));
+}
+
+// The rack's IT power: the rated figure when one is given (the parts are then only compared with it), else the
+// sum of the parts.
+Watts rack_power(Context& ctx, std::optional<Number> gpus) {
+  if (!ctx.has("gpus") || !ctx.has("gpu_power")) return ctx.get<Watts>("rack_power");
+  const pwr::RackParts parts = read_parts(ctx, *gpus);
+  const pwr::RackLoad load = pwr::rack_load(parts);
+  report_parts(ctx, parts, load);
+  if (ctx.has("rack_power")) {
+    const Watts rated = ctx.get<Watts>("rack_power");
+    ctx.note(fmt::format("the parts sum to {} = {} of the rack power {}; rack figures use the rack power", ctx.quote(load.it),
+                         ctx.quote_percent((load.it / rated).value()), ctx.quote(rated)));
+    return rated;
+  }
+  if (!ctx.has("host_w") && !ctx.has("nic_w") && !ctx.has("switch_w") && !ctx.has("other_w"))
+    ctx.note("accelerators only: add --host-w, --nic-w, --switch-w and --other-w for the rest of the rack");
+  return load.it;
+}
+
+Watts average_power(Context& ctx, Watts rack) {
   const Number u = Number::from_value(ctx.number("utilisation"));
   fill_idle_share(ctx, "idle_fraction", {"system", "gpu"});
   const Number idle = Number::from_value(ctx.has("idle_fraction") ? ctx.number("idle_fraction") : 0.0);
@@ -137,24 +135,43 @@ void run_rack(Context& ctx) {
                  ? fmt::format("average = idle + utilisation x (peak - idle), idle = {} of peak", ctx.quote_percent(idle.value()))
                  : std::string("no idle draw known (no --system or --gpu with idle_power): average = utilisation x peak, a "
                                "lower bound; give --idle-fraction for the idle floor"));
+  return average;
+}
 
-  if (ctx.has("racks_per_row")) {
-    const Number racks = count_of(ctx, "racks_per_row");
-    const Watts extra = ctx.has("row_extra_w") ? ctx.get<Watts>("row_extra_w") : from_base<Watts>(0.0);
-    const Watts row = racks * rack + extra;
-    const Watts row_avg = racks * average + extra;
-    ctx.set("row_compute_power", racks * rack);
-    ctx.set("row_power", row);
-    ctx.set("row_average", row_avg);
-    if (ctx.has("rows")) {
-      const Number rows = count_of(ctx, "rows");
-      ctx.set("hall_power", rows * row);
-      ctx.set("hall_average", rows * row_avg);
-      if (gpus) ctx.set_number("hall_gpus", rows.value() * racks.value() * gpus->value());
-    }
-  } else if (ctx.has("rows") || ctx.has("row_extra_w")) {
-    throw UserError{{"--rows and --row-extra-w need --racks-per-row", "e.g. --racks-per-row 8 --rows 16"}};
+void report_row_and_hall(Context& ctx, Watts rack, Watts average, std::optional<Number> gpus) {
+  if (!ctx.has("racks_per_row")) {
+    if (ctx.has("rows") || ctx.has("row_extra_w"))
+      throw UserError{{"--rows and --row-extra-w need --racks-per-row", "e.g. --racks-per-row 8 --rows 16"}};
+    return;
   }
+  const Number racks = count_of(ctx, "racks_per_row");
+  const Watts extra = ctx.has("row_extra_w") ? ctx.get<Watts>("row_extra_w") : from_base<Watts>(0.0);
+  const Watts row = racks * rack + extra;
+  const Watts row_avg = racks * average + extra;
+  ctx.set("row_compute_power", racks * rack);
+  ctx.set("row_power", row);
+  ctx.set("row_average", row_avg);
+  if (ctx.has("rows")) {
+    const Number rows = count_of(ctx, "rows");
+    ctx.set("hall_power", rows * row);
+    ctx.set("hall_average", rows * row_avg);
+    if (gpus) ctx.set_number("hall_gpus", rows.value() * racks.value() * gpus->value());
+  }
+}
+
+void run_rack(Context& ctx) {
+  fill_from_system(ctx);
+  if (!ctx.has("rack_power") && !(ctx.has("gpus") && ctx.has("gpu_power")))
+    throw UserError{{"power rack: no rack power: give --rack-power, or --gpus with --gpu-power (or --gpu ID), or --system ID",
+                     "e.g. --gpus 72 --gpu b200 --host-w 1.2kW --switches 9 --switch-w 1.5kW"}};
+  std::optional<Number> gpus;
+  if (ctx.has("gpus")) gpus = count_of(ctx, "gpus");
+  const Watts rack = rack_power(ctx, gpus);
+  ctx.set("rack_power", rack);
+  if (gpus) ctx.set("per_gpu_all_in", rack / *gpus);
+  if (ctx.has("psu_efficiency")) ctx.set("rack_input_power", pwr::input_power(rack, Number::from_value(ctx.number("psu_efficiency"))));
+  const Watts average = average_power(ctx, rack);
+  report_row_and_hall(ctx, rack, average, gpus);
   if (ctx.has("baseline")) ctx.set_number("times_baseline", (rack / ctx.get<Watts>("baseline")).value());
   ctx.note("IT power only: cooling and power-conversion overhead outside the rack is the facility's PUE (see `power energy`, `cooling facility`)");
 }
