@@ -184,6 +184,13 @@ int ChainBuilder::step(std::string key, std::string plugin, std::string calculat
     else b.literal = source;
     if (s.c != nullptr && s.unavailable.empty() && !declared_input(name))
       s.unavailable = s.plugin + " " + s.calculator + " has no input '" + name + "': the planner's binding is out of date";
+    if (b.line >= 0 && s.unavailable.empty()) {
+      const Line& fed = p_.lines[static_cast<std::size_t>(b.line)];
+      const Input* own = fed.def != nullptr ? key_input(*fed.def) : nullptr;
+      if (own != nullptr && !fed.def->default_value.empty())
+        for (const auto& in : s.c->inputs)
+          if (in.name == name) b.calculator_default = in.default_value == fed.def->default_value;
+    }
     s.inputs.push_back(std::move(b));
   }
   if (!enable.empty()) s.enable_line = line(enable);

@@ -134,6 +134,7 @@ std::shared_ptr<const StepRun> Evaluator::run_step(int s, const Sheet& sheet, co
     }
     const auto& v = sheet.values[static_cast<std::size_t>(b.line)];
     if (!v || is_placeholder(*v)) continue;
+    if (b.calculator_default && sheet.chosen[static_cast<std::size_t>(b.line)] == 0) continue;
     raw.emplace_back(b.input, cell_text(*v));
   }
   return run_raw(s, std::move(raw));

@@ -85,6 +85,9 @@ struct Binding {
   int line = -1;
   /// The literal text when line is -1.
   std::string literal;
+  /// True when the line is a plan key whose default is this input's own: while the key is not given, the input is
+  /// left to the calculator, which then reports it as its default rather than as given.
+  bool calculator_default = false;
 };
 
 /// One plugin calculator run in the chain.

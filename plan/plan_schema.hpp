@@ -20,7 +20,8 @@ enum class KeyKind : unsigned char {
   text,      ///< free text (names, descriptions)
 };
 
-/// One key of a plan section.
+/// One key of a plan section. A key that is a calculator input names it in `input` and takes from that input's
+/// descriptor its kind, dimension, choices, bound and example, and its help and default unless it words its own.
 struct KeyDef {
   /// Section: plan, model, hardware, workload, finetune, site, money.
   std::string_view section;
@@ -31,7 +32,7 @@ struct KeyDef {
   /// Dimension of quantity and integer keys.
   Dim dim{};
   /// What it means.
-  std::string_view help;
+  std::string_view help{};
   /// Default as text; empty when none.
   std::string_view default_value{};
   /// An example value.
@@ -52,6 +53,12 @@ struct KeyDef {
   std::string_view mode{};
   /// For id keys of kind facility: the `type` the entry must have ("cooling", "efficiency", "cdu").
   std::string_view facility_type{};
+  /// The calculator input this key is, "plugin calculator input" ("fit finetune rank"); empty for the planner's own keys.
+  std::string_view input{};
+  /// Values the planner accepts beyond the input's choices, with a meaning of its own ("none": no fabric).
+  std::vector<std::string_view> more_choices{};
+  /// Why the key's default is not its input's, or, with no default, why the plan has none (it must be given).
+  std::string_view default_why{};
 
   /// "section.name".
   [[nodiscard]] std::string path() const { return std::string(section) + "." + std::string(name); }
@@ -62,7 +69,7 @@ struct SectionDef {
   /// Section name.
   std::string_view name;
   /// What it holds.
-  std::string_view help;
+  std::string_view help{};
 };
 
 /// Every section of a plan file.
@@ -72,6 +79,8 @@ struct SectionDef {
 /// The key at "section.name", or the key whose name alone is `path` when that name is unique among the keys
 /// of `mode` ("serve", "train", "finetune" or "" for any); nullptr otherwise.
 [[nodiscard]] const KeyDef* find_key(std::string_view path, std::string_view mode = {});
+/// The calculator input a key names in `input`; nullptr for the planner's own keys.
+[[nodiscard]] const Input* key_input(const KeyDef& key);
 /// Every "section.name", for did-you-mean.
 [[nodiscard]] std::vector<std::string_view> key_paths();
 

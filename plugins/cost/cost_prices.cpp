@@ -40,7 +40,7 @@ CatalogRef api_ref() {
 
 Input tier_input() {
   return {.name = "tier", .kind = InputKind::choice,
-          .help = "which --rental price series to use: on-demand, committed (reserved or contracted), capacity-block (short "
+          .help = "which rental price series to use: on-demand, committed (reserved or contracted), capacity-block (short "
                   "prepaid reservation) or spot",
           .default_value = "on-demand", .choices = {"on-demand", "committed", "capacity-block", "spot"}};
 }

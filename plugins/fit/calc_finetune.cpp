@@ -243,7 +243,7 @@ Calculator finetune_calculator() {
                       .example = "int4-g64", .choices = storage_format_names(), .optional = true});
   for (auto& in : optimizer_inputs()) c.inputs.push_back(in);
   c.inputs.push_back({.name = "zero", .kind = InputKind::integer,
-                      .help = "ZeRO stage over --devices: 1 optimizer, 2 + gradients, 3 + weights, frozen base included (FSDP)",
+                      .help = "ZeRO stage over the data-parallel devices: 1 optimizer, 2 + gradients, 3 + weights, frozen base included (FSDP)",
                       .default_value = "0", .example = "3", .bound = Bound::non_negative, .most = 3, .most_why = "ZeRO stages are 0, 1, 2 and 3"});
   c.inputs.push_back({.name = "devices", .kind = InputKind::integer, .help = "data-parallel devices", .default_value = "1",
                       .example = "8", .bound = Bound::positive, .most = kMaxParallel, .most_why = kParallelWhy});
