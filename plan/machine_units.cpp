@@ -78,11 +78,16 @@ MachineQuantity machine_quantity(std::string_view key, const Quantity& q) {
 
 MachineConversion machine_conversion(std::string_view key, const Dim& dim) {
   const KeyUnitWord* word = converting_word_of(key);
-  if (word == nullptr) return {base_unit_string(dim), 1.0};
-  // A few dimensions and words recur in every result: remember each unit and its factor.
+  // A few dimensions and words recur in every result: remember each unit and its factor (a key without a
+  // converting word is in the dimension's base unit).
   thread_local std::vector<Converted> seen;
   for (const auto& c : seen)
     if (c.word == word && c.dim == dim) return {c.unit, c.factor};
+  if (word == nullptr) {
+    std::string base = base_unit_string(dim);
+    if (seen.size() < 64) seen.push_back({dim, nullptr, base, 1.0});
+    return {std::move(base), 1.0};
+  }
   const std::string base = base_unit_string(dim);
   std::string unit = word->base_symbol.empty() ? std::string(word->symbol) : replace_symbol(base, word->base_symbol, word->symbol);
   double factor = 1;

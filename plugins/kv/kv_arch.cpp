@@ -1,6 +1,8 @@
 #include "plugins/kv/kv_arch.hpp"
 
 #include <algorithm>
+#include <optional>
+#include <tuple>
 #include <fmt/format.h>
 
 #include "units/counts.hpp"
@@ -157,6 +159,32 @@ CatalogRef model_ref() {
           "windows, layer pattern, shared layers) and the parameter count"};
 }
 
+namespace {
+
+// Which of a model's cited fields describe its cache. Found once per model and catalog generation rather than in
+// every batch record naming it.
+const std::vector<char>& cache_fields(const ModelArchRead& read) {
+  struct Known {
+    const ModelArchRead* read;
+    std::uint64_t generation;
+    std::vector<char> cache;
+  };
+  thread_local std::vector<Known> known;
+  const std::uint64_t generation = Catalog::instance().generation();
+  for (const auto& k : known)
+    if (k.read == &read && k.generation == generation && k.cache.size() == read.cited.size()) return k.cache;
+  std::vector<char> cache;
+  cache.reserve(read.cited.size());
+  for (const auto& p : read.cited)
+    cache.push_back(static_cast<char>(p.field == "layers" || p.field == "attention_heads" || p.field == "kv_heads" || p.field == "head_dim" ||
+                                      p.field.rfind("attention.", 0) == 0 || p.field.rfind("ssm.", 0) == 0));
+  if (known.size() >= 16) known.erase(known.begin());
+  known.push_back({&read, generation, std::move(cache)});
+  return known.back().cache;
+}
+
+}  // namespace
+
 std::optional<ModelArch> resolve_arch(Context& ctx, bool required, bool cite_all) {
   ModelArch m;
   const Entry* model = ctx.ref("model");
@@ -164,11 +192,9 @@ std::optional<ModelArch> resolve_arch(Context& ctx, bool required, bool cite_all
     const ModelArchRead& read = model->model_arch();
     const auto& arch = read.arch;
     if (!arch) throw UserError{arch.error()};
-    for (const auto& p : read.cited) {
-      const bool cache_field = p.field == "layers" || p.field == "attention_heads" || p.field == "kv_heads" || p.field == "head_dim" ||
-                               p.field.rfind("attention.", 0) == 0 || p.field.rfind("ssm.", 0) == 0;
-      if (cite_all || cache_field) ctx.cite(p);
-    }
+    const std::vector<char>& cache_field = cache_fields(read);
+    for (std::size_t i = 0; i < read.cited.size(); ++i)
+      if (cite_all || cache_field[i]) ctx.cite(read.cited[i]);
     m = *arch;
   } else {
     const bool any = ctx.has("layers") || ctx.has("kv_heads") || ctx.has("head_dim") || ctx.has("heads") ||
@@ -289,7 +315,29 @@ Bytes mha_position_bytes(const ModelArch& m, const KvPrecision& precision) {
   return vectors_bytes(precision, vectors);
 }
 
+namespace {
+
+// What describe() reads of an architecture.
+auto described_fields(const ModelArch& m) {
+  return std::tuple{m.layers, m.mla ? m.mla->kv_lora_rank : -1, m.mla ? m.mla->qk_rope_head_dim : -1, m.attention_heads, m.kv_heads,
+                    m.head_dim, m.sliding_window, m.kv_shared_layers, m.ssm.has_value()};
+}
+
+std::string describe_now(const ModelArch& m);
+
+}  // namespace
+
 std::string describe(const ModelArch& m) {
+  // Batch records naming one model describe the same architecture: the last description is kept.
+  thread_local std::optional<std::tuple<decltype(described_fields(m)), std::vector<LayerAttention>, std::string>> last;
+  if (last && std::get<0>(*last) == described_fields(m) && std::get<1>(*last) == m.layer_types) return std::get<2>(*last);
+  last.emplace(described_fields(m), m.layer_types, describe_now(m));
+  return std::get<2>(*last);
+}
+
+namespace {
+
+std::string describe_now(const ModelArch& m) {
   std::string s = fmt::format("{} layers, ", m.layers);
   if (m.mla) {
     s += fmt::format("MLA: latent {} + RoPE key {} per layer", m.mla->kv_lora_rank, m.mla->qk_rope_head_dim);
@@ -308,6 +356,8 @@ std::string describe(const ModelArch& m) {
     s += fmt::format("; {} state-space (Mamba) layers without a KV cache", ssm);
   return s;
 }
+
+}  // namespace
 
 void note_context_limit(Context& ctx, const ModelArch& m, Tokens tokens, std::string_view flag) {
   if (m.max_context <= 0 || tokens.value() <= static_cast<double>(m.max_context)) return;
