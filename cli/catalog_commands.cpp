@@ -318,7 +318,7 @@ ExitStatus list_kind(const std::vector<std::string_view>& kinds, const ListFilte
     std::vector<std::vector<std::string>> body;
     for (const Entry* e : rows)
       body.push_back({e->id(), e->kind(), e->text("type").value_or(""), e->text("vendor").value_or(""), e->name(), e->as_of().str()});
-    emit(printable(md_table({"id", "kind", "type", "vendor", "name", "as of"}, body), Keep::lines));
+    emit(printable(writers::md_table({"id", "kind", "type", "vendor", "name", "as of"}, body), Keep::lines));
     return ExitStatus::ok;
   }
   std::size_t w = 4;
@@ -531,20 +531,8 @@ ExitStatus run_hw_compare(const std::vector<std::string>& ids, const GlobalOptio
     for (const auto& c : v.cells) r.push_back(c ? c->human : "-");
     rows.push_back(std::move(r));
   }
-  std::vector<std::size_t> w(head.size(), 0);
-  for (const auto& r : rows)
-    for (std::size_t i = 0; i < r.size(); ++i) w[i] = std::max(w[i], std::min<std::size_t>(r[i].size(), 28));
-  std::string out;
-  for (const auto& r : rows) {
-    std::string line;
-    for (std::size_t i = 0; i < r.size(); ++i) {
-      std::string cell = r[i].size() > 28 ? r[i].substr(0, 27) + "~" : r[i];
-      line += fmt::format("{:<{}}  ", cell, w[i]);
-    }
-    while (!line.empty() && line.back() == ' ') line.pop_back();
-    out += line + "\n";
-  }
-  emit(printable(out, Keep::lines));  // text from data files, escaped for the terminal
+  // Text from data files, escaped for the terminal cell by cell before the columns are measured.
+  emit(writers::aligned_rows(std::move(rows), {.widest = 28, .cut = true}));
   return ExitStatus::ok;
 }
 

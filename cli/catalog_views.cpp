@@ -177,20 +177,6 @@ std::string view_csv(const std::vector<std::string>& ids, const std::vector<View
   return out;
 }
 
-std::string md_table(const std::vector<std::string>& head, const std::vector<std::vector<std::string>>& rows) {
-  std::string out = "|";
-  for (const auto& h : head) out += " " + writers::md_escape(h) + " |";
-  out += "\n|";
-  for (std::size_t i = 0; i < head.size(); ++i) out += "---|";
-  out += "\n";
-  for (const auto& r : rows) {
-    out += "|";
-    for (const auto& c : r) out += " " + writers::md_escape(c) + " |";
-    out += "\n";
-  }
-  return out;
-}
-
 std::string view_md(std::string_view heading, const std::vector<std::string>& ids, const std::vector<ViewRow>& rows,
                     const std::vector<std::string>& extra_names) {
   std::vector<std::string> head = {"field"};
@@ -204,7 +190,7 @@ std::string view_md(std::string_view heading, const std::vector<std::string>& id
     for (std::size_t k = 0; k < extra_names.size(); ++k) line.push_back(k < r.extra.size() ? r.extra[k] : "");
     body.push_back(std::move(line));
   }
-  return "## " + writers::md_escape(heading) + "\n\n" + md_table(head, body);
+  return "## " + writers::md_escape(heading) + "\n\n" + writers::md_table(head, body);
 }
 
 }  // namespace infracalc::cli

@@ -55,7 +55,5 @@ struct ViewRow {
 /// A view in Markdown: a heading, then a table of human values (field, one column per entry, then the extras).
 [[nodiscard]] std::string view_md(std::string_view heading, const std::vector<std::string>& ids, const std::vector<ViewRow>& rows,
                                   const std::vector<std::string>& extra_names);
-/// A table of text cells in Markdown: header row, separator, rows ('|' escaped).
-[[nodiscard]] std::string md_table(const std::vector<std::string>& head, const std::vector<std::vector<std::string>>& rows);
 
 }  // namespace infracalc::cli

@@ -187,21 +187,13 @@ ExitStatus run_hw_rank(const std::vector<const Entry*>& entries, const ListFilte
     return ExitStatus::ok;
   }
   if (g.out.format == writers::OutputFormat::md) {
-    std::string out = "## hw list: " + writers::md_escape(heading) + "\n\n" + md_table(head, body);
+    std::string out = "## hw list: " + writers::md_escape(heading) + "\n\n" + writers::md_table(head, body);
     if (!dropped.empty()) out += "\nNot available by " + writers::md_escape(f.available_by) + ": " + writers::md_escape(gate) + "\n";
     emit(printable(out, Keep::lines));
     return ExitStatus::ok;
   }
-  std::vector<std::size_t> w(head.size(), 0);
   body.insert(body.begin(), head);
-  for (const auto& row : body)
-    for (std::size_t i = 0; i < row.size(); ++i) w[i] = std::max(w[i], row[i].size());
-  std::string out = heading + "\n";
-  for (const auto& row : body) {
-    std::string line = " ";
-    for (std::size_t i = 0; i < row.size(); ++i) line += fmt::format(" {:<{}}", row[i], i + 1 < row.size() ? w[i] : 0);
-    out += line + "\n";
-  }
+  std::string out = heading + "\n" + writers::aligned_rows(std::move(body), {.indent = "  ", .gap = 1, .escape = false});
   if (kept.empty()) out += "  no part passes the gate\n";
   if (!dropped.empty()) {
     out += fmt::format("not available by {} ({} dropped before ranking):\n", f.available_by, dropped.size());

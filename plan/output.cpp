@@ -10,6 +10,7 @@
 #include <optional>
 
 #include "plan/machine_units.hpp"
+#include "plan/text_table.hpp"
 #include "documents/json.hpp"
 #include "units/printable.hpp"
 #include "units/suggest.hpp"
@@ -30,39 +31,9 @@ const char* origin_name(Origin o) {
   return "flag";
 }
 
-std::string bold(const std::string& s, bool color) { return color ? "\x1b[1m" + s + "\x1b[0m" : s; }
-std::string green(const std::string& s, bool color) { return color ? "\x1b[32m" + s + "\x1b[0m" : s; }
-std::string red(const std::string& s, bool color) { return color ? "\x1b[31m" + s + "\x1b[0m" : s; }
-
-// Display width of UTF-8 text (counts code points, which is right for the symbols used here).
-std::size_t width(const std::string& s) {
-  std::size_t w = 0;
-  for (unsigned char c : s)
-    if ((c & 0xC0) != 0x80) ++w;
-  return w;
-}
-
-std::string pad(const std::string& s, std::size_t w) { return s + std::string(w > width(s) ? w - width(s) : 0, ' '); }
-
-
 // Aligned rows with two spaces between columns; every cell is escaped for the terminal.
 std::string columns(std::vector<std::vector<std::string>> rows, const std::string& indent) {
-  for (auto& r : rows)
-    for (auto& cell : r) cell = printable(cell, Keep::text);
-  std::vector<std::size_t> w;
-  for (const auto& r : rows)
-    for (std::size_t i = 0; i < r.size(); ++i) {
-      if (w.size() <= i) w.push_back(0);
-      w[i] = std::max(w[i], width(r[i]));
-    }
-  std::string out;
-  for (const auto& r : rows) {
-    std::string line = indent;
-    for (std::size_t i = 0; i < r.size(); ++i) line += (i + 1 < r.size() ? pad(r[i], w[i] + 2) : r[i]);
-    while (!line.empty() && line.back() == ' ') line.pop_back();
-    out += line + "\n";
-  }
-  return out;
+  return aligned_rows(std::move(rows), {.indent = indent});
 }
 
 std::string human_with_binary(const Quantity& q, const std::string& hint, const FormatOptions& opt) {
@@ -233,15 +204,6 @@ void append_value_json(std::string& out, const Value& v, std::size_t position) {
 }
 
 }  // namespace
-
-std::string md_escape(std::string_view s) {
-  std::string out;
-  for (char c : s) {
-    if (c == '|') out += '\\';
-    out += c;
-  }
-  return out;
-}
 
 std::string spreadsheet_text(std::string_view s) {
   if (s.empty() || std::string_view("=+-@").find(s.front()) == std::string_view::npos) return std::string(s);
@@ -434,20 +396,19 @@ std::string render_result(const Result& r, const OutputOptions& opt) {
       return printable(out, Keep::lines);
     }
     case OutputFormat::md: {
-      std::string out = "## " + r.plugin + " " + r.calculator + "\n\n| result | value |\n|---|---|\n";
-      for (const auto& v : r.values) out += "| " + md_escape(v.key) + " | " + md_escape(human_with_binary(v.q, v.unit_hint, nf)) + " |\n";
-      for (const auto& v : r.verdicts) out += "| " + md_escape(v.key) + " | " + (v.ok ? "yes" : "no") + " — " + md_escape(v.text) + " |\n";
+      std::vector<std::vector<std::string>> results;
+      for (const auto& v : r.values) results.push_back({v.key, human_with_binary(v.q, v.unit_hint, nf)});
+      for (const auto& v : r.verdicts) results.push_back({v.key, std::string(v.ok ? "yes" : "no") + " — " + v.text});
+      std::string out = "## " + r.plugin + " " + r.calculator + "\n\n" + md_table({"result", "value"}, results);
       for (const auto& t : r.tables) {
-        out += "\n### " + md_escape(t.title) + "\n\n|";
-        for (const auto& c : t.columns) out += " " + md_escape(c.key) + " |";
-        out += "\n|";
-        for (std::size_t i = 0; i < t.columns.size(); ++i) out += "---|";
-        out += "\n";
+        std::vector<std::string> head;
+        for (const auto& c : t.columns) head.push_back(c.key);
+        std::vector<std::vector<std::string>> body;
         for (const auto& row : t.rows) {
-          out += "|";
-          for (std::size_t i = 0; i < row.size(); ++i) out += " " + md_escape(human_cell(row[i], t.columns[i].unit_hint, nf)) + " |";
-          out += "\n";
+          body.emplace_back();
+          for (std::size_t i = 0; i < row.size(); ++i) body.back().push_back(human_cell(row[i], t.columns[i].unit_hint, nf));
         }
+        out += "\n### " + md_escape(t.title) + "\n\n" + md_table(head, body);
       }
       out += "\n**Inputs:** ";
       for (std::size_t i = 0; i < r.inputs.size(); ++i) {
@@ -479,7 +440,7 @@ std::string render_result(const Result& r, const OutputOptions& opt) {
   for (const auto& v : r.verdicts)
     out += "  " + v.key + ": " + (v.ok ? green("yes", opt.color) : red("no", opt.color)) + (v.text.empty() ? "" : "  " + printable(v.text, Keep::text)) + "\n";
   for (const auto& t : r.tables) {
-    out += "\n" + bold(printable(t.title, Keep::text), opt.color) + "\n";
+    out += "\n" + bold(t.title, opt.color) + "\n";
     std::vector<std::vector<std::string>> rows;
     std::vector<std::string> head;
     for (const auto& c : t.columns) head.push_back(c.key);

@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "host/plugin.hpp"
+#include "plan/text_table.hpp"
 #include "units/format.hpp"
 
 namespace infracalc::writers {
@@ -48,8 +49,6 @@ void keep_fields(Result& r, const std::vector<std::string>& fields);
 /// so that no spreadsheet runs it as a formula (OWASP, "CSV injection"); text that reads as a number ("-3.5") is
 /// left as it is.
 [[nodiscard]] std::string spreadsheet_text(std::string_view s);
-/// Text for a Markdown table cell: '|' escaped as "\\|".
-[[nodiscard]] std::string md_escape(std::string_view s);
 /// One CSV cell of text: spreadsheet_text, in double quotes (doubled inside) when it holds ',', '"' or a line feed.
 [[nodiscard]] std::string csv_cell(std::string_view text);
 /// Appends {"value": v, "unit": u} for a quantity in base units to a JSON string.

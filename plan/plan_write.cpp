@@ -4,6 +4,7 @@
 
 #include "plan/machine_units.hpp"
 #include "plan/plan_output.hpp"
+#include "plan/text_table.hpp"
 #include "documents/json.hpp"
 #include "units/format.hpp"
 #include "units/printable.hpp"
@@ -12,48 +13,9 @@ namespace infracalc::plan {
 
 namespace {
 
-std::size_t width(const std::string& s) {
-  std::size_t w = 0;
-  for (unsigned char c : s)
-    if ((c & 0xC0) != 0x80) ++w;
-  return w;
-}
-
-std::string pad(const std::string& s, std::size_t w) { return s + std::string(w > width(s) ? w - width(s) : 0, ' '); }
-
-// Aligned rows; every cell is escaped for the terminal (units/printable.hpp).
+// Aligned rows; a long label or formula runs past its column rather than widening every line.
 std::string columns(std::vector<std::vector<std::string>> rows, const std::string& indent) {
-  for (auto& r : rows)
-    for (auto& cell : r) cell = printable(cell, Keep::text);
-  std::vector<std::size_t> w;
-  for (const auto& r : rows)
-    for (std::size_t i = 0; i < r.size(); ++i) {
-      if (w.size() <= i) w.push_back(0);
-      w[i] = std::max(w[i], std::min<std::size_t>(width(r[i]), 44));
-    }
-  std::string out;
-  for (const auto& r : rows) {
-    std::string line = indent;
-    for (std::size_t i = 0; i < r.size(); ++i) line += (i + 1 < r.size() ? pad(r[i], w[i] + 2) : r[i]);
-    while (!line.empty() && line.back() == ' ') line.pop_back();
-    out += line + "\n";
-  }
-  return out;
-}
-
-// A heading in bold; its text is escaped first, so the only escape sequences are these.
-std::string bold(const std::string& text, bool color) {
-  const std::string s = printable(text, Keep::text);
-  return color ? "\x1b[1m" + s + "\x1b[0m" : s;
-}
-
-std::string md(const std::string& s) {
-  std::string out;
-  for (char c : s) {
-    if (c == '|') out += '\\';
-    out += c;
-  }
-  return out;
+  return writers::aligned_rows(std::move(rows), {.indent = indent, .widest = 44});
 }
 
 const char* kind_name(LineKind k) {
@@ -95,8 +57,8 @@ std::string check_text(const Worksheet& w, std::size_t c) {
 
 std::string render_table(const Worksheet& w, const writers::OutputOptions& opt) {
   const FormatOptions& nf = opt.number;
-  std::string out = bold(plan_title(w), opt.color) + printable("  (" + w.program.mode + " plan" + (w.spec.file.empty() ? "" : ", " + w.spec.file) + ")", Keep::text) + "\n";
-  out += "\n" + bold("summary", opt.color) + "\n";
+  std::string out = writers::bold(plan_title(w), opt.color) + printable("  (" + w.program.mode + " plan" + (w.spec.file.empty() ? "" : ", " + w.spec.file) + ")", Keep::text) + "\n";
+  out += "\n" + writers::bold("summary", opt.color) + "\n";
   std::vector<std::vector<std::string>> rows;
   for (int i : headline_lines(w)) {
     const Line& l = w.program.lines[static_cast<std::size_t>(i)];
@@ -106,14 +68,14 @@ std::string render_table(const Worksheet& w, const writers::OutputOptions& opt) 
   bool any_check = false;
   for (std::size_t c = 0; c < w.program.checks.size(); ++c) {
     if (!w.sheet.checks[c]) continue;
-    if (!any_check) out += "\n" + bold("checks", opt.color) + "\n";
+    if (!any_check) out += "\n" + writers::bold("checks", opt.color) + "\n";
     any_check = true;
     out += "  " + printable(w.program.checks[c].key + ": " + check_text(w, c), Keep::text) + "\n";
   }
   for (const auto& sheet : w.program.sheets) {
     const auto lines = shown_lines(w, sheet);
     if (lines.empty()) continue;
-    out += "\n" + bold(sheet_title(sheet), opt.color) + "\n";
+    out += "\n" + writers::bold(sheet_title(sheet), opt.color) + "\n";
     rows.clear();
     for (int i : lines) {
       const Line& l = w.program.lines[static_cast<std::size_t>(i)];
@@ -122,7 +84,7 @@ std::string render_table(const Worksheet& w, const writers::OutputOptions& opt) 
     out += columns(rows, "  ");
   }
   if (!w.sheet.crosses.empty()) {
-    out += "\n" + bold("cross-checks", opt.color) + "\n";
+    out += "\n" + writers::bold("cross-checks", opt.color) + "\n";
     for (const auto& x : w.sheet.crosses) {
       const Step& s = w.program.steps[static_cast<std::size_t>(x.step)];
       out += "  " + printable(w.program.lines[static_cast<std::size_t>(x.line)].key + " = " + s.plugin + " " + s.calculator + " " + x.output + ": " +
@@ -131,12 +93,12 @@ std::string render_table(const Worksheet& w, const writers::OutputOptions& opt) 
   }
   const auto notes = all_notes(w);
   if (!notes.empty()) {
-    out += "\n" + bold("notes", opt.color) + "\n";
+    out += "\n" + writers::bold("notes", opt.color) + "\n";
     for (const auto& n : notes) out += "  - " + printable(n, Keep::text) + "\n";
   }
   const auto sources = all_sources(w);
   if (!sources.empty()) {
-    out += "\n" + bold("sources", opt.color) + "\n";
+    out += "\n" + writers::bold("sources", opt.color) + "\n";
     rows.clear();
     for (const auto& p : sources)
       rows.push_back({p.id + "." + p.field, p.as_of, (p.basis.empty() ? "" : "[" + p.basis + "] ") + p.source + (p.overlay ? " (overlay)" : "")});
@@ -173,51 +135,51 @@ std::string render_csv(const Worksheet& w) {
 
 std::string render_md(const Worksheet& w, const writers::OutputOptions& opt) {
   const FormatOptions& nf = opt.number;
-  std::string out = "# " + md(plan_title(w)) + "\n\n";
-  if (const SpecValue* d = w.spec.get("plan.description")) out += md(d->text) + "\n\n";
+  std::string out = "# " + writers::md_escape(plan_title(w)) + "\n\n";
+  if (const SpecValue* d = w.spec.get("plan.description")) out += writers::md_escape(d->text) + "\n\n";
   out += "A " + w.program.mode + " plan" + (w.spec.file.empty() ? "" : " (`" + w.spec.file + "`)") +
          ", computed by infracalc. Units: GB = 10^9 B, GiB = 2^30 B; a year is 365.25 days.\n\n";
-  out += "## Summary\n\n| line | value | meaning |\n|---|---|---|\n";
+  std::vector<std::vector<std::string>> summary;
   for (int i : headline_lines(w)) {
     const Line& l = w.program.lines[static_cast<std::size_t>(i)];
-    out += "| " + md(l.key) + " | " + md(show_value(l, w.sheet.values[static_cast<std::size_t>(i)], nf)) + " | " + md(l.label) + " |\n";
+    summary.push_back({l.key, show_value(l, w.sheet.values[static_cast<std::size_t>(i)], nf), l.label});
   }
+  out += "## Summary\n\n" + writers::md_table({"line", "value", "meaning"}, summary);
   bool any_check = false;
   for (std::size_t c = 0; c < w.program.checks.size(); ++c) {
     if (!w.sheet.checks[c]) continue;
     if (!any_check) out += "\n## Checks\n\n";
     any_check = true;
-    out += "- **" + md(w.program.checks[c].key) + "** (" + md(w.program.checks[c].label) + "): " + md(check_text(w, c)) + "\n";
+    out += "- **" + writers::md_escape(w.program.checks[c].key) + "** (" + writers::md_escape(w.program.checks[c].label) + "): " + writers::md_escape(check_text(w, c)) + "\n";
   }
   for (const auto& sheet : w.program.sheets) {
     const auto lines = shown_lines(w, sheet);
     if (lines.empty()) continue;
-    out += "\n## " + md(sheet_title(sheet)) + "\n\n| line | value | how | meaning |\n|---|---|---|---|\n";
+    std::vector<std::vector<std::string>> body;
     for (int i : lines) {
       const Line& l = w.program.lines[static_cast<std::size_t>(i)];
-      out += "| " + md(l.key) + " | " + md(show_value(l, w.sheet.values[static_cast<std::size_t>(i)], nf)) + " | " + md(line_how(w, i)) +
-             " | " + md(l.label) + " |\n";
+      body.push_back({l.key, show_value(l, w.sheet.values[static_cast<std::size_t>(i)], nf), line_how(w, i), l.label});
     }
+    out += "\n## " + writers::md_escape(sheet_title(sheet)) + "\n\n" + writers::md_table({"line", "value", "how", "meaning"}, body);
   }
   if (!w.sheet.crosses.empty()) {
     out += "\n## Cross-checks\n\nLines computed by the worksheet's own arithmetic, compared with the plugin that owns the formula:\n\n";
     for (const auto& x : w.sheet.crosses) {
       const Step& s = w.program.steps[static_cast<std::size_t>(x.step)];
-      out += "- " + md(w.program.lines[static_cast<std::size_t>(x.line)].key) + " against `" + s.plugin + " " + s.calculator + "` " +
-             md(x.output) + ": " + (x.ok ? "equal" : "**different**") + "\n";
+      out += "- " + writers::md_escape(w.program.lines[static_cast<std::size_t>(x.line)].key) + " against `" + s.plugin + " " + s.calculator + "` " +
+             writers::md_escape(x.output) + ": " + (x.ok ? "equal" : "**different**") + "\n";
     }
   }
   const auto notes = all_notes(w);
   if (!notes.empty()) {
     out += "\n## Notes\n\n";
-    for (const auto& n : notes) out += "- " + md(n) + "\n";
+    for (const auto& n : notes) out += "- " + writers::md_escape(n) + "\n";
   }
   const auto sources = all_sources(w);
   if (!sources.empty()) {
-    out += "\n## Sources\n\n| value | as of | basis | source |\n|---|---|---|---|\n";
-    for (const auto& p : sources)
-      out += "| " + md(p.id + "." + p.field) + " | " + p.as_of + " | " + md(p.basis) + " | " + md(p.source) + (p.note.empty() ? "" : " (" + md(p.note) + ")") +
-             " |\n";
+    std::vector<std::vector<std::string>> body;
+    for (const auto& p : sources) body.push_back({p.id + "." + p.field, p.as_of, p.basis, p.source + (p.note.empty() ? "" : " (" + p.note + ")")});
+    out += "\n## Sources\n\n" + writers::md_table({"value", "as of", "basis", "source"}, body);
   }
   return out;
 }
