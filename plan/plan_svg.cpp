@@ -15,7 +15,7 @@ namespace infracalc::plan {
 namespace {
 
 constexpr double kW = 720, kH = 440;             // canvas
-constexpr double kL = 90, kR = 30, kT = 50, kB = 70;  // margins
+constexpr double kL = 100, kR = 30, kT = 50, kB = 70;  // margins: the left one holds "100 TFLOP/s" ticks and the axis title
 
 using svg::ChartAxis;
 using svg::esc;
@@ -50,13 +50,18 @@ std::string axes_svg(const ChartAxis& x, const ChartAxis& y) {
     s += fmt::format("<line x1=\"{0}\" y1=\"{1}\" x2=\"{0}\" y2=\"{2}\" stroke=\"#ddd\"/>\n", num(px), num(y0), num(y1));
     s += fmt::format("<text x=\"{}\" y=\"{}\" text-anchor=\"middle\">{}</text>\n", num(px), num(y0 + 16), esc(tick_label(t, x)));
   }
+  double widest = 0;
   for (double t : ticks(y)) {
     const double py = map(y, t, y0, y1);
+    const std::string label = tick_label(t, y);
+    widest = std::max(widest, svg::text_width(label, 12));
     s += fmt::format("<line x1=\"{0}\" y1=\"{1}\" x2=\"{2}\" y2=\"{1}\" stroke=\"#ddd\"/>\n", num(x0), num(py), num(x1));
-    s += fmt::format("<text x=\"{}\" y=\"{}\" text-anchor=\"end\">{}</text>\n", num(x0 - 6), num(py + 4), esc(tick_label(t, y)));
+    s += fmt::format("<text x=\"{}\" y=\"{}\" text-anchor=\"end\">{}</text>\n", num(x0 - 6), num(py + 4), esc(label));
   }
   s += fmt::format("<text x=\"{}\" y=\"{}\" text-anchor=\"middle\">{}</text>\n", num((x0 + x1) / 2), num(kH - 30), esc(x.label));
-  s += fmt::format("<text x=\"{0}\" y=\"{1}\" text-anchor=\"middle\" transform=\"rotate(-90 {0} {1})\">{2}</text>\n", num(22),
+  // The axis title stands left of the widest tick label (its baseline 2.4 px from its far side), never off the canvas.
+  const double title_x = std::max(12.0, x0 - 6 - widest - 8);
+  s += fmt::format("<text x=\"{0}\" y=\"{1}\" text-anchor=\"middle\" transform=\"rotate(-90 {0} {1})\">{2}</text>\n", num(title_x),
                    num((y0 + y1) / 2), esc(y.label));
   return s;
 }

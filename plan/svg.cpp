@@ -92,6 +92,13 @@ std::string open(const std::string& title, double width, double height) {
       width, height, esc(title), width / 2);
 }
 
+double text_width(std::string_view text, double size) {
+  std::size_t chars = 0;
+  for (unsigned char c : text)
+    if ((c & 0xC0) != 0x80) ++chars;
+  return 0.55 * size * static_cast<double>(chars);
+}
+
 std::vector<std::string> wrap_words(const std::string& text, std::size_t chars) {
   std::vector<std::string> lines;
   std::string line;

@@ -6,6 +6,7 @@
 #include "cli/calculator_svg.hpp"
 #include "host/context.hpp"
 #include "plugins/registry.hpp"
+#include "svg_text_boxes.hpp"
 #include "xml_check.hpp"
 
 using namespace infracalc;
@@ -63,6 +64,7 @@ TEST_CASE("decode timeline --plot: one row per GPU, one bar per interval, each r
     REQUIRE(c.chart == Chart::timeline);
     const std::string svg = cli::calculator_svg(c, r);
     CHECK(xml_problem(svg).empty());
+    CHECK(svg_check::overlapping_text(svg) == std::vector<std::string>{});
     for (const char* text : {"TP8", "TP4xPP2", "DP8", "time from the start of the round", "compute", "communicate", "wait",
                              "tokens/s per sequence", "passes/s per sequence"})
       if (std::string(text) != (std::string(phase) == "decode" ? "passes/s per sequence" : "tokens/s per sequence")) CHECK_THAT(svg, Catch::Contains(text));

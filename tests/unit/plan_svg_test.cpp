@@ -7,6 +7,7 @@
 
 #include "plan/plan_svg.hpp"
 #include "plan_test_util.hpp"
+#include "svg_text_boxes.hpp"
 #include "xml_check.hpp"
 #include "tests/unit/calc_test_util.hpp"
 
@@ -51,4 +52,29 @@ TEST_CASE("the plan's charts are well-formed SVG with labelled axes", "[plan]") 
   CHECK_THROWS_AS(plan::write_plots(w, dir.string(), false, {}), UserError);  // no overwrite without --force
   CHECK(plan::write_plots(w, dir.string(), true, {}).size() == 5);
   fs::remove_all(dir);
+}
+
+TEST_CASE("no two labels of a plan's charts overlap", "[plan][svg]") {
+  const fs::path dir = fs::temp_directory_path() / ("infracalc-plan-svg-boxes-" + std::to_string(::getpid()));
+  for (const char* ex : {"llama3-70b-h100.toml", "deepseek-v3-gb200-nvl72.toml", "llama3-405b-train-16k-h100.toml",
+                         "llama3.1-70b-qlora-h100.toml", "llama3-70b-h200-fp8.toml"}) {
+    auto l = plan_test::load_example(ex);
+    REQUIRE(l->problems.empty());
+    fs::remove_all(dir);
+    const plan::Worksheet w{l->spec, *l->program, l->sheet};
+    for (const auto& file : plan::write_plots(w, dir.string(), false, {})) {
+      const std::string svg = slurp(file);
+      INFO(ex << ": " << file);
+      CHECK(svg_check::text_boxes(svg).size() > 3);
+      CHECK(svg_check::overlapping_text(svg) == std::vector<std::string>{});
+    }
+  }
+  fs::remove_all(dir);
+}
+
+TEST_CASE("the text-box check finds labels drawn over each other", "[plan][svg]") {
+  const std::string svg = "<svg font-size=\"12\"><text x=\"10\" y=\"20\">decode at batch 8</text>"
+                          "<text x=\"40\" y=\"24\">prefill</text><text x=\"10\" y=\"60\">apart</text>"
+                          "<text x=\"5\" y=\"100\" text-anchor=\"middle\" transform=\"rotate(-90 5 100)\">axis</text></svg>";
+  CHECK(svg_check::overlapping_text(svg) == std::vector<std::string>{"decode at batch 8 / prefill"});
 }
