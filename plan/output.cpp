@@ -107,23 +107,6 @@ bool same_provenance(const Provenance& a, const Provenance& b) {
          a.overlay == b.overlay;
 }
 
-// Batch records naming the same model cite the same fields, with sources of a hundred bytes or more: each
-// citation's JSON is kept, keyed by its whole content (comparing is cheaper than escaping it again).
-void append_provenance_json(std::string& out, const Provenance& p) {
-  struct Written {
-    Provenance p;
-    std::string json;
-  };
-  thread_local std::array<std::optional<Written>, 32> memo;
-  auto& slot = memo[(std::hash<std::string_view>{}(p.field) ^ p.id.size()) % memo.size()];
-  if (!slot || !same_provenance(slot->p, p)) {
-    std::string json;
-    write_provenance_json(json, p);
-    slot = Written{p, std::move(json)};
-  }
-  out += slot->json;
-}
-
 void write_input_json(std::string& out, const ResolvedInput& in) {
   append_json_string(out, in.key);
   out += ": {\"value\": "sv;
@@ -273,6 +256,23 @@ void keep_fields(Result& r, const std::vector<std::string>& fields) {
   if (fields.empty()) return;
   std::erase_if(r.values, [&](const auto& v) { return std::find(fields.begin(), fields.end(), v.key) == fields.end(); });
   r.tables.clear();
+}
+
+// Batch records naming the same model cite the same fields, with sources of a hundred bytes or more: each
+// citation's JSON is kept, keyed by its whole content (comparing is cheaper than escaping it again).
+void append_provenance_json(std::string& out, const Provenance& p) {
+  struct Written {
+    Provenance p;
+    std::string json;
+  };
+  thread_local std::array<std::optional<Written>, 32> memo;
+  auto& slot = memo[(std::hash<std::string_view>{}(p.field) ^ p.id.size()) % memo.size()];
+  if (!slot || !same_provenance(slot->p, p)) {
+    std::string json;
+    write_provenance_json(json, p);
+    slot = Written{p, std::move(json)};
+  }
+  out += slot->json;
 }
 
 void append_result_json(std::string& out, const Result& r, std::size_t record) {

@@ -30,6 +30,9 @@ struct OutputOptions {
 
 /// A result as one JSON object (schema_version 1), without a trailing newline.
 [[nodiscard]] std::string result_json(const Result& r);
+/// Appends a catalog citation as a JSON object (id, field, as_of, source; basis, note and overlay when set): the one
+/// form results, worksheets and batch records cite in.
+void append_provenance_json(std::string& out, const Provenance& p);
 /// Appends result_json(r) to `out` (batch mode writes records into one buffer); a `record` above 0 is written
 /// as "record" after schema_version, as in batch error lines.
 void append_result_json(std::string& out, const Result& r, std::size_t record = 0);

@@ -195,25 +195,6 @@ void append_cell(std::string& out, std::string_view key, const Cell& c) {
   }
 }
 
-void append_provenance(std::string& out, const Provenance& p) {
-  out += "{\"id\": ";
-  append_json_string(out, p.id);
-  out += ", \"field\": ";
-  append_json_string(out, p.field);
-  out += ", \"as_of\": ";
-  append_json_string(out, p.as_of);
-  out += ", \"source\": ";
-  append_json_string(out, p.source);
-  if (!p.basis.empty()) {
-    out += ", \"basis\": ";
-    append_json_string(out, p.basis);
-  }
-  if (!p.note.empty()) {
-    out += ", \"note\": ";
-    append_json_string(out, p.note);
-  }
-  out += "}";
-}
 
 }  // namespace
 
@@ -265,7 +246,7 @@ std::string plan_json(const Worksheet& w) {
       out += ", \"sources\": [";
       for (std::size_t k = 0; k < w.sheet.cites[i].size(); ++k) {
         out += k ? ", " : "";
-        append_provenance(out, w.sheet.cites[i][k]);
+        writers::append_provenance_json(out, w.sheet.cites[i][k]);
       }
       out += "]";
     }
@@ -336,7 +317,7 @@ std::string plan_json(const Worksheet& w) {
   const auto sources = all_sources(w);
   for (std::size_t k = 0; k < sources.size(); ++k) {
     out += k ? ", " : "";
-    append_provenance(out, sources[k]);
+    writers::append_provenance_json(out, sources[k]);
   }
   out += "]}";
   return out;
