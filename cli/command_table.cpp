@@ -20,7 +20,8 @@ constexpr OptionSpec kVerify[] = {{"--quick"}, {"--trace"}, {"--calibrate"}};
 constexpr OptionSpec kValidate[] = {{"--kind", V::measurement_kind}, {"--file", V::file}};
 constexpr OptionSpec kCalibrate[] = {{"--published"}, {"--out", V::file}, {"--no-loo"}, {"--iterations", V::text}};
 constexpr OptionSpec kPlan[] = {{"--set", V::plan_key},  {"--sweep", V::plan_key}, {"--columns", V::text}, {"--pareto", V::text},
-                                {"--xlsx", V::file},     {"--plot", V::directory}, {"--force"},            {"--check"},
+                                {"--xlsx", V::file},     {"--plot", V::directory}, {"--html", V::file},      {"--force"},
+                                {"--check"},
                                 {"--ideal"},             {"--stats"},              {"--keys"},             {"--shard", V::text},
                                 {"--jobs", V::text}};
 constexpr OptionSpec kBatch[] = {{"--fail-fast"}, {"--files-from", V::directory}};

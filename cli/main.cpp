@@ -497,11 +497,12 @@ ExitStatus cmd_plan_merge(int argc, char** argv) {
   app.add_option("parts", parts, "the part files --shard K/N wrote");
   app.add_option("--xlsx", o.xlsx, "write a workbook");
   app.add_option("--plot", o.plot_dir, "write SVG charts into a directory");
+  app.add_option("--html", o.html, "write the worksheet as one self-contained HTML page");
   app.add_flag("--force", o.force, "replace existing output files");
   app.add_flag("--stats", o.stats, "sweep statistics on stderr");
   parse(app, argc, argv);
   if (help) {
-    emit("usage: infracalc plan merge PART... [--xlsx FILE] [--plot DIR] [--force] [--stats] [output options]\n\n"
+    emit("usage: infracalc plan merge PART... [--xlsx FILE] [--plot DIR] [--html FILE] [--force] [--stats] [output options]\n\n"
          "  Joins the parts of a sweep split with `plan FILE --sweep ... --shard K/N` (one per machine: a Slurm job\n"
          "  array, GNU parallel over ssh, a Kubernetes indexed job) into the table, Pareto front, workbook, charts and\n"
          "  exit status the unsplit sweep gives, byte for byte. Every part of 1/N ... N/N must be given, each once,\n"
@@ -531,6 +532,7 @@ ExitStatus cmd_plan(int argc, char** argv) {
   app.add_option("--pareto", o.pareto, "objectives of the Pareto front");
   app.add_option("--xlsx", o.xlsx, "write a workbook");
   app.add_option("--plot", o.plot_dir, "write SVG charts into a directory");
+  app.add_option("--html", o.html, "write the worksheet as one self-contained HTML page");
   app.add_flag("--force", o.force, "replace existing output files");
   app.add_flag("--check", o.check_only, "validate only");
   bool ideal = false;

@@ -20,6 +20,7 @@
 #include "plan/plan_output.hpp"
 #include "plan/plan_svg.hpp"
 #include "plan/plan_sweep.hpp"
+#include "plan/plan_html.hpp"
 #include "plan/plan_xlsx.hpp"
 #include "units/printable.hpp"
 #include "documents/atomic_file.hpp"
@@ -37,7 +38,7 @@ constexpr double kWorkbookRows = 1'048'575;
 std::string plan_help() {
   std::string out =
       "usage: infracalc plan FILE.toml [--set section.key=VALUE ...] [--sweep key=v1,v2 ...] [--pareto a,b]\n"
-      "                     [--columns a,b] [--xlsx FILE] [--plot DIR] [--force] [--check] [--stats] [--ideal] [output options]\n\n"
+      "                     [--columns a,b] [--xlsx FILE] [--plot DIR] [--html FILE] [--force] [--check] [--stats] [--ideal] [output options]\n\n"
       "  Decode, prefill and serving figures are the expected ones (efficiencies fitted to published measurements,\n"
       "  docs/validation.md); --ideal plans with the ceilings (100% of the datasheet), as hardware.performance = ceiling.\n\n"
       "  One scenario file to a worksheet: the model, the hardware, the workload (serve a request rate, or train\n"
@@ -53,6 +54,7 @@ std::string plan_help() {
       "  --pareto a,b:max,...      keep the points no other point beats on every objective (minimised; :max maximises)\n"
       "  --xlsx FILE               write a workbook: Inputs, one sheet per step, live formulas\n"
       "  --plot DIR                write SVG charts: roofline, memory, cost per Mtok, rack power, occupancy\n"
+      "  --html FILE               write one self-contained page: summary, checks, charts, every sheet, sources\n"
       "  --force                   replace existing output files (an input file is never replaced)\n"
       "  --check                   validate the plan and exit (2 with every problem listed)\n"
       "  --stats                   sweep points per second and plugin runs on stderr\n"
@@ -134,6 +136,7 @@ struct PreparedPlan {
 struct PlanFiles {
   OutputSet outputs;
   AtomicFile* xlsx = nullptr;
+  AtomicFile* html = nullptr;
   std::vector<AtomicFile*> plots;
   std::optional<OutputFilesPending> pending;
 
@@ -144,10 +147,17 @@ struct PlanFiles {
       if (!plan::xlsx_available()) plan::write_xlsx({spec, program, plan::Sheet{}}, nullptr, o.xlsx, o.force, inputs);
       xlsx = &outputs.add(o.xlsx, o.force, inputs);
     }
+    if (!o.html.empty()) html = &outputs.add(o.html, o.force, inputs);
     if (!o.plot_dir.empty()) plots = plan::prepare_plots(outputs, o.plot_dir, o.force, inputs);
-    if (xlsx != nullptr || !plots.empty()) pending.emplace();
+    if (any()) pending.emplace();
   }
-  [[nodiscard]] bool any() const { return xlsx != nullptr || !plots.empty(); }
+  [[nodiscard]] bool any() const { return xlsx != nullptr || html != nullptr || !plots.empty(); }
+  // The files of one evaluated point: the workbook (with the sweep's rows when there are any), the page, the charts.
+  void write(const plan::Worksheet& w, const plan::SweepTable* sweep, const FormatOptions& number) {
+    if (xlsx != nullptr) plan::write_xlsx(w, sweep, *xlsx);
+    if (html != nullptr) html->write(plan::render_html(w, number));
+    if (!plots.empty()) plan::fill_plots(w, plots);
+  }
 };
 
 // Where a sweep's rows go, whoever computes them (this process, its workers, or the parts plan merge reads):
@@ -220,8 +230,7 @@ ExitStatus finish_sweep(PreparedPlan& p, const PlanOptions& o, const GlobalOptio
     const plan::Sheet sheet = single.evaluate(plan::first_point(single, p.spec, p.in, p.sweep));
     const plan::Worksheet w{p.spec, p.program, sheet};
     const plan::SweepTable table{&p.sweep, &shown};
-    if (files.xlsx != nullptr) plan::write_xlsx(w, &table, *files.xlsx);
-    if (!files.plots.empty()) plan::fill_plots(w, files.plots);
+    files.write(w, &table, g.out.number);
   }
   files.outputs.commit();
   emit(text);
@@ -341,8 +350,8 @@ ExitStatus run_plan(const PlanOptions& o, const GlobalOptions& g) {
   if (!o.shard.empty()) {
     (void)plan::parse_shard(o.shard);
     if (o.file == "-") throw UserError{{"--shard: the plan comes from standard input", "give the plan as a file every machine can read"}};
-    if (!o.xlsx.empty() || !o.plot_dir.empty())
-      throw UserError{{"--shard writes a part of the sweep, not a workbook or charts", "give --xlsx and --plot to `plan merge`"}};
+    if (!o.xlsx.empty() || !o.plot_dir.empty() || !o.html.empty())
+      throw UserError{{"--shard writes a part of the sweep, not a workbook, a page or charts", "give --xlsx, --html and --plot to `plan merge`"}};
     if (g.json || g.csv || g.format != "table")
       throw UserError{{"--shard writes a part file (JSON Lines that `plan merge` reads), not --json, --csv or --format",
                        "give the output format to `plan merge`"}};
@@ -363,8 +372,7 @@ ExitStatus run_plan(const PlanOptions& o, const GlobalOptions& g) {
                        "fix the inputs named above (`infracalc PLUGIN CALC --help` documents each step's inputs)"}};
     }
     const std::string text = plan::render_plan(w, g.out);
-    if (files.xlsx != nullptr) plan::write_xlsx(w, nullptr, *files.xlsx);
-    if (!files.plots.empty()) plan::fill_plots(w, files.plots);
+    files.write(w, nullptr, g.out.number);
     files.outputs.commit();
     emit(text);
     for (const auto& c : sheet.checks)

@@ -25,6 +25,8 @@ struct PlanOptions {
   std::string xlsx;
   /// --plot DIR: write SVG charts.
   std::string plot_dir;
+  /// --html FILE: write the worksheet, its sources and charts as one self-contained page.
+  std::string html;
   /// --force: replace existing output files.
   bool force = false;
   /// --check: validate only, print nothing on success.

@@ -147,4 +147,23 @@ std::string plan_title(const Worksheet& w) {
   return w.spec.file.empty() ? "plan" : w.spec.file;
 }
 
+std::vector<int> shown_lines(const Worksheet& w, const std::string& sheet) {
+  std::vector<int> out;
+  for (std::size_t i = 0; i < w.program.lines.size(); ++i) {
+    const Line& l = w.program.lines[i];
+    if (l.sheet != sheet) continue;
+    const bool has = w.sheet.values[i].has_value();
+    if (!has && (l.kind == LineKind::input || l.kind == LineKind::catalog || l.kind == LineKind::choice)) continue;
+    out.push_back(static_cast<int>(i));
+  }
+  return out;
+}
+
+std::vector<int> headline_lines(const Worksheet& w) {
+  std::vector<int> out;
+  for (std::size_t i = 0; i < w.program.lines.size(); ++i)
+    if (w.program.lines[i].headline) out.push_back(static_cast<int>(i));
+  return out;
+}
+
 }  // namespace infracalc::plan

@@ -38,6 +38,11 @@ struct Worksheet {
 [[nodiscard]] std::vector<Provenance> all_sources(const Worksheet& w);
 /// Every note: the program's, then each step's (prefixed with the step), without duplicates.
 [[nodiscard]] std::vector<std::string> all_notes(const Worksheet& w);
+/// The lines a sheet shows, by index: inputs, catalog values and choices only when they have a value; every other
+/// line always (an empty one says why).
+[[nodiscard]] std::vector<int> shown_lines(const Worksheet& w, const std::string& sheet);
+/// The summary's lines, by index.
+[[nodiscard]] std::vector<int> headline_lines(const Worksheet& w);
 /// The plan's title.
 [[nodiscard]] std::string plan_title(const Worksheet& w);
 

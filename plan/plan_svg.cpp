@@ -184,6 +184,17 @@ std::vector<std::string> fill_plots(const Worksheet& w, const std::vector<Atomic
   return written;
 }
 
+std::vector<std::string> chart_svgs(const Worksheet& w) {
+  std::vector<std::string> svgs;
+  for (ChartId id : kChartIds)
+    if (auto chart = plan_chart(w, id)) {
+      std::string svg = render(*chart);
+      if (svg.rfind("<?xml", 0) == 0) svg.erase(0, svg.find('\n') + 1);
+      svgs.push_back(std::move(svg));
+    }
+  return svgs;
+}
+
 std::vector<std::string> write_plots(const Worksheet& w, const std::string& dir, bool force, const std::vector<std::string>& inputs) {
   OutputSet set;
   const auto files = prepare_plots(set, dir, force, inputs);

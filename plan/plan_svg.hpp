@@ -20,6 +20,9 @@ std::vector<AtomicFile*> prepare_plots(OutputSet& set, const std::string& dir, b
 /// does not apply is skipped (no new file; with --force an old chart of that name goes when the set commits,
 /// so the directory never mixes two runs). Throws UserError when no chart applies.
 std::vector<std::string> fill_plots(const Worksheet& w, const std::vector<AtomicFile*>& files);
+/// The SVG documents of the charts that apply to the plan, in plot_names() order, each without its XML declaration
+/// (ready to stand inside an HTML page).
+std::vector<std::string> chart_svgs(const Worksheet& w);
 /// prepare_plots, fill_plots and commit in one: the charts of one plan into `dir`, all or none.
 std::vector<std::string> write_plots(const Worksheet& w, const std::string& dir, bool force, const std::vector<std::string>& inputs);
 

@@ -30,26 +30,6 @@ const char* kind_name(LineKind k) {
   return "input";
 }
 
-// Lines shown for a sheet: inputs only when they have a value; everything else always (an empty line says why).
-std::vector<int> shown_lines(const Worksheet& w, const std::string& sheet) {
-  std::vector<int> out;
-  for (std::size_t i = 0; i < w.program.lines.size(); ++i) {
-    const Line& l = w.program.lines[i];
-    if (l.sheet != sheet) continue;
-    const bool has = w.sheet.values[i].has_value();
-    if (!has && (l.kind == LineKind::input || l.kind == LineKind::catalog || l.kind == LineKind::choice)) continue;
-    out.push_back(static_cast<int>(i));
-  }
-  return out;
-}
-
-std::vector<int> headline_lines(const Worksheet& w) {
-  std::vector<int> out;
-  for (std::size_t i = 0; i < w.program.lines.size(); ++i)
-    if (w.program.lines[i].headline) out.push_back(static_cast<int>(i));
-  return out;
-}
-
 std::string check_text(const Worksheet& w, std::size_t c) {
   const auto& v = w.sheet.checks[c];
   return std::string(v->first ? "yes" : "NO") + "  " + v->second;

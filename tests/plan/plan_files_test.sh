@@ -162,5 +162,19 @@ for target in "$d/plan.toml" "$d/hard.xlsx" "$d/overlay/models/llama-3-70b.toml"
 done
 if cmp -s "$E" "$d/plan.toml" && cmp -s "$src/data/models/llama-3-70b.toml" "$d/overlay/models/llama-3-70b.toml"; then ok; else bad "an input file was overwritten"; fi
 
+# --html: one page, written with the other files of the set, never over an existing file without --force, not by a
+# shard; the same page after a sweep (its first point) and from `plan merge`.
+d=$tmp/html; mkdir -p "$d"
+"$bin" plan "$E" --html "$d/r.html" --plot "$d/plots" >/dev/null 2>"$tmp/err"
+if [ -s "$d/r.html" ] && [ -s "$d/plots/cost.svg" ]; then ok; else bad "--html with --plot: page or charts missing"; cat "$tmp/err" >&2; fi
+if [ "$(grep -c '<svg' "$d/r.html")" -ge 5 ] && grep -q '</html>' "$d/r.html"; then ok; else bad "--html: the page lacks its charts or its end"; fi
+if ! grep -qE ' (src|href)=|<script|@import|url\(' "$d/r.html"; then ok; else bad "--html: the page refers to something outside itself"; fi
+"$bin" plan "$E" --html "$d/r.html" >/dev/null 2>"$tmp/err"
+st=$?
+if [ "$st" -eq 2 ] && grep -q -- "--force" "$tmp/err"; then ok; else bad "--html over an existing page without --force: exit $st"; fi
+"$bin" plan "$E" --sweep 'batch=8,16' --html "$d/s.html" >/dev/null 2>&1 && [ -s "$d/s.html" ] && ok || bad "--html after a sweep"
+"$bin" plan "$E" --sweep 'batch=8,16' --shard 1/2 --html "$d/x.html" >/dev/null 2>"$tmp/err"
+if [ $? -eq 2 ] && [ ! -e "$d/x.html" ]; then ok; else bad "--shard with --html was not refused"; fi
+
 echo "plan file tests: $pass passed, $fail failed"
 [ "$fail" -eq 0 ]

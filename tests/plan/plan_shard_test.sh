@@ -129,7 +129,7 @@ expect2 "expected K/N" plan "$ex" "${grid[@]}" --shard 4/3
 expect2 "expected K/N" plan "$ex" "${grid[@]}" --shard 1/x
 expect2 "no sweep to split" plan "$ex" --shard 1/2
 expect2 "not --json, --csv or --format" plan "$ex" "${grid[@]}" --shard 1/2 --csv
-expect2 "not a workbook or charts" plan "$ex" "${grid[@]}" --shard 1/2 --xlsx "$tmp/q.xlsx"
+expect2 "not a workbook, a page or charts" plan "$ex" "${grid[@]}" --shard 1/2 --xlsx "$tmp/q.xlsx"
 expect2 "--jobs: expected a whole number" plan "$ex" "${grid[@]}" --jobs 0
 expect2 "--jobs: expected a whole number" plan "$ex" "${grid[@]}" --jobs 4294967297
 
