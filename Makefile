@@ -22,7 +22,7 @@ generator = $(if $(wildcard $(1)/CMakeCache.txt),,$(if $(shell command -v ninja 
 FUZZ_BUILD   ?= build-fuzz
 FUZZ_SECONDS ?= 60
 
-.PHONY: all deps build demo test unit asan asan-build bench fuzz coverage clean
+.PHONY: all deps build demo test unit asan asan-build bench fuzz coverage web web-test clean
 
 all: build
 
@@ -95,5 +95,19 @@ fuzz: deps
 	cmake --build $(FUZZ_BUILD) -j$(JOBS)
 	./tests/fuzz/run.sh $(FUZZ_BUILD) $(FUZZ_SECONDS)
 
+# The WebAssembly engine (issue 25): units/ to plugins/ and the batch record of plan/, built with Debian's emscripten
+# (its system libraries come prebuilt in the package) into $(WEB_BUILD)/infracalc_engine.{js,wasm}; the generator of
+# the embedded catalog is built natively inside it (web/CMakeLists.txt). `make web-test` checks the engine's result
+# line for every calculator against the native `infracalc batch` (tests/web/).
+WEB_BUILD ?= build-web
+web: deps
+	@dpkg -s emscripten >/dev/null 2>&1 || { sudo=""; [ "$$(id -u)" -eq 0 ] || sudo="sudo"; \
+	  $$sudo apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$sudo apt-get install -y -qq --no-install-recommends emscripten; }
+	@test -f $(WEB_BUILD)/CMakeCache.txt || emcmake cmake -S web -B $(WEB_BUILD) $(call generator,$(WEB_BUILD)) -DCMAKE_BUILD_TYPE=Release
+	cmake --build $(WEB_BUILD) -j$(JOBS)
+
+web-test: web build
+	node tests/web/engine_test.mjs $(WEB_BUILD)/infracalc_engine.js $(BUILD)/bin/infracalc tests/golden
+
 clean:
-	rm -rf $(BUILD) $(ASAN_BUILD) $(FUZZ_BUILD)
+	rm -rf $(BUILD) $(ASAN_BUILD) $(FUZZ_BUILD) $(WEB_BUILD)

@@ -6,7 +6,7 @@
 #include <string>
 #include <vector>
 
-#include "cli/commands.hpp"
+#include "plan/batch_record.hpp"
 #include "plan/output.hpp"
 #include "host/context.hpp"
 #include "plugins/formats/block.hpp"
@@ -57,7 +57,7 @@ void BM_batch_record(benchmark::State& state) {
   std::string out;
   for (auto _ : state) {
     out.clear();
-    benchmark::DoNotOptimize(cli::process_batch_record(rec, 1, {}, out));
+    benchmark::DoNotOptimize(process_batch_record(rec, 1, {}, out));
   }
   state.SetItemsProcessed(state.iterations());
 }

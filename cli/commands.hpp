@@ -65,13 +65,8 @@ ExitStatus run_model_import(const ImportOptions& o, const GlobalOptions& g);
 ExitStatus run_data_check(const GlobalOptions& g);
 /// `verify [PLUGIN...]`: runs the reference kernels.
 ExitStatus run_verify(const std::vector<std::string>& plugins, const KernelOptions& k, const GlobalOptions& g);
-/// Runs one batch record (a JSON object as text) and appends its JSON line (result or error) to `out`;
-/// returns the error when the record failed. `record` is its 1-based line number. An input that names a file
-/// (Input::names_file) must name one under `files_from` (batch --files-from DIR); with none, such a record fails.
-std::optional<Error> process_batch_record(std::string_view text, std::size_t record, const RunOptions& ro, std::string& out,
-                                          std::string_view files_from = {}, const std::vector<std::string>& fields = {});
-/// A record's result line carries "record": N as its error line does; `fields` (--fields) trims it (keep_fields).
-/// `batch [FILE|-]`: JSON Lines of {"plugin", "calculator", "inputs", "id"?} in, one result (or error) per line out.
+/// `batch [FILE|-]`: JSON Lines of {"plugin", "calculator", "inputs", "id"?} in, one result (or error) per line out;
+/// each record runs through process_batch_record (plan/batch_record.hpp).
 ExitStatus run_batch(const std::string& path, bool fail_fast, const std::string& files_from, const GlobalOptions& g);
 /// `verify decode --calibrate`: writes the measured figures to accelerators/this-host.toml in the user data
 /// dir (temporary file, then rename); call after run_verify has run the decode kernels.

@@ -7,6 +7,7 @@
 #include <cmath>
 #include <fmt/format.h>
 
+#include "units/charconv.hpp"
 #include "units/printable.hpp"
 
 namespace infracalc {
@@ -208,7 +209,7 @@ class JsonParser {
     }
     const std::string_view text = s_.substr(start, pos_ - start);
     double v = 0.0;
-    const auto r = std::from_chars(text.data(), text.data() + text.size(), v);
+    const auto r = read_double(text.data(), text.data() + text.size(), v);
     if (r.ec != std::errc() || !std::isfinite(v)) return bad("number out of range");
     n.number = v;
     if (integral && std::fabs(v) < 9.2e18) {

@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <fmt/format.h>
 
+#include "units/charconv.hpp"
 #include "units/unit_table.hpp"
 
 namespace infracalc {
@@ -90,7 +91,7 @@ std::string trim_zeros(std::string s) {
 // fmt for the numbers every note and table prints).
 std::string round_fixed(double v, int decimals) {
   char buf[400];
-  const auto r = std::to_chars(buf, buf + sizeof buf, v, std::chars_format::fixed, decimals);
+  const auto r = write_fixed(buf, buf + sizeof buf, v, decimals);
   return r.ec == std::errc() ? std::string(buf, r.ptr) : fmt::format("{:.{}f}", v, decimals);
 }
 
@@ -118,11 +119,11 @@ std::pair<std::string, double> round_sig(double v, int digits) {
     const int mag = static_cast<int>(std::floor(std::log10(a)));
     const int decimals = std::max(0, digits - 1 - mag);
     std::string s = round_fixed(v, decimals);
-    std::from_chars(s.data(), s.data() + s.size(), back);
+    read_double(s.data(), s.data() + s.size(), back);
     if (std::fabs(back) < kFixedHigh) return {trim_zeros(std::move(s)), back};  // 999999999999999.9 rounds up
   }
   std::string s = scientific(v, digits);
-  std::from_chars(s.data(), s.data() + s.size(), back);
+  read_double(s.data(), s.data() + s.size(), back);
   return {std::move(s), back};
 }
 
@@ -331,7 +332,7 @@ void append_machine(std::string& out, double v) {
     }
   }
   // std::to_chars gives the shortest text that reads back to the same double, like fmt's "{}" but faster.
-  const auto r = std::to_chars(buf, buf + sizeof buf, v);
+  const auto r = write_shortest(buf, buf + sizeof buf, v);
   out.append(buf, r.ptr);
 }
 

@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "units/charconv.hpp"
 #include "units/dim_check.hpp"
 #include "units/suggest.hpp"
 #include "units/unit_table.hpp"
@@ -347,7 +348,7 @@ Expected<Quantity> parse_quantity_impl(std::string_view text, bool& had_unit, st
     return Error{"'" + std::string(original) + "' uses ',' inside a number",
                  "write 3350 or 3_350 (commas are not digit separators here)"};
   double value = 0.0;
-  const auto res = std::from_chars(digits.data(), digits.data() + digits.size(), value);
+  const auto res = read_double(digits.data(), digits.data() + digits.size(), value);
   if (res.ec == std::errc::result_out_of_range)
     return Error{"'" + std::string(original) + "' is out of range", "numbers must lie within about 1e-300 to 1e300"};
   if (res.ec != std::errc() || res.ptr != digits.data() + digits.size())

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdint>
 #include <numeric>
 #include <random>
 
@@ -34,6 +35,32 @@ double expected_drop_rate_uniform(std::int64_t tokens, int experts, int k, std::
 
 namespace {
 
+// The draws of the routing simulation, written out as libstdc++ makes them from a 64-bit engine, so that every
+// standard library gives the same experts: the standard fixes std::mt19937_64's sequence but leaves the algorithms
+// of its distributions to the library (libc++'s uniform_int_distribution draws other numbers; the WebAssembly
+// engine is built against libc++).
+__extension__ typedef unsigned __int128 RoutingProduct;
+
+// Uniform on [0, n): Lemire's nearly divisionless method (libstdc++'s uniform_int_distribution).
+std::uint64_t routing_index_below(std::mt19937_64& rng, std::uint64_t n) {
+  RoutingProduct product = static_cast<RoutingProduct>(rng()) * n;
+  auto low = static_cast<std::uint64_t>(product);
+  if (low < n) {
+    const std::uint64_t threshold = (0 - n) % n;
+    while (low < threshold) {
+      product = static_cast<RoutingProduct>(rng()) * n;
+      low = static_cast<std::uint64_t>(product);
+    }
+  }
+  return static_cast<std::uint64_t>(product >> 64);
+}
+
+// Uniform on [0, 1): std::generate_canonical<double, 53> as libstdc++ computes it.
+double routing_canonical(std::mt19937_64& rng) {
+  const double r = static_cast<double>(rng()) / 0x1p64;
+  return r >= 1.0 ? std::nextafter(1.0, 0.0) : r;
+}
+
 // Walker's alias table for O(1) draws from a discrete distribution.
 struct Alias {
   std::vector<double> prob;
@@ -61,12 +88,9 @@ struct Alias {
     for (int i : large) prob[static_cast<std::size_t>(i)] = 1.0;
     for (int i : small) prob[static_cast<std::size_t>(i)] = 1.0;
   }
-  template <class Rng>
-  int draw(Rng& rng) const {
-    std::uniform_int_distribution<int> pick(0, static_cast<int>(prob.size()) - 1);
-    std::uniform_real_distribution<double> u(0.0, 1.0);
-    const int i = pick(rng);
-    return u(rng) < prob[static_cast<std::size_t>(i)] ? i : alias[static_cast<std::size_t>(i)];
+  int draw(std::mt19937_64& rng) const {
+    const auto i = static_cast<int>(routing_index_below(rng, prob.size()));
+    return routing_canonical(rng) < prob[static_cast<std::size_t>(i)] ? i : alias[static_cast<std::size_t>(i)];
   }
 };
 

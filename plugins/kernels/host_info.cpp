@@ -54,10 +54,12 @@ double last_level_cache_bytes() {
       best = parse_cache_size(size);
     }
   }
+#ifdef _SC_LEVEL3_CACHE_SIZE  // a glibc extension; other C libraries (emscripten's musl) have no such query
   if (best <= 0) {
     const long s = sysconf(_SC_LEVEL3_CACHE_SIZE);
     if (s > 0) best = static_cast<double>(s);
   }
+#endif
   // No report at all: assume a generous 64 MiB so buffers sized from it still spill out of any cache.
   return best > 0 ? best : 64.0 * 1024 * 1024;
 }

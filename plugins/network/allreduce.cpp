@@ -29,32 +29,49 @@ RingRun ring_allreduce(std::vector<std::vector<double>> buffers) {
   // mailbox[w] holds what worker w - 1 sent it this step.
   std::vector<std::vector<double>> mailbox(n);
   std::vector<std::size_t> mailbox_chunk(n, 0);
+  // One step of worker w in two halves, which the barrier keeps apart: every worker sends before any receives.
+  auto send = [&](std::size_t w, std::size_t step) {
+    const std::size_t next = (w + 1) % n;
+    // Reduce-scatter sends chunk (w - s) mod n; all-gather then forwards the reduced chunk (w + 1 - s) mod n.
+    const bool gather = step >= n - 1;
+    const std::size_t s = gather ? step - (n - 1) : step;
+    const std::size_t chunk = gather ? (w + 1 + n - s % n) % n : (w + n - s % n) % n;
+    const auto& mine = buffers[w];
+    mailbox[next].assign(mine.begin() + static_cast<std::ptrdiff_t>(start(chunk)),
+                         mine.begin() + static_cast<std::ptrdiff_t>(start(chunk + 1)));
+    mailbox_chunk[next] = chunk;
+    run.bytes_sent[w] += static_cast<std::int64_t>(mailbox[next].size() * sizeof(double));
+  };
+  auto receive = [&](std::size_t w, std::size_t step) {
+    const bool gather = step >= n - 1;
+    auto& buf = buffers[w];
+    const std::size_t c = mailbox_chunk[w];
+    for (std::size_t i = 0; i < mailbox[w].size(); ++i) {
+      if (gather) buf[start(c) + i] = mailbox[w][i];
+      else buf[start(c) + i] += mailbox[w][i];
+    }
+  };
+#if defined(__EMSCRIPTEN__) && !defined(__EMSCRIPTEN_PTHREADS__)
+  // The WebAssembly engine has no threads: the workers take their halves in turn, in the order the barriers
+  // impose on the threads, so every buffer holds the same sums in the same order of additions.
+  for (std::size_t step = 0; step < 2 * (n - 1); ++step) {
+    for (std::size_t w = 0; w < n; ++w) send(w, step);
+    for (std::size_t w = 0; w < n; ++w) receive(w, step);
+  }
+#else
   std::barrier sync(static_cast<std::ptrdiff_t>(n));
   auto worker = [&](std::size_t w) {
-    const std::size_t next = (w + 1) % n;
     for (std::size_t step = 0; step < 2 * (n - 1); ++step) {
-      // Reduce-scatter sends chunk (w - s) mod n; all-gather then forwards the reduced chunk (w + 1 - s) mod n.
-      const bool gather = step >= n - 1;
-      const std::size_t s = gather ? step - (n - 1) : step;
-      const std::size_t chunk = gather ? (w + 1 + n - s % n) % n : (w + n - s % n) % n;
-      const auto& mine = buffers[w];
-      mailbox[next].assign(mine.begin() + static_cast<std::ptrdiff_t>(start(chunk)),
-                           mine.begin() + static_cast<std::ptrdiff_t>(start(chunk + 1)));
-      mailbox_chunk[next] = chunk;
-      run.bytes_sent[w] += static_cast<std::int64_t>(mailbox[next].size() * sizeof(double));
+      send(w, step);
       sync.arrive_and_wait();
-      auto& buf = buffers[w];
-      const std::size_t c = mailbox_chunk[w];
-      for (std::size_t i = 0; i < mailbox[w].size(); ++i) {
-        if (gather) buf[start(c) + i] = mailbox[w][i];
-        else buf[start(c) + i] += mailbox[w][i];
-      }
+      receive(w, step);
       sync.arrive_and_wait();
     }
   };
   std::vector<std::thread> threads;
   for (std::size_t w = 0; w < n; ++w) threads.emplace_back(worker, w);
   for (auto& t : threads) t.join();
+#endif
   run.buffers = std::move(buffers);
   return run;
 }

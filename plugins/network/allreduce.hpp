@@ -17,7 +17,8 @@ struct RingRun {
   int steps = 0;
 };
 
-/// Runs a sum all-reduce over `buffers` (one per worker, equal lengths) with one thread per worker.
+/// Runs a sum all-reduce over `buffers` (one per worker, equal lengths) with one thread per worker (in the
+/// WebAssembly engine, which has no threads, the workers' steps in turn on the calling thread: the same sums).
 [[nodiscard]] RingRun ring_allreduce(std::vector<std::vector<double>> buffers);
 
 /// Bytes each worker sends in a ring all-reduce of `bytes` per worker over `workers` workers: 2 (N - 1) / N x S.

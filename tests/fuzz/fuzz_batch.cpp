@@ -3,12 +3,12 @@
 #include <cstdint>
 #include <string>
 
-#include "cli/commands.hpp"
+#include "plan/batch_record.hpp"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   if (size > 65536) return 0;
   const std::string text(reinterpret_cast<const char*>(data), size);
   std::string out;
-  (void)infracalc::cli::process_batch_record(text, 1, {}, out);
+  (void)infracalc::process_batch_record(text, 1, {}, out);
   return 0;
 }

@@ -10,7 +10,7 @@ bad=0
 violation() { echo "$1: includes $2 ($3)"; bad=1; }
 while IFS=: read -r file line inc; do
   inc=${inc#*\"}; inc=${inc%\"*}
-  case $inc in units/* | documents/* | catalog/* | host/* | plugins/* | validation/* | plan/* | cli/*) ;; *) continue ;; esac
+  case $inc in units/* | documents/* | catalog/* | host/* | plugins/* | validation/* | plan/* | cli/* | web/*) ;; *) continue ;; esac
   case $file in
     units/*)
       [[ $inc == units/* ]] || violation "$file:$line" "$inc" "units/ depends on nothing of ours" ;;
@@ -47,14 +47,18 @@ while IFS=: read -r file line inc; do
     plan/*)
       [[ $inc == units/* || $inc == documents/* || $inc == catalog/* || $inc == host/* || $inc == plugins/* || $inc == plan/* ]] ||
         violation "$file:$line" "$inc" "plan/ sees the layers up to plugins/, never validation/ or cli/" ;;
+    web/*)
+      [[ $inc == units/* || $inc == documents/* || $inc == catalog/* || $inc == host/* || $inc == plugins/* || $inc == plan/* || $inc == web/* ]] ||
+        violation "$file:$line" "$inc" "the WebAssembly engine sees the layers up to plan/, never validation/ or cli/" ;;
   esac
   [[ $inc == cli/* && $file != cli/* && $file != tests/* && $file != bench/* ]] && violation "$file:$line" "$inc" "nothing depends on cli/"
+  [[ $inc == web/* && $file != web/* ]] && violation "$file:$line" "$inc" "nothing depends on web/"
   true
-done < <(grep -rn --include='*.cpp' --include='*.hpp' --include='*.cc' --include='*.cu' '^#include "' units documents catalog host plugins validation plan cli)
+done < <(grep -rn --include='*.cpp' --include='*.hpp' --include='*.cc' --include='*.cu' '^#include "' units documents catalog host plugins validation plan cli web)
 # Heavy headers in one translation unit each.
 for pair in "CLI/CLI.hpp:cli/main.cpp" "toml++/toml.h:documents/toml_reader.cpp"; do
   hdr=${pair%%:*}; only=${pair#*:}
-  users=$(grep -rl --include='*.cpp' --include='*.hpp' "#include <$hdr>" units documents catalog host plugins validation plan cli | grep -v "^$only$" || true)
+  users=$(grep -rl --include='*.cpp' --include='*.hpp' "#include <$hdr>" units documents catalog host plugins validation plan cli web | grep -v "^$only$" || true)
   [ -z "$users" ] || { echo "$hdr is included outside $only: $users"; bad=1; }
 done
 [ $bad -eq 0 ] && echo "layering: every include follows ARCHITECTURE.md"
