@@ -107,7 +107,7 @@ web: deps
 	cmake --build $(WEB_BUILD) -j$(JOBS)
 
 web-test: web build
-	node tests/web/engine_test.mjs $(WEB_BUILD)/infracalc_engine.js $(BUILD)/bin/infracalc tests/golden
+	node tests/web/engine_test.mjs $(WEB_BUILD)/infracalc_engine.js $(BUILD)/bin/infracalc tests/golden $(WEB_BUILD)/site/infracalc_engine.js
 
 clean:
 	rm -rf $(BUILD) $(ASAN_BUILD) $(FUZZ_BUILD) $(WEB_BUILD)

@@ -2,9 +2,10 @@
 // the line `infracalc batch` prints for it, byte for byte. The records: one per golden case of a calculator
 // (tests/golden/*.toml, its command line turned into a batch record), one with no inputs for every calculator
 // `infracalc list` names and no golden case covers, and records that must fail. Prints the engine's load time and
-// the time per record.
+// the time per record. A fourth argument checks the site's module (the same engine, its WebAssembly inside the
+// script) the same way.
 //
-//   node tests/web/engine_test.mjs build-web/infracalc_engine.js build/bin/infracalc [golden dir]
+//   node tests/web/engine_test.mjs build-web/infracalc_engine.js build/bin/infracalc [golden dir [site engine]]
 import { execFileSync, spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -12,9 +13,9 @@ import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-const [enginePath, nativePath, goldenArg] = process.argv.slice(2);
+const [enginePath, nativePath, goldenArg, siteEnginePath] = process.argv.slice(2);
 if (!enginePath || !nativePath) {
-  console.error('usage: node engine_test.mjs ENGINE.js INFRACALC [GOLDEN_DIR]');
+  console.error('usage: node engine_test.mjs ENGINE.js INFRACALC [GOLDEN_DIR [SITE_ENGINE.js]]');
   process.exit(2);
 }
 const goldenDir = goldenArg ?? join(dirname(fileURLToPath(import.meta.url)), '..', 'golden');
@@ -103,13 +104,6 @@ if (expected.length !== records.length) {
   process.exit(1);
 }
 
-const t0 = performance.now();
-const createInfracalcEngine = createRequire(import.meta.url)(resolve(enginePath));
-// Node's fetch cannot read a file path, so the module is handed its bytes (a page fetches them itself).
-const engine = await createInfracalcEngine({ wasmBinary: readFileSync(resolve(enginePath).replace(/\.js$/, '.wasm')) });
-const run = engine.cwrap('infracalc_run_record', 'string', ['string', 'number']);
-const loaded = performance.now() - t0;
-
 // Records whose numbers may differ in their last digits: the last bits of transcendental functions (log10, pow,
 // exp) differ between glibc's libm and emscripten's musl-based one, and an iterative solver carries such a bit
 // into its 17-digit JSON numbers and into the size of its residual ("node imbalance 5.732e-13 of the flow"). For
@@ -123,47 +117,61 @@ function numbers_only(a, b) {
   return na.length === nb.length && a.split(NUMBER).join('\u0000') === b.split(NUMBER).join('\u0000');
 }
 
-let failed = 0;
-const failures = [];
-const last_bits = [];
-const times = [];
-records.forEach((rec, i) => {
-  const start = performance.now();
-  let got;
-  try {
-    got = run(rec, i + 1);
-  } catch (e) {
-    // An exception out of the engine (a bug: batch turns every user error into a line) is a difference too.
-    got = `(the engine threw ${typeof e === 'number' ? 'a C++ exception' : String(e).slice(0, 200)})`;
-  }
-  times.push([performance.now() - start, rec]);
-  if (got !== expected[i] && LIBM_SENSITIVE.has(rec) && numbers_only(got, expected[i])) {
-    last_bits.push(rec);
-  } else if (got !== expected[i]) {
+// Loads one engine module and runs every record through it; true when every line is the native one.
+async function check(path, options) {
+  const t0 = performance.now();
+  const createInfracalcEngine = createRequire(import.meta.url)(resolve(path));
+  const engine = await createInfracalcEngine(options);
+  const run = engine.cwrap('infracalc_run_record', 'string', ['string', 'number']);
+  const loaded = performance.now() - t0;
+  const failures = [];
+  const last_bits = [];
+  const times = [];
+  records.forEach((rec, i) => {
+    const start = performance.now();
+    let got;
+    try {
+      got = run(rec, i + 1);
+    } catch (e) {
+      // An exception out of the engine (a bug: batch turns every user error into a line) is a difference too.
+      got = `(the engine threw ${typeof e === 'number' ? 'a C++ exception' : String(e).slice(0, 200)})`;
+    }
+    times.push([performance.now() - start, rec]);
+    if (got === expected[i]) return;
+    if (LIBM_SENSITIVE.has(rec) && numbers_only(got, expected[i])) {
+      last_bits.push(rec);
+      return;
+    }
     failures.push(rec);
-    if (++failed <= 10) {
+    if (failures.length <= 10) {
       let at = 0;
       while (at < got.length && got[at] === expected[i][at]) ++at;
-      console.error(`FAIL record ${i + 1}: ${rec}\n  first difference at byte ${at}\n  native: …${expected[i].slice(Math.max(0, at - 60), at + 80)}\n  engine: …${got.slice(Math.max(0, at - 60), at + 80)}`);
+      console.error(`FAIL ${path} record ${i + 1}: ${rec}\n  first difference at byte ${at}\n  native: …${expected[i].slice(Math.max(0, at - 60), at + 80)}\n  engine: …${got.slice(Math.max(0, at - 60), at + 80)}`);
     }
+  });
+  times.sort((a, b) => a[0] - b[0]);
+  const total = times.reduce((s, [t]) => s + t, 0);
+  console.log(`${path}: load ${loaded.toFixed(0)} ms; records: total ${total.toFixed(0)} ms, median ${times[times.length >> 1][0].toFixed(2)} ms, ` +
+              `mean ${(total / times.length).toFixed(2)} ms, slowest ${times.at(-1)[0].toFixed(0)} ms (${times.at(-1)[1].slice(0, 100)})`);
+  if (last_bits.length > 0) {
+    console.log(`  ${last_bits.length} records differ only in numbers, as glibc's and emscripten's libm differ in last bits:`);
+    for (const rec of last_bits) console.log(`    ${rec.slice(0, 160)}`);
   }
-});
+  if (failures.length > 0) {
+    console.error(`  ${failures.length} of ${records.length} records differ from infracalc batch:`);
+    for (const rec of failures) console.error(`    ${rec.slice(0, 160)}`);
+    return false;
+  }
+  console.log(`  every other line equals infracalc batch byte for byte (${records.length - last_bits.length} of ${records.length})`);
+  return true;
+}
 
-times.sort((a, b) => a[0] - b[0]);
-const total = times.reduce((s, [t]) => s + t, 0);
 const errors = expected.filter((l) => l.includes('"error": ')).length;
 console.log(`${records.length} records (${golden} from golden cases, ${records.length - golden - bad.length} calculators with defaults only, ` +
             `${bad.length} bad; ${errors} error lines), ${calculators.size} plugins, ` +
             `${[...calculators.values()].reduce((n, s) => n + s.size, 0)} calculators, ${covered.size} of them with golden cases`);
-console.log(`load ${loaded.toFixed(0)} ms; records: total ${total.toFixed(0)} ms, median ${times[times.length >> 1][0].toFixed(2)} ms, ` +
-            `mean ${(total / times.length).toFixed(2)} ms, slowest ${times.at(-1)[0].toFixed(0)} ms (${times.at(-1)[1].slice(0, 100)})`);
-if (last_bits.length > 0) {
-  console.log(`${last_bits.length} records differ only in numbers, as glibc's and emscripten's libm differ in last bits:`);
-  for (const rec of last_bits) console.log(`  ${rec.slice(0, 160)}`);
-}
-if (failed > 0) {
-  console.error(`${failed} of ${records.length} records differ from infracalc batch:`);
-  for (const rec of failures) console.error(`  ${rec.slice(0, 160)}`);
-  process.exit(1);
-}
-console.log(`every other line equals infracalc batch byte for byte (${records.length - last_bits.length} of ${records.length})`);
+// Node's fetch cannot read a file path, so the module is handed its bytes (a page fetches them itself); the site's
+// module carries them inside its script.
+let ok = await check(enginePath, { wasmBinary: readFileSync(resolve(enginePath).replace(/\.js$/, '.wasm')) });
+if (siteEnginePath) ok = (await check(siteEnginePath, {})) && ok;
+process.exit(ok ? 0 : 1);
