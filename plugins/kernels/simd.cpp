@@ -55,7 +55,7 @@ void gemm_scalar(const GemmBlock& g) {
 
 // Transposes x (batch × cols, leading dimension ldx) into xt (cols × bp), zero-padding sequences to bp.
 // Blocks of 16 × 16 keep both the strided reads and the writes within a few cache lines.
-void transpose_in(const GemmBlock& g, float* xt, std::size_t bp) {
+[[maybe_unused]] void transpose_in(const GemmBlock& g, float* xt, std::size_t bp) {
   constexpr std::size_t t = 16;
   for (std::size_t k0 = 0; k0 < g.cols; k0 += t) {
     const std::size_t k1 = std::min(g.cols, k0 + t);
@@ -90,7 +90,7 @@ void transpose_tiles(const GemmBlock& g, float* xt, std::size_t k_begin, std::si
 }
 
 // Writes the block's rows of yt (rows × bp) back into y (batch × ldy), in 16 × 16 blocks.
-void transpose_out(const GemmBlock& g, const float* yt, std::size_t bp) {
+[[maybe_unused]] void transpose_out(const GemmBlock& g, const float* yt, std::size_t bp) {
   constexpr std::size_t t = 16;
   for (std::size_t r0 = g.row_begin; r0 < g.row_end; r0 += t) {
     const std::size_t r1 = std::min(g.row_end, r0 + t);
