@@ -4,8 +4,10 @@
 BUILD      ?= build
 ASAN_BUILD ?= build-asan
 JOBS       ?= $(shell nproc 2>/dev/null || echo 2)
-# make test runs the sanitizer tier too; ASAN=0 skips it.
+# make test runs the sanitizer tier too; ASAN=0 skips it. It runs the WebAssembly tier (make web-test) too; WEB=0
+# skips that.
 ASAN       ?= 1
+WEB        ?= 1
 # Warnings are errors in the test build (CI).
 WERROR     ?= ON
 
@@ -64,6 +66,7 @@ asan: asan-build
 	  ctest --output-on-failure -j$(JOBS)
 
 test: unit
+	@if [ "$(WEB)" = "1" ]; then $(MAKE) --no-print-directory web-test; fi
 	@if [ "$(ASAN)" = "1" ]; then $(MAKE) --no-print-directory asan; fi
 
 bench: deps

@@ -112,9 +112,15 @@ const LIBM_SENSITIVE = new Set([
   '{"plugin":"cooling","calculator":"loop","inputs":{"racks":"7x130kW,90kW","flow-per-kw":"1.5L/min/kW"}}',
 ]);
 const NUMBER = /-?\d+(?:\.\d+)?(?:[eE][+-]?\d+)?/g;
+// The numbers themselves must agree to 1e-9 relative, or both be below 1e-9 in size (a solver's residual, which is
+// rounding noise in either build).
 function numbers_only(a, b) {
   const na = a.match(NUMBER) ?? [], nb = b.match(NUMBER) ?? [];
-  return na.length === nb.length && a.split(NUMBER).join('\u0000') === b.split(NUMBER).join('\u0000');
+  if (na.length !== nb.length || a.split(NUMBER).join('\u0000') !== b.split(NUMBER).join('\u0000')) return false;
+  return na.every((x, i) => {
+    const u = Number(x), v = Number(nb[i]);
+    return Math.abs(u - v) <= 1e-9 * Math.max(Math.abs(u), Math.abs(v)) || (Math.abs(u) < 1e-9 && Math.abs(v) < 1e-9);
+  });
 }
 
 // Loads one engine module and runs every record through it; true when every line is the native one.
