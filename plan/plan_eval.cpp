@@ -90,7 +90,34 @@ InputSet Evaluator::inputs(const PlanSpec& spec, Problems& problems) const {
       in.where[i] = "default";
     }
   }
+  refuse_choices_a_step_refuses(in, problems);
   return in;
+}
+
+// A choice the key accepts may be one a calculator it feeds in this workload does not (model.dtype = "fp8" feeds
+// fit train's working format, which is bf16, fp16 or fp32): refused now, naming the key, not later as a step's
+// error naming the calculator's flag. The choices come from the descriptor of every input the key feeds.
+void Evaluator::refuse_choices_a_step_refuses(const InputSet& in, Problems& problems) const {
+  for (const Step& step : program_.steps) {
+    if (step.c == nullptr || !step.unavailable.empty()) continue;
+    for (const Binding& b : step.inputs) {
+      if (b.line < 0) continue;
+      const auto ub = static_cast<std::size_t>(b.line);
+      const Line& l = program_.lines[ub];
+      if (l.kind != LineKind::input || l.def == nullptr || l.def->kind != KeyKind::choice || in.where[ub] == "default") continue;
+      const auto* text = in.values[ub] ? std::get_if<std::string>(&*in.values[ub]) : nullptr;
+      if (text == nullptr || std::find(l.def->more_choices.begin(), l.def->more_choices.end(), *text) != l.def->more_choices.end()) continue;
+      for (const Input& input : step.c->inputs) {
+        if (input.name != b.input || input.kind != InputKind::choice) continue;
+        if (std::find(input.choices.begin(), input.choices.end(), *text) != input.choices.end()) continue;
+        std::string list;
+        for (std::size_t k = 0; k < input.choices.size(); ++k)
+          list += (k == 0 ? "" : k + 1 == input.choices.size() ? " or " : ", ") + std::string(input.choices[k]);
+        problems.add(in.where[ub], l.def->path() + " = \"" + *text + "\": " + step.plugin + " " + step.calculator + " takes " + list,
+                     "in a " + program_.mode + " plan this key is " + step.plugin + " " + step.calculator + "'s " + std::string(input.name));
+      }
+    }
+  }
 }
 
 std::shared_ptr<const StepRun> Evaluator::run_raw(int s, RawInputs raw) {

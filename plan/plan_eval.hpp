@@ -54,6 +54,8 @@ class Evaluator {
   void eval_step(int s, Sheet& sheet);
   std::shared_ptr<const StepRun> run_raw(int s, RawInputs raw);
   void eval_check(std::size_t c, Sheet& sheet);
+  /// Adds a problem for each given choice that a calculator input it feeds does not take.
+  void refuse_choices_a_step_refuses(const InputSet& in, Problems& problems) const;
 
   const Program& program_;
   RunOptions options_;

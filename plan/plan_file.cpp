@@ -397,28 +397,6 @@ Expected<Cell> parse_value(const KeyDef& key, const std::string& text, const std
   return Cell{text};
 }
 
-namespace {
-
-const Input* working_format_input() {
-  static const KeyDef working{.section = "model", .name = "dtype", .input = "fit train weights_dtype"};
-  return key_input(working);
-}
-
-bool working_format_ok(std::string_view dtype) {
-  const Input* in = working_format_input();
-  return in == nullptr || std::find(in->choices.begin(), in->choices.end(), dtype) != in->choices.end();
-}
-
-std::string working_formats() {
-  std::string out;
-  if (const Input* in = working_format_input())
-    for (std::size_t i = 0; i < in->choices.size(); ++i)
-      out += (i == 0 ? "" : i + 1 == in->choices.size() ? " or " : ", ") + std::string(in->choices[i]);
-  return out;
-}
-
-}  // namespace
-
 void validate(const PlanSpec& spec, Problems& problems, const std::vector<std::string>& swept) {
   const std::string mode = spec.mode();
   const SpecValue* type = spec.get("workload.type");
@@ -491,11 +469,6 @@ void validate(const PlanSpec& spec, Problems& problems, const std::vector<std::s
       problems.add(spec.get("site.it_power")->where, "hardware.gpus and site.it_power both fix the fleet size", "give one of them");
   } else if (mode == "train") {
     need("workload.tokens", "add tokens = \"15e12\" (training tokens)", {"workload.tokens"});
-    // In training, model.dtype is the working format of the trained weights, which fit train takes in fewer
-    // formats than storage has.
-    if (const SpecValue* v = spec.get("model.dtype"); v != nullptr && !working_format_ok(v->text))
-      problems.add(v->where, "model.dtype = \"" + v->text + "\": a training run's working format is " + working_formats(),
-                   "fit train trains in these formats; quantized storage formats are for serving");
     need("the fleet size or the deadline", "add hardware.gpus = 16384 or workload.deadline = \"90 d\"", {"hardware.gpus", "workload.deadline"});
     if (spec.get("site.it_power") != nullptr)
       problems.add(spec.get("site.it_power")->where, "site.it_power sizes serving fleets; a training run is sized by gpus or deadline",
