@@ -24,7 +24,7 @@ generator = $(if $(wildcard $(1)/CMakeCache.txt),,$(if $(shell command -v ninja 
 FUZZ_BUILD   ?= build-fuzz
 FUZZ_SECONDS ?= 60
 
-.PHONY: all deps build demo test unit asan asan-build bench fuzz coverage web web-test clean
+.PHONY: all deps build demo test unit asan asan-build bench fuzz coverage web web-test browser-test clean
 
 all: build
 
@@ -66,7 +66,7 @@ asan: asan-build
 	  ctest --output-on-failure -j$(JOBS)
 
 test: unit
-	@if [ "$(WEB)" = "1" ]; then $(MAKE) --no-print-directory web-test; fi
+	@if [ "$(WEB)" = "1" ]; then $(MAKE) --no-print-directory web-test browser-test; fi
 	@if [ "$(ASAN)" = "1" ]; then $(MAKE) --no-print-directory asan; fi
 
 bench: deps
@@ -111,6 +111,15 @@ web: deps
 
 web-test: web build
 	node tests/web/engine_test.mjs $(WEB_BUILD)/infracalc_engine.js $(BUILD)/bin/infracalc tests/golden $(WEB_BUILD)/site/infracalc_engine.js
+
+# The page in a real browser: Debian's chromium, headless, driven over its DevTools pipe by tests/web/browser_test.mjs
+# (no npm package). It moves every control of every widget by keyboard and compares the numbers shown with the native
+# binary's; it writes the README's screenshot to $(WEB_BUILD)/screenshot.png.
+browser-test: web build
+	@dpkg -s chromium >/dev/null 2>&1 || { sudo=""; [ "$$(id -u)" -eq 0 ] || sudo="sudo"; \
+	  $$sudo apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$sudo apt-get install -y -qq --no-install-recommends chromium; }
+	node tests/web/browser_test.mjs --chromium /usr/bin/chromium --site $(WEB_BUILD)/site/index.html \
+	  --infracalc $(BUILD)/bin/infracalc --screenshot $(WEB_BUILD)/screenshot.png
 
 clean:
 	rm -rf $(BUILD) $(ASAN_BUILD) $(FUZZ_BUILD) $(WEB_BUILD)

@@ -1,0 +1,255 @@
+// The page in a real browser: headless Chromium (Debian's package) loads build-web/site/index.html from file://,
+// with no network, and for every widget checks that each figure it shows is the number `infracalc batch` gives for
+// the very records the widget ran; then it moves every control by keyboard (an arrow key, End, Home) and checks
+// again. It also checks that every control is reached by Tab, that nothing goes to the console, that the page asks
+// for nothing but its own files, and (given a plan) the same for a report written by `infracalc plan --html` and its
+// what-if panel: each value the panel redraws must be the one a report written with the same --set shows.
+// Load time and redraw times are printed, never asserted. With --screenshot FILE it saves a PNG of the page as it
+// opens.
+//
+//   node tests/web/browser_test.mjs --chromium /usr/bin/chromium --site build-web/site/index.html \
+//        --infracalc build/bin/infracalc [--plan examples/x.toml ...] [--screenshot FILE]
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { Browser } from './cdp_pipe.mjs';
+
+const WIDGETS = ['w-roofline', 'w-speculative', 'w-tp', 'w-timeline'];
+
+function parse_args(argv) {
+  const o = { plans: [] };
+  for (let i = 0; i < argv.length; i += 2) {
+    const [flag, value] = [argv[i], argv[i + 1]];
+    if (value === undefined) usage(`${flag} needs a value`);
+    if (flag === '--chromium') o.chromium = value;
+    else if (flag === '--site') o.site = value;
+    else if (flag === '--infracalc') o.infracalc = value;
+    else if (flag === '--plan') o.plans.push(value);
+    else if (flag === '--screenshot') o.screenshot = value;
+    else usage(`unknown option ${flag}`);
+  }
+  if (!o.chromium || !o.site || !o.infracalc) usage('--chromium, --site and --infracalc are required');
+  return o;
+}
+function usage(why) {
+  console.error(`browser_test: ${why}\nusage: node browser_test.mjs --chromium BIN --site INDEX.html --infracalc BIN [--plan F.toml ...] [--screenshot F.png]`);
+  process.exit(2);
+}
+const opts = parse_args(process.argv.slice(2));
+
+// The native binary without the user's overlays or colour settings, as the shell tests run it (tests/shell_env.sh).
+const scratch = mkdtempSync(join(tmpdir(), 'infracalc-browser-test-'));
+const env = { ...process.env, HOME: join(scratch, 'home'), XDG_DATA_HOME: join(scratch, 'xdg') };
+delete env.INFRACALC_DATA;
+delete env.NO_COLOR;
+function native(args, input) {
+  const r = spawnSync(resolve(opts.infracalc), args, { env, input, maxBuffer: 1 << 30, encoding: 'utf8' });
+  if (r.status !== 0 && !(args[0] === 'batch' && r.status === 1))
+    throw new Error(`infracalc ${args.join(' ')} exited with ${r.status}: ${r.stderr}`);
+  return r.stdout;
+}
+
+let failures = 0;
+function fail(what) {
+  ++failures;
+  if (failures <= 40) console.error(`FAIL ${what}`);
+}
+const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] ?? NaN;
+
+// A figure's number in the engine's document: results.NAME is a result's value, tables.T.ROW.COLUMN a table cell.
+function value_at(doc, key) {
+  const [kind, ...rest] = key.split('.');
+  if (kind === 'results') return doc.results?.[rest.join('.')]?.value;
+  if (kind === 'tables') {
+    const [table, row, ...column] = rest;
+    const t = doc.tables?.[table];
+    const c = t?.columns.findIndex((col) => col.key === column.join('.'));
+    return c === undefined || c < 0 ? undefined : t.rows[Number(row)]?.[c];
+  }
+  return undefined;
+}
+
+// What the page shows for a number: four significant digits after an SI prefix, as its si() writes them. The test
+// reads the shown text back and accepts it when it rounds the engine's number to within half a unit in the fourth
+// digit, whatever the prefix.
+const PREFIX = { P: 1e15, T: 1e12, G: 1e9, M: 1e6, k: 1e3, m: 1e-3, 'µ': 1e-6, n: 1e-9 };
+function shown_matches(text, value) {
+  const m = /^\s*(-?[0-9.]+(?:e[-+]?\d+)?)\s*(\S*)/.exec(text.replace(/,/g, ''));
+  if (!m) return false;
+  const number = Number(m[1]);
+  if (value === 0) return number === 0;
+  const scale = PREFIX[m[2][0]] !== undefined && m[2].length > 1 ? PREFIX[m[2][0]] : 1;
+  for (const s of new Set([scale, 1])) if (Math.abs(number * s - value) <= Math.abs(value) * 6e-4) return true;
+  return false;
+}
+
+// Every figure of one widget against native batch on the records the widget ran. Returns the redraw time.
+async function check_widget(page, id, when) {
+  const state = await page.eval(`(() => {
+    const s = document.getElementById(${JSON.stringify(id)});
+    return { records: JSON.parse(s.dataset.records ?? '[]'), ms: Number(s.dataset.redrawMs), text: s.innerText,
+             figs: [...s.querySelectorAll('.fig')].map((f) => ({ record: Number(f.dataset.record), key: f.dataset.key,
+                                                               value: f.dataset.value, text: f.textContent })) };
+  })()`);
+  if (state.records.length === 0) { fail(`${id} ${when}: no records ran`); return NaN; }
+  const lines = native(['batch', '-'], state.records.map((r) => r + '\n').join('')).trimEnd().split('\n');
+  const docs = lines.map((l) => JSON.parse(l));
+  if (docs.length !== state.records.length) fail(`${id} ${when}: ${state.records.length} records gave ${docs.length} lines`);
+  docs.forEach((doc, i) => {
+    if (doc.error && !state.text.includes(doc.error)) fail(`${id} ${when}: record ${i} fails natively (${doc.error}) and the page does not say so`);
+  });
+  if (docs.every((d) => !d.error) && state.figs.length === 0) fail(`${id} ${when}: no figures shown`);
+  for (const f of state.figs) {
+    const doc = docs[f.record];
+    const want = doc ? value_at(doc, f.key) : undefined;
+    if (want === undefined) { fail(`${id} ${when}: figure ${f.key} of record ${f.record} is not in infracalc's result`); continue; }
+    if (String(want) !== f.value) fail(`${id} ${when}: ${f.key} is ${f.value} in the page, ${want} from infracalc`);
+    if (typeof want === 'number' && !shown_matches(f.text, want)) fail(`${id} ${when}: ${f.key} shows "${f.text}" for ${want}`);
+  }
+  return state.ms;
+}
+
+// Presses Tab from the top of the page until focus comes round again; returns the ids focused, in order.
+async function tab_order(page) {
+  await page.eval('document.activeElement?.blur(), window.scrollTo(0, 0), true');
+  const seen = [];
+  for (let i = 0; i < 400; ++i) {
+    await page.press('Tab');
+    const id = await page.eval('document.activeElement === document.body ? null : (document.activeElement.id || document.activeElement.tagName)');
+    if (id !== null && seen.includes(id) && seen.indexOf(id) === 0) break;
+    if (id !== null) seen.push(id);
+  }
+  return seen;
+}
+
+function check_quiet(page, what) {
+  for (const c of page.console) fail(`${what}: the console says (${c.level}) ${c.text}`);
+  for (const url of page.requests)
+    if (!/^(file|data|blob|about):/.test(url)) fail(`${what}: the page asked the network for ${url}`);
+  page.console.length = 0;
+}
+
+async function open(browser, file) {
+  const page = await browser.new_page();
+  await page.enable();
+  const started = performance.now();
+  await page.navigate(pathToFileURL(resolve(file)).href);
+  await page.wait_for('document.body && document.body.dataset.ready === "1"', 20000);
+  return { page, load_ms: performance.now() - started };
+}
+
+async function check_site(browser) {
+  const { page, load_ms } = await open(browser, opts.site);
+  console.log(`site: loaded and drawn in ${load_ms.toFixed(0)} ms`);
+  // The README's picture: the page as it opens, every control at its default.
+  if (opts.screenshot) {
+    writeFileSync(opts.screenshot, await page.screenshot(1280));
+    await page.send('Emulation.clearDeviceMetricsOverride');
+    console.log(`site: screenshot ${opts.screenshot}`);
+  }
+  const present = await page.eval('[...document.querySelectorAll("section.widget")].map((s) => s.id)');
+  for (const id of WIDGETS) if (!present.includes(id)) fail(`site: widget ${id} is missing`);
+  const controls = await page.eval(`[...document.querySelectorAll("section.widget")].map((s) => [s.id,
+      [...s.querySelectorAll("select, input[type=range]")].map((c) => ({ id: c.id, tag: c.tagName,
+        labelled: !!document.querySelector('label[for="' + c.id + '"]') }))])`);
+  const reached = new Set(await tab_order(page));
+  const redraws = [];
+  let moves = 0;
+  for (const [widget, list] of controls) {
+    for (const c of list) {
+      if (!c.id) fail(`${widget}: a control has no id`);
+      else if (!c.labelled) fail(`${widget}: control ${c.id} has no <label for>`);
+      else if (!reached.has(c.id)) fail(`${widget}: control ${c.id} is not reached by Tab`);
+    }
+  }
+  check_quiet(page, 'site as loaded');
+  for (const [widget, list] of controls) {
+    redraws.push(await check_widget(page, widget, 'as loaded'));
+    for (const c of list.filter((c) => c.id)) {
+      const keys = c.tag === 'SELECT' ? ['ArrowDown', 'End', 'Home'] : ['ArrowRight', 'End', 'Home'];
+      for (const key of keys) {
+        const before = await page.eval(`document.getElementById(${JSON.stringify(widget)}).dataset.records + "|" +
+                                         document.getElementById(${JSON.stringify(widget)}).dataset.redrawMs`);
+        await page.eval(`document.getElementById(${JSON.stringify(c.id)}).focus(), true`);
+        const value = await page.eval(`document.getElementById(${JSON.stringify(c.id)}).value`);
+        await page.press(key);
+        const after = await page.eval(`document.getElementById(${JSON.stringify(c.id)}).value`);
+        if (after === value) continue;  // already at that end
+        ++moves;
+        await page.wait_for(`(document.getElementById(${JSON.stringify(widget)}).dataset.records + "|" +
+                              document.getElementById(${JSON.stringify(widget)}).dataset.redrawMs) !== ${JSON.stringify(before)}`);
+        redraws.push(await check_widget(page, widget, `after ${key} on ${c.id} (${value} → ${after})`));
+      }
+    }
+  }
+  check_quiet(page, 'site');
+  const ok = redraws.filter(Number.isFinite);
+  console.log(`site: ${controls.length} widgets, ${controls.reduce((n, [, l]) => n + l.length, 0)} controls, ${moves} moves checked; ` +
+              `redraw median ${median(ok).toFixed(1)} ms, max ${Math.max(...ok).toFixed(1)} ms`);
+}
+
+// The values a report shows, by line id.
+const lines_of = (page) => page.eval('Object.fromEntries([...document.querySelectorAll("[data-line]")].map((e) => [e.dataset.line, e.textContent.trim()]))');
+
+async function check_report(browser, plan) {
+  const report = join(scratch, 'report.html');
+  native(['plan', plan, '--html', report, '--force']);
+  const { page, load_ms } = await open(browser, report);
+  console.log(`report ${plan}: loaded in ${load_ms.toFixed(0)} ms`);
+  const controls = await page.eval('[...document.querySelectorAll("#what-if select, #what-if input")].map((c) => ({ id: c.id, tag: c.tagName, type: c.type }))');
+  if (controls.length === 0) fail(`report ${plan}: the what-if panel has no controls`);
+  const reached = new Set(await tab_order(page));
+  const redraws = [];
+  // Each control moved once from the plan's value, then set back; the page after the move must equal a report
+  // written natively with the same overrides.
+  for (const c of controls) {
+    if (!reached.has(c.id)) fail(`report ${plan}: control ${c.id} is not reached by Tab`);
+    const before = await page.eval('document.getElementById("what-if").dataset.overrides + "|" + document.getElementById("what-if").dataset.redrawMs');
+    await page.eval(`document.getElementById(${JSON.stringify(c.id)}).focus(), true`);
+    const value = await page.eval(`document.getElementById(${JSON.stringify(c.id)}).value`);
+    await page.press(c.tag === 'SELECT' ? 'ArrowDown' : 'ArrowUp');
+    if (await page.eval(`document.getElementById(${JSON.stringify(c.id)}).value`) === value) continue;
+    if (c.tag === 'INPUT' && c.type !== 'range') await page.press('Enter');
+    await page.wait_for('(document.getElementById("what-if").dataset.overrides + "|" + document.getElementById("what-if").dataset.redrawMs) !== ' + JSON.stringify(before));
+    const state = await page.eval('({ overrides: JSON.parse(document.getElementById("what-if").dataset.overrides), ms: Number(document.getElementById("what-if").dataset.redrawMs), error: document.querySelector("#what-if .error")?.textContent ?? "" })');
+    redraws.push(state.ms);
+    const sets = Object.entries(state.overrides).flatMap(([k, v]) => ['--set', `${k}=${v}`]);
+    const expected_file = join(scratch, 'expected.html');
+    const r = spawnSync(resolve(opts.infracalc), ['plan', plan, ...sets, '--html', expected_file, '--force'], { env, encoding: 'utf8' });
+    if (r.status !== 0) {
+      if (!state.error) fail(`report ${plan}: ${sets.join(' ')} fails natively (${r.stderr.trim()}) and the panel does not say so`);
+      continue;
+    }
+    const shown = await lines_of(page);
+    const expected_page = await browser.new_page();
+    await expected_page.navigate(pathToFileURL(expected_file).href);
+    const expected = await lines_of(expected_page);
+    await browser.send('Target.closeTarget', { targetId: (await expected_page.send('Target.getTargetInfo')).targetInfo.targetId });
+    const ids = Object.keys(shown);
+    if (ids.length === 0) fail(`report ${plan}: no value carries data-line`);
+    for (const id of ids)
+      if (expected[id] !== undefined && expected[id] !== shown[id])
+        fail(`report ${plan} ${sets.join(' ')}: line ${id} shows "${shown[id]}", the native report "${expected[id]}"`);
+  }
+  check_quiet(page, `report ${plan}`);
+  const ok = redraws.filter(Number.isFinite);
+  console.log(`report ${plan}: ${controls.length} controls, ${ok.length} re-runs checked; re-run median ${median(ok).toFixed(1)} ms, max ${Math.max(...ok).toFixed(1)} ms`);
+}
+
+const browser = await Browser.launch(opts.chromium);
+try {
+  await check_site(browser);
+  for (const plan of opts.plans) await check_report(browser, plan);
+} catch (e) {
+  fail(e.stack ?? String(e));
+} finally {
+  await browser.close();
+  rmSync(scratch, { recursive: true, force: true });
+}
+if (failures > 0) {
+  console.error(`browser_test: ${failures} failures`);
+  process.exit(1);
+}
+console.log('browser_test: all checks passed');
