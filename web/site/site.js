@@ -1,6 +1,6 @@
 // What every widget of the page shares: the engine, the display of its numbers as figures, the SVG helpers, and
-// the redraw that records what was asked of the engine (the page's contract with its browser test, see the report
-// of issue 25: data-records, data-redraw-ms, span.fig, body[data-ready]).
+// the redraw that records what was asked of the engine (the page's contract with its browser test, docs/web.md:
+// data-records, data-redraw-ms, span.fig, body[data-ready]).
 "use strict";
 
 const $ = (id) => document.getElementById(id);
