@@ -19,7 +19,7 @@ export class Browser {
   static async launch(binary, { width = 1280, height = 900 } = {}) {
     const profile = mkdtempSync(join(tmpdir(), 'infracalc-chromium-'));
     const child = spawn(binary, [...OFFLINE_FLAGS, `--user-data-dir=${profile}`, `--window-size=${width},${height}`,
-      '--remote-debugging-pipe', 'about:blank'], { stdio: ['ignore', 'ignore', 'pipe', 'pipe', 'pipe'] });
+      '--remote-debugging-pipe', 'about:blank'], { stdio: ['ignore', 'ignore', 'pipe', 'pipe', 'pipe'], detached: true });
     const browser = new Browser(child, profile);
     await browser.send('Target.setDiscoverTargets', { discover: true });
     return browser;
@@ -81,9 +81,10 @@ export class Browser {
   /// Ends the browser and removes its profile.
   async close() {
     try { await Promise.race([this.send('Browser.close'), new Promise((r) => setTimeout(r, 2000))]); } catch { /* gone */ }
-    this.child.kill('SIGKILL');
+    // The browser runs in a process group of its own (detached): its renderer and utility processes end with it.
+    try { process.kill(-this.child.pid, 'SIGKILL'); } catch { /* already gone */ }
     await this.exited;
-    rmSync(this.profile, { recursive: true, force: true });
+    rmSync(this.profile, { recursive: true, force: true, maxRetries: 10, retryDelay: 100 });
   }
 }
 

@@ -2,20 +2,20 @@
 // the line `infracalc batch` prints for it, byte for byte. The records: one per golden case of a calculator
 // (tests/golden/*.toml, its command line turned into a batch record), one with no inputs for every calculator
 // `infracalc list` names and no golden case covers, and records that must fail. Prints the engine's load time and
-// the time per record. A fourth argument checks the site's module (the same engine, its WebAssembly inside the
-// script) the same way.
+// the time per record. A fourth argument, the site's index.html, checks the engine the page carries the same way.
 //
-//   node tests/web/engine_test.mjs build-web/infracalc_engine.js build/bin/infracalc [golden dir [site engine]]
+//   node tests/web/engine_test.mjs build-web/infracalc_engine.js build/bin/infracalc [golden dir [site/index.html]]
 import { execFileSync, spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { gunzipSync } from 'node:zlib';
 
-const [enginePath, nativePath, goldenArg, siteEnginePath] = process.argv.slice(2);
+const [enginePath, nativePath, goldenArg, sitePagePath] = process.argv.slice(2);
 if (!enginePath || !nativePath) {
-  console.error('usage: node engine_test.mjs ENGINE.js INFRACALC [GOLDEN_DIR [SITE_ENGINE.js]]');
+  console.error('usage: node engine_test.mjs ENGINE.js INFRACALC [GOLDEN_DIR [SITE_INDEX.html]]');
   process.exit(2);
 }
 const goldenDir = goldenArg ?? join(dirname(fileURLToPath(import.meta.url)), '..', 'golden');
@@ -176,8 +176,17 @@ const errors = expected.filter((l) => l.includes('"error": ')).length;
 console.log(`${records.length} records (${golden} from golden cases, ${records.length - golden - bad.length} calculators with defaults only, ` +
             `${bad.length} bad; ${errors} error lines), ${calculators.size} plugins, ` +
             `${[...calculators.values()].reduce((n, s) => n + s.size, 0)} calculators, ${covered.size} of them with golden cases`);
-// Node's fetch cannot read a file path, so the module is handed its bytes (a page fetches them itself); the site's
-// module carries them inside its script.
+// Node's fetch cannot read a file path, so the module is handed its bytes. The site's page carries them itself,
+// gzipped and in base64 inside an element (web/site/engine_loader.js): taken from there, they must be the same engine.
 let ok = await check(enginePath, { wasmBinary: readFileSync(resolve(enginePath).replace(/\.js$/, '.wasm')) });
-if (siteEnginePath) ok = (await check(siteEnginePath, {})) && ok;
+if (sitePagePath) {
+  const page = readFileSync(sitePagePath, 'utf8');
+  const m = /<script type="application\/gzip" id="infracalc-engine-wasm">\s*([A-Za-z0-9+/=]+)\s*<\/script>/.exec(page);
+  if (!m) {
+    console.error(`FAIL ${sitePagePath}: no engine inside the page`);
+    ok = false;
+  } else {
+    ok = (await check(join(dirname(sitePagePath), 'infracalc_engine.js'), { wasmBinary: gunzipSync(Buffer.from(m[1], 'base64')) })) && ok;
+  }
+}
 process.exit(ok ? 0 : 1);

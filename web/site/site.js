@@ -189,7 +189,7 @@ function start() {
   };
   window.addEventListener("error", (e) => failed(e.message));
   for (const w of widgets) w.status.textContent = "Loading the engine…";
-  createInfracalcEngine().then((engine) => {
+  loadInfracalcEngine("infracalc-engine-wasm").then((engine) => {
     runRecord = engine.cwrap("infracalc_run_record", "string", ["string", "number"]);
     for (const w of widgets) redraw(w);
     document.body.dataset.ready = "1";
