@@ -99,14 +99,16 @@ fuzz: deps
 	./tests/fuzz/run.sh $(FUZZ_BUILD) $(FUZZ_SECONDS)
 
 # The WebAssembly engine (issue 25): units/ to plugins/ and the batch record of plan/, built with Debian's emscripten
-# (its system libraries come prebuilt in the package) into $(WEB_BUILD)/infracalc_engine.{js,wasm}; the generator of
-# the embedded catalog is built natively inside it (web/CMakeLists.txt). `make web-test` checks the engine's result
-# line for every calculator against the native `infracalc batch` (tests/web/).
+# (its system libraries come prebuilt in the package) into $(WEB_BUILD)/infracalc_engine.{js,wasm} and the page
+# $(WEB_BUILD)/site/; the generator of the embedded catalog is the native build's when it exists (make test), else it
+# is built natively inside. `make web-test` checks the engine's result line for every calculator against the native
+# `infracalc batch` (tests/web/).
 WEB_BUILD ?= build-web
 web: deps
 	@dpkg -s emscripten >/dev/null 2>&1 || { sudo=""; [ "$$(id -u)" -eq 0 ] || sudo="sudo"; \
 	  $$sudo apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$sudo apt-get install -y -qq --no-install-recommends emscripten; }
-	@test -f $(WEB_BUILD)/CMakeCache.txt || emcmake cmake -S web -B $(WEB_BUILD) $(call generator,$(WEB_BUILD)) -DCMAKE_BUILD_TYPE=Release
+	@test -f $(WEB_BUILD)/CMakeCache.txt || emcmake cmake -S web -B $(WEB_BUILD) $(call generator,$(WEB_BUILD)) -DCMAKE_BUILD_TYPE=Release \
+	  $(if $(wildcard $(BUILD)/infracalc_embed_data),-DINFRACALC_EMBED_DATA_TOOL=$(abspath $(BUILD)/infracalc_embed_data))
 	cmake --build $(WEB_BUILD) -j$(JOBS)
 
 web-test: web build
