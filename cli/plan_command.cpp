@@ -2,6 +2,7 @@
 #include "cli/progress.hpp"
 
 #include <cstdio>
+#include <cstdlib>
 #include <filesystem>
 #include <fmt/format.h>
 #include <algorithm>
@@ -100,6 +101,30 @@ struct PreparedPlan : plan::PreparedPlan {
       : plan::PreparedPlan(text.text, text.source, plan::PlanRequest{o.sets, o.sweeps, o.columns, o.pareto}, ro) {}
 };
 
+// The WebAssembly engine for the what-if panel of --html: the directory INFRACALC_WEB_ENGINE names (set but empty:
+// none), else the build-web/ of the source tree this binary was built from (INFRACALC_WEB_ENGINE_DIR, compiled in)
+// when `make web` has built it there. Without one the page says how to get it.
+plan::WhatIf web_engine() {
+  namespace fs = std::filesystem;
+  constexpr std::string_view kScript = "infracalc_engine.js";
+  constexpr std::string_view kWasm = "infracalc_engine.wasm.gz";
+  const char* env = std::getenv("INFRACALC_WEB_ENGINE");
+  std::string dir = env != nullptr ? env : INFRACALC_WEB_ENGINE_DIR;
+  plan::WhatIf engine;
+  if (dir.empty()) return engine;
+  std::error_code ec;
+  const bool found = fs::is_regular_file(fs::path(dir) / kScript, ec) && fs::is_regular_file(fs::path(dir) / kWasm, ec);
+  if (!found) {
+    if (env == nullptr) return engine;
+    throw UserError{{"INFRACALC_WEB_ENGINE=" + printable(dir) + ": no " + std::string(kScript) + " and " + std::string(kWasm) + " there",
+                     "name the folder `make web` builds (build-web), or set INFRACALC_WEB_ENGINE= (empty) for a page without the what-if panel"}};
+  }
+  const std::string who = "the what-if panel's engine";
+  engine.engine_js = read_input_file((fs::path(dir) / kScript).string(), who, input_limits::document).value_or_throw();
+  engine.engine_wasm_gz = read_input_file((fs::path(dir) / kWasm).string(), who, input_limits::document).value_or_throw();
+  return engine;
+}
+
 // The output files of the run, one transaction (OutputSet): their targets are checked before anything is
 // printed (an existing file without --force, an input: the plan file or any overlay data file, a link or a
 // device), each is written to a temporary, all are moved into place together, and only then is the worksheet
@@ -112,6 +137,8 @@ struct PlanFiles {
   std::vector<AtomicFile*> plots;
   std::optional<OutputFilesPending> pending;
 
+  std::optional<plan::WhatIf> what_if;
+
   PlanFiles(const PlanOptions& o, const plan::PreparedPlan& p) {
     std::vector<std::string> inputs = data_inputs();
     inputs.push_back(o.file);
@@ -119,7 +146,13 @@ struct PlanFiles {
       if (!plan::xlsx_available()) plan::write_xlsx({p.spec, p.program, plan::Sheet{}}, nullptr, o.xlsx, o.force, inputs);
       xlsx = &outputs.add(o.xlsx, o.force, inputs);
     }
-    if (!o.html.empty()) html = &outputs.add(o.html, o.force, inputs);
+    if (!o.html.empty()) {
+      html = &outputs.add(o.html, o.force, inputs);
+      what_if = web_engine();
+      what_if->plan_text = p.text;
+      what_if->sets = o.sets;
+      what_if->sweeps = o.sweeps;
+    }
     if (!o.plot_dir.empty()) plots = plan::prepare_plots(outputs, o.plot_dir, o.force, inputs);
     if (any()) pending.emplace();
   }
@@ -127,7 +160,7 @@ struct PlanFiles {
   // The files of one evaluated point: the workbook (with the sweep's rows when there are any), the page, the charts.
   void write(const plan::Worksheet& w, const plan::SweepTable* sweep, const FormatOptions& number) {
     if (xlsx != nullptr) plan::write_xlsx(w, sweep, *xlsx);
-    if (html != nullptr) html->write(plan::render_html(w, number));
+    if (html != nullptr) html->write(plan::render_html(w, number, &*what_if));
     if (!plots.empty()) plan::fill_plots(w, plots);
   }
 };
