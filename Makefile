@@ -111,6 +111,7 @@ web: deps
 
 web-test: web build
 	node tests/web/engine_test.mjs $(WEB_BUILD)/infracalc_engine.js $(BUILD)/bin/infracalc tests/golden $(WEB_BUILD)/site/infracalc_engine.js
+	node tests/web/plan_engine_test.mjs $(WEB_BUILD)/infracalc_engine.js $(BUILD)/bin/infracalc examples
 
 clean:
 	rm -rf $(BUILD) $(ASAN_BUILD) $(FUZZ_BUILD) $(WEB_BUILD)
