@@ -113,6 +113,7 @@ web: deps
 
 web-test: web build
 	node tests/web/engine_test.mjs $(WEB_BUILD)/infracalc_engine.js $(BUILD)/bin/infracalc tests/golden $(WEB_BUILD)/site/index.html
+	node tests/web/plan_engine_test.mjs $(WEB_BUILD)/infracalc_engine.js $(BUILD)/bin/infracalc examples
 
 # The page in a real browser: Debian's chromium, headless, driven over its DevTools pipe by tests/web/browser_test.mjs
 # (no npm package). It moves every control of every widget by keyboard and compares the numbers shown with the native

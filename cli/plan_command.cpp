@@ -2,6 +2,7 @@
 #include "cli/progress.hpp"
 
 #include <cstdio>
+#include <cstdlib>
 #include <filesystem>
 #include <fmt/format.h>
 #include <algorithm>
@@ -17,6 +18,7 @@
 #include "plan/plan_eval.hpp"
 #include "plan/plan_parallel.hpp"
 #include "plan/plan_part.hpp"
+#include "plan/plan_run.hpp"
 #include "plan/plan_output.hpp"
 #include "plan/plan_svg.hpp"
 #include "plan/plan_sweep.hpp"
@@ -79,54 +81,49 @@ std::string plan_help() {
 }
 
 std::string plan_record_json(const std::string& file, const std::vector<std::string>& sets, const RunOptions& ro) {
-  plan::Problems problems;
-  plan::PlanSpec spec = plan::load_plan_file(file, problems);
-  if (spec.syntax_error) problems.throw_if_any();
-  plan::apply_sets(spec, sets, problems);
-  plan::validate(spec, problems, {});
-  const plan::Program program = plan::build_program(spec, problems);
-  plan::Evaluator ev(program, ro);
-  const plan::InputSet in = ev.inputs(spec, problems);
-  problems.throw_if_any();
-  const plan::Sheet sheet = ev.evaluate(in);
-  if (!sheet.errors.empty())
-    throw UserError{{"plan: " + sheet.errors.front() +
-                         (sheet.errors.size() > 1 ? fmt::format(" (and {} more)", sheet.errors.size() - 1) : std::string()),
-                     "`infracalc plan FILE --check` lists every problem"}};
-  return plan::plan_json(plan::Worksheet{spec, program, sheet});
+  plan::PlanRequest request;
+  request.sets = sets;
+  request.sweep = false;
+  plan::PreparedPlan p(plan::read_plan_text(file).text, file, request, ro);
+  const plan::Sheet sheet = p.ev.evaluate(p.in);
+  plan::throw_if_failed(sheet);
+  return plan::plan_json(plan::Worksheet{p.spec, p.program, sheet});
 }
 
 namespace {
 
-// The plan, chain, evaluator and sweep of one command line, built once (the problems of every step listed
-// together, as --check lists them).
-struct PreparedPlan {
-  plan::Problems problems;
-  plan::PlanSpec spec;
-  plan::Program program;
-  plan::Evaluator ev;
-  plan::InputSet in;
-  plan::SweepPlan sweep;
+// The plan of one command line: its file with --set, --sweep, --columns and --pareto, prepared once.
+struct PreparedPlan : plan::PreparedPlan {
+  PreparedPlan(const PlanOptions& o, const RunOptions& ro) : PreparedPlan(plan::read_plan_text(o.file), o, ro) {}
 
-  PreparedPlan(const PlanOptions& o, const RunOptions& ro)
-      : spec(load(o, problems)), program(plan::build_program(spec, problems)), ev(program, ro), in(ev.inputs(spec, problems)),
-        sweep(plan::make_sweep(spec, program, o.sweeps, o.columns, o.pareto, problems)) {
-    problems.throw_if_any();
-  }
-
-  static plan::PlanSpec load(const PlanOptions& o, plan::Problems& problems) {
-    plan::PlanSpec spec = plan::load_plan_file(o.file, problems);
-    if (spec.syntax_error) problems.throw_if_any();
-    plan::apply_sets(spec, o.sets, problems);
-    std::vector<std::string> swept;
-    for (const auto& ax : o.sweeps) {
-      const auto eq = ax.find('=');
-      if (const plan::KeyDef* k = plan::find_key(ax.substr(0, eq), spec.mode()); k != nullptr && eq != std::string::npos) swept.push_back(k->path());
-    }
-    plan::validate(spec, problems, swept);
-    return spec;
-  }
+ private:
+  PreparedPlan(const plan::PlanText& text, const PlanOptions& o, const RunOptions& ro)
+      : plan::PreparedPlan(text.text, text.source, plan::PlanRequest{o.sets, o.sweeps, o.columns, o.pareto}, ro) {}
 };
+
+// The WebAssembly engine for the what-if panel of --html: the directory INFRACALC_WEB_ENGINE names (set but empty:
+// none), else the build-web/ of the source tree this binary was built from (INFRACALC_WEB_ENGINE_DIR, compiled in)
+// when `make web` has built it there. Without one the page says how to get it.
+plan::WhatIf web_engine() {
+  namespace fs = std::filesystem;
+  constexpr std::string_view kScript = "infracalc_engine.js";
+  constexpr std::string_view kWasm = "infracalc_engine.wasm.gz";
+  const char* env = std::getenv("INFRACALC_WEB_ENGINE");
+  std::string dir = env != nullptr ? env : INFRACALC_WEB_ENGINE_DIR;
+  plan::WhatIf engine;
+  if (dir.empty()) return engine;
+  std::error_code ec;
+  const bool found = fs::is_regular_file(fs::path(dir) / kScript, ec) && fs::is_regular_file(fs::path(dir) / kWasm, ec);
+  if (!found) {
+    if (env == nullptr) return engine;
+    throw UserError{{"INFRACALC_WEB_ENGINE=" + printable(dir) + ": no " + std::string(kScript) + " and " + std::string(kWasm) + " there",
+                     "name the folder `make web` builds (build-web), or set INFRACALC_WEB_ENGINE= (empty) for a page without the what-if panel"}};
+  }
+  const std::string who = "the what-if panel's engine";
+  engine.engine_js = read_input_file((fs::path(dir) / kScript).string(), who, input_limits::document).value_or_throw();
+  engine.engine_wasm_gz = read_input_file((fs::path(dir) / kWasm).string(), who, input_limits::document).value_or_throw();
+  return engine;
+}
 
 // The output files of the run, one transaction (OutputSet): their targets are checked before anything is
 // printed (an existing file without --force, an input: the plan file or any overlay data file, a link or a
@@ -140,14 +137,22 @@ struct PlanFiles {
   std::vector<AtomicFile*> plots;
   std::optional<OutputFilesPending> pending;
 
-  PlanFiles(const PlanOptions& o, const plan::PlanSpec& spec, const plan::Program& program) {
+  std::optional<plan::WhatIf> what_if;
+
+  PlanFiles(const PlanOptions& o, const plan::PreparedPlan& p) {
     std::vector<std::string> inputs = data_inputs();
     inputs.push_back(o.file);
     if (!o.xlsx.empty()) {
-      if (!plan::xlsx_available()) plan::write_xlsx({spec, program, plan::Sheet{}}, nullptr, o.xlsx, o.force, inputs);
+      if (!plan::xlsx_available()) plan::write_xlsx({p.spec, p.program, plan::Sheet{}}, nullptr, o.xlsx, o.force, inputs);
       xlsx = &outputs.add(o.xlsx, o.force, inputs);
     }
-    if (!o.html.empty()) html = &outputs.add(o.html, o.force, inputs);
+    if (!o.html.empty()) {
+      html = &outputs.add(o.html, o.force, inputs);
+      what_if = web_engine();
+      what_if->plan_text = p.text;
+      what_if->sets = o.sets;
+      what_if->sweeps = o.sweeps;
+    }
     if (!o.plot_dir.empty()) plots = plan::prepare_plots(outputs, o.plot_dir, o.force, inputs);
     if (any()) pending.emplace();
   }
@@ -155,7 +160,7 @@ struct PlanFiles {
   // The files of one evaluated point: the workbook (with the sweep's rows when there are any), the page, the charts.
   void write(const plan::Worksheet& w, const plan::SweepTable* sweep, const FormatOptions& number) {
     if (xlsx != nullptr) plan::write_xlsx(w, sweep, *xlsx);
-    if (html != nullptr) html->write(plan::render_html(w, number));
+    if (html != nullptr) html->write(plan::render_html(w, number, &*what_if));
     if (!plots.empty()) plan::fill_plots(w, plots);
   }
 };
@@ -226,8 +231,7 @@ ExitStatus finish_sweep(PreparedPlan& p, const PlanOptions& o, const GlobalOptio
   std::string text;
   const std::vector<plan::SweepRow> shown = out.finish(text, g);
   if (files.any()) {
-    plan::Evaluator single(p.program, ro);
-    const plan::Sheet sheet = single.evaluate(plan::first_point(single, p.spec, p.in, p.sweep));
+    const plan::Sheet sheet = plan::worksheet_sheet(p, ro);
     const plan::Worksheet w{p.spec, p.program, sheet};
     const plan::SweepTable table{&p.sweep, &shown};
     files.write(w, &table, g.out.number);
@@ -359,7 +363,7 @@ ExitStatus run_plan(const PlanOptions& o, const GlobalOptions& g) {
   PreparedPlan p(o, ro);
   if (o.check_only) return ExitStatus::ok;
   if (!o.shard.empty()) return run_shard(p, o, g);
-  PlanFiles files(o, p.spec, p.program);
+  PlanFiles files(o, p);
 
   if (p.sweep.axes.empty()) {
     const plan::Sheet sheet = p.ev.evaluate(p.in);
@@ -439,7 +443,7 @@ ExitStatus run_plan_merge(const std::vector<std::string>& paths, const PlanOptio
   PreparedPlan p(o, ro);
   if (plan::sweep_points(p.sweep) != h.points)
     throw UserError{{"plan merge: the sweep rebuilt from the parts' command has another number of points", "run the shards again"}};
-  PlanFiles files(o, p.spec, p.program);
+  PlanFiles files(o, p);
   return finish_sweep(p, o, gm, ro, files, [&](SweepOutput& out, plan::SweepStats& stats) {
     const auto t0 = std::chrono::steady_clock::now();
     plan::SweepRow row;

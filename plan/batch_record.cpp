@@ -89,11 +89,7 @@ std::string run_plan_record(const Node& rec, const RunOptions& ro, std::string_v
     if (k != "plan" && k != "set" && k != "id")
       throw UserError{{"unknown plan record key \"" + k + "\"", "plan records have plan, an optional set and an optional id"}};
   std::vector<std::string> sets;
-  if (const Node* set = rec.find("set")) {
-    if (!set->is_table()) throw UserError{{"\"set\" must be an object", "e.g. {\"workload.rate\": \"50/s\"}"}};
-    for (const auto& [k, v] : set->members)
-      sets.push_back(k + "=" + record_scalar_text("set \"" + k + "\"", v, "e.g. {\"workload.rate\": \"50/s\"}"));
-  }
+  if (const Node* set = rec.find("set")) sets = record_sets(*set);
   const std::string path = confined_file("plan", file->str, files_from);
   if (!plan) throw UserError{{"plan records are not run here", "run the plan with `infracalc batch` or `infracalc plan`"}};
   return plan(path, sets, ro);
@@ -101,8 +97,16 @@ std::string run_plan_record(const Node& rec, const RunOptions& ro, std::string_v
 
 }  // namespace
 
+std::vector<std::string> record_sets(const Node& set) {
+  if (!set.is_table()) throw UserError{{"\"set\" must be an object", "e.g. {\"workload.rate\": \"50/s\"}"}};
+  std::vector<std::string> sets;
+  for (const auto& [k, v] : set.members) sets.push_back(k + "=" + record_scalar_text("set \"" + k + "\"", v, "e.g. {\"workload.rate\": \"50/s\"}"));
+  return sets;
+}
+
 void append_batch_error(std::string& out, std::size_t record, const Node* id, const Error& e) {
-  out += "{\"schema_version\": 1, \"record\": " + std::to_string(record);
+  out += "{\"schema_version\": 1";
+  if (record > 0) out += ", \"record\": " + std::to_string(record);
   if (id != nullptr && id->kind == Node::Kind::string) {
     out += ", \"id\": ";
     append_json_string(out, id->str);

@@ -30,8 +30,12 @@ std::optional<Error> process_batch_record(std::string_view text, std::size_t rec
                                           std::string_view files_from = {}, const std::vector<std::string>& fields = {},
                                           const PlanRecordRunner& plan = {});
 
-/// Appends the error line of record `record` to `out`: schema_version, record, the record's string id if it has
-/// one (`id` may be null), error and hint, and a newline.
+/// The "set" object of a plan record ({"workload.rate": "50/s", "hardware.gpus": 16}) as `--set` texts
+/// ("workload.rate=50/s"), in its order; a value that is not a string, number or boolean is a UserError.
+[[nodiscard]] std::vector<std::string> record_sets(const Node& set);
+
+/// Appends the error line of record `record` to `out`: schema_version, record (none when `record` is 0: the
+/// engine's plan runs), the record's string id if it has one (`id` may be null), error and hint, and a newline.
 void append_batch_error(std::string& out, std::size_t record, const Node* id, const Error& e);
 
 }  // namespace infracalc

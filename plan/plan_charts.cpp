@@ -14,7 +14,7 @@ namespace {
 using svg::ChartAxis;
 using Series = ChartSeries;
 
-PlanChart line_chart(std::string title, ChartAxis x, ChartAxis y, std::vector<Series> series, std::string footnote,
+PlanChart lines_chart(std::string title, ChartAxis x, ChartAxis y, std::vector<Series> series, std::string footnote,
                      std::vector<ChartMarker> markers = {}, std::vector<ChartPointLabel> labels = {}) {
   PlanChart c;
   c.kind = PlanChart::Kind::lines;
@@ -28,7 +28,7 @@ PlanChart line_chart(std::string title, ChartAxis x, ChartAxis y, std::vector<Se
   return c;
 }
 
-PlanChart bar_chart(std::string title, std::string value_label, const std::vector<std::pair<std::string, double>>& bars,
+PlanChart bars_chart(std::string title, std::string value_label, const std::vector<std::pair<std::string, double>>& bars,
                     const std::vector<std::string>& shown, std::string footnote) {
   PlanChart c;
   c.kind = PlanChart::Kind::bars;
@@ -130,7 +130,7 @@ std::optional<PlanChart> roofline(const Worksheet& w) {
   if (const Value* pi = r.find("prefill_intensity"))
     if (const Value* pa = r.find("prefill_attainable")) series.push_back({"prefill of the batch", {{pi->q.value, pa->q.value}}, true});
   const std::string ridge = format_human(Quantity{P / B, dims::intensity, false}, FormatOptions{3});
-  return line_chart("Roofline: " + *model + " on " + *gpu, ChartAxis{"arithmetic intensity (FLOP/B)", true},
+  return lines_chart("Roofline: " + *model + " on " + *gpu, ChartAxis{"arithmetic intensity (FLOP/B)", true},
                     ChartAxis{"attainable rate (FLOP/s)", true, 0, 1, dims::flop_rate}, series,
                     fmt::format("peak {}, bandwidth {} (100% of the datasheet)", format_human(peak->q, FormatOptions{4}), format_human(bw->q, FormatOptions{4})),
                     {{P / B, "ridge " + ridge}}, labels);
@@ -163,7 +163,7 @@ std::optional<PlanChart> memory(const Worksheet& w) {
   }
   add("device memory", "gpu_memory");
   if (bars.size() < 3) return std::nullopt;
-  return bar_chart("Memory per device", "GB (10^9 bytes)", bars, shown, "fit plugin; the usable memory is the device memory x memory utilization");
+  return bars_chart("Memory per device", "GB (10^9 bytes)", bars, shown, "fit plugin; the usable memory is the device memory x memory utilization");
 }
 
 std::optional<PlanChart> cost(const Worksheet& w) {
@@ -186,7 +186,7 @@ std::optional<PlanChart> cost(const Worksheet& w) {
   }
   if (bars.size() < 2) return std::nullopt;
   const std::string what = w.program.mode == "serve" ? "output tokens" : "training tokens";
-  return bar_chart("Cost of a million " + what + " by line", "USD per million " + what, bars, shown,
+  return bars_chart("Cost of a million " + what + " by line", "USD per million " + what, bars, shown,
                    "tco hour's lines per accelerator-hour x accelerators / tokens per hour at the plan's load");
 }
 
@@ -222,7 +222,7 @@ std::optional<PlanChart> rack_power(const Worksheet& w) {
     bars.emplace_back("facility overhead (PUE)", overhead / 1e3);
     shown.push_back(format_human(Quantity{overhead, dims::power, false}));
   }
-  return bar_chart("Power of one rack by part", "kW", bars, shown, "power rack plugin at full load; the fabric's power spread over the racks");
+  return bars_chart("Power of one rack by part", "kW", bars, shown, "power rack plugin at full load; the fabric's power spread over the racks");
 }
 
 // Occupancy of one replica over time from the serve plugin's simulation of the plan's request stream
@@ -278,7 +278,7 @@ std::optional<PlanChart> occupancy_serve(const Worksheet& w) {
   std::string p95;
   if (const Value* v = r.find("ttft_p95")) p95 += "; p95 TTFT " + format_human(v->q);
   if (const Value* v = r.find("tpot_p95")) p95 += ", p95 TPOT " + format_human(v->q);
-  return line_chart("Occupancy of one replica over time", ChartAxis{"time (s)", false}, ChartAxis{"occupancy (%)", false}, {running, pool},
+  return lines_chart("Occupancy of one replica over time", ChartAxis{"time (s)", false}, ChartAxis{"occupancy (%)", false}, {running, pool},
                     fmt::format("serve simulate: 400 requests, Poisson arrivals at {} req/s per replica, exponential lengths{}",
                                 format_number(rate, 4), p95));
 }
@@ -336,7 +336,7 @@ std::optional<PlanChart> occupancy(const Worksheet& w) {
     running.points.emplace_back(time, 100 * cell_number(row[cr]) / batch->value);
     pool.points.emplace_back(time, 100 * cell_number(row[cu]));
   }
-  return line_chart("Occupancy of one replica over time", ChartAxis{"time (s)", false}, ChartAxis{"occupancy (%)", false}, {running, pool},
+  return lines_chart("Occupancy of one replica over time", ChartAxis{"time (s)", false}, ChartAxis{"occupancy (%)", false}, {running, pool},
                     fmt::format("kv paged simulation: 400 requests, Poisson arrivals at {} req/s per replica, exponential lengths; "
                                 "one step = one decode step of {}",
                                 format_number(served->value / replicas->value, 4), format_human(*step)));

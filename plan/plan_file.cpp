@@ -330,10 +330,15 @@ PlanSpec parse_plan_text(std::string_view text, const std::string& source, Probl
   return spec;
 }
 
-PlanSpec load_plan_file(const std::string& path, Problems& problems) {
+PlanText read_plan_text(const std::string& path) {
   // "-" is the scenario on standard input (plan init serve | infracalc plan -), read like any pipe.
-  if (path == "-") return parse_plan_text(read_input_file("/dev/stdin", "plan -", input_limits::document).value_or_throw(), "(stdin)", problems);
-  return parse_plan_text(read_input_file(path, "plan", input_limits::document).value_or_throw(), path, problems);
+  if (path == "-") return {read_input_file("/dev/stdin", "plan -", input_limits::document).value_or_throw(), "(stdin)"};
+  return {read_input_file(path, "plan", input_limits::document).value_or_throw(), path};
+}
+
+PlanSpec load_plan_file(const std::string& path, Problems& problems) {
+  const PlanText plan = read_plan_text(path);
+  return parse_plan_text(plan.text, plan.source, problems);
 }
 
 void apply_sets(PlanSpec& spec, const std::vector<std::string>& sets, Problems& problems) {

@@ -120,6 +120,15 @@ class Problems {
 /// Parses TOML text into a spec; structural problems (unknown sections and keys, wrong value types) go to
 /// `problems`. A TOML syntax error is a single problem.
 [[nodiscard]] PlanSpec parse_plan_text(std::string_view text, const std::string& source, Problems& problems);
+/// A plan file's text and the name its positions and output give it.
+struct PlanText {
+  /// The TOML text.
+  std::string text;
+  /// The path, or "(stdin)" for "-".
+  std::string source;
+};
+/// Reads a plan file ("-": standard input); an unreadable file is a UserError.
+[[nodiscard]] PlanText read_plan_text(const std::string& path);
 /// Reads and parses a file; an unreadable file is a UserError.
 [[nodiscard]] PlanSpec load_plan_file(const std::string& path, Problems& problems);
 /// Applies "--set section.key=value" overrides (short keys accepted when unique); "section.key=" removes a value.

@@ -5,7 +5,7 @@ fail=0
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 export HOME="$tmp/home" XDG_DATA_HOME="$tmp/xdg"
-unset INFRACALC_DATA NO_COLOR
+unset INFRACALC_DATA INFRACALC_WEB_ENGINE NO_COLOR
 
 ok() { pass=$((pass + 1)); }
 bad() { fail=$((fail + 1)); echo "FAIL: $*" >&2; }

@@ -165,10 +165,26 @@ if cmp -s "$E" "$d/plan.toml" && cmp -s "$src/data/models/llama-3-70b.toml" "$d/
 # --html: one page, written with the other files of the set, never over an existing file without --force, not by a
 # shard; the same page after a sweep (its first point) and from `plan merge`.
 d=$tmp/html; mkdir -p "$d"
-"$bin" plan "$E" --html "$d/r.html" --plot "$d/plots" >/dev/null 2>"$tmp/err"
+# Without the WebAssembly engine (INFRACALC_WEB_ENGINE set but empty) it has no script and says the what-if panel
+# needs `make web`.
+INFRACALC_WEB_ENGINE='' "$bin" plan "$E" --html "$d/r.html" --plot "$d/plots" >/dev/null 2>"$tmp/err"
 if [ -s "$d/r.html" ] && [ -s "$d/plots/cost.svg" ]; then ok; else bad "--html with --plot: page or charts missing"; cat "$tmp/err" >&2; fi
 if [ "$(grep -c '<svg' "$d/r.html")" -ge 5 ] && grep -q '</html>' "$d/r.html"; then ok; else bad "--html: the page lacks its charts or its end"; fi
 if ! grep -qE ' (src|href)=|<script|@import|url\(' "$d/r.html"; then ok; else bad "--html: the page refers to something outside itself"; fi
+if grep -q 'needs the WebAssembly engine: run <code>make web</code>' "$d/r.html" && ! grep -q 'id="what-if"' "$d/r.html"; then ok
+else bad "--html without the engine: no line saying the what-if panel needs make web"; fi
+# With an engine (INFRACALC_WEB_ENGINE names the folder `make web` builds; here a stand-in) the page embeds it, the
+# plan and the panel, still referring to nothing outside itself; a folder without one is an error naming the variable.
+mkdir -p "$tmp/engine"
+echo 'var createInfracalcEngine = function () {};' >"$tmp/engine/infracalc_engine.js"
+printf '\037\213stand-in' >"$tmp/engine/infracalc_engine.wasm.gz"
+INFRACALC_WEB_ENGINE=$tmp/engine "$bin" plan "$E" --html "$d/w.html" >/dev/null 2>"$tmp/err"
+if grep -q '<section id="what-if">' "$d/w.html" && grep -q 'dmFyIGNyZWF0ZUluZnJhY2FsY0VuZ2luZSA9IGZ1bmN0aW9uICgpIHt9Owo=' "$d/w.html" &&
+   [ "$(grep -c '<script>' "$d/w.html")" -eq 1 ] && ! grep -qE ' (src|href)=|<script |@import|url\(' "$d/w.html"; then ok
+else bad "--html with INFRACALC_WEB_ENGINE: no what-if panel, or a reference outside the page"; cat "$tmp/err" >&2; fi
+INFRACALC_WEB_ENGINE=$tmp/no-such-engine "$bin" plan "$E" --html "$d/n.html" >/dev/null 2>"$tmp/err"
+st=$?
+if [ "$st" -eq 2 ] && grep -q 'INFRACALC_WEB_ENGINE' "$tmp/err" && [ ! -e "$d/n.html" ]; then ok; else bad "INFRACALC_WEB_ENGINE naming no engine: exit $st"; fi
 "$bin" plan "$E" --html "$d/r.html" >/dev/null 2>"$tmp/err"
 st=$?
 if [ "$st" -eq 2 ] && grep -q -- "--force" "$tmp/err"; then ok; else bad "--html over an existing page without --force: exit $st"; fi

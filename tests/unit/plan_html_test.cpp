@@ -2,6 +2,10 @@
 // outside itself.
 #include <catch2/catch.hpp>
 
+#include <set>
+#include <string>
+#include <vector>
+
 #include "plan/plan_html.hpp"
 #include "plan/plan_svg.hpp"
 #include "plan_test_util.hpp"
@@ -36,7 +40,7 @@ TEST_CASE("the HTML page holds the summary, checks, every chart and the sources,
       CHECK(page.find("<td>" + line.key + "</td>") != std::string::npos);
       CHECK(page.find(plan::show_value(line, l->sheet.values[static_cast<std::size_t>(i)], FormatOptions{})) != std::string::npos);
     }
-    CHECK(count(page, "<li><span class=\"") >= l->program->checks.size() / 2);
+    CHECK(count(page, "<li data-line=\"check.") >= l->program->checks.size() / 2);
     CHECK(page.find("<h2>Sources</h2>") != std::string::npos);
   }
 }
@@ -47,4 +51,88 @@ TEST_CASE("text from the plan reaches the page as text, not markup", "[plan][htm
   const std::string page = plan::render_html({l->spec, *l->program, l->sheet}, FormatOptions{});
   CHECK(page.find("<script>") == std::string::npos);
   CHECK(page.find("<h1>&lt;script&gt;alert(1)&lt;/script&gt; &amp; co</h1>") != std::string::npos);
+}
+
+namespace {
+
+// Every value of attribute `name` in the page.
+std::vector<std::string> attribute_values(const std::string& page, const std::string& name) {
+  std::vector<std::string> out;
+  const std::string open = " " + name + "=\"";
+  for (std::size_t at = page.find(open); at != std::string::npos; at = page.find(open, at + 1)) {
+    const std::size_t from = at + open.size();
+    out.push_back(page.substr(from, page.find('"', from) - from));
+  }
+  return out;
+}
+
+}  // namespace
+
+TEST_CASE("without the WebAssembly engine the page is the report plus one line saying the panel needs make web", "[plan][html]") {
+  auto l = plan_test::load_example("llama3-70b-h100.toml");
+  REQUIRE(l->problems.empty());
+  const plan::Worksheet w{l->spec, *l->program, l->sheet};
+  const std::string plain = plan::render_html(w, FormatOptions{});
+  plan::WhatIf none;
+  none.plan_text = "[plan]\n";
+  const std::string page = plan::render_html(w, FormatOptions{}, &none);
+  const std::size_t line = page.find("<p>The what-if panel");
+  REQUIRE(line != std::string::npos);
+  CHECK(page.find("<code>make web</code>") != std::string::npos);
+  const std::size_t end = page.find("</p>\n", line) + 5;
+  CHECK(page.substr(0, line) + page.substr(end) == plain);
+  CHECK(page.find("<script") == std::string::npos);
+  CHECK(page.find("what-if\"") == std::string::npos);
+}
+
+TEST_CASE("with the engine the page carries the what-if panel, the engine and the plan, and still nothing from outside", "[plan][html]") {
+  for (const char* ex : {"llama3-70b-h100.toml", "llama3-405b-train-16k-h100.toml", "site-100mw.toml"}) {
+    INFO(ex);
+    auto l = plan_test::load_example(ex, {"money.life=3 yr"});
+    REQUIRE(l->problems.empty());
+    const plan::Worksheet w{l->spec, *l->program, l->sheet};
+    // Bytes no text escaping leaves alone: the engine travels as base64.
+    plan::WhatIf engine;
+    engine.engine_js = "var createInfracalcEngine = function () { return '</script>&'; };";
+    engine.engine_wasm_gz = std::string("\x1f\x8b\x08\x00\xff\x00<&>", 9);
+    engine.plan_text = "[plan]\nname = \"</script><!-- & ]]>\"\n";
+    engine.sets = {"money.life=3 yr"};
+    const std::string page = plan::render_html(w, FormatOptions{}, &engine);
+    CHECK(page == plan::render_html(w, FormatOptions{}, &engine));
+    CHECK(xml_problem(page.substr(page.find('\n') + 1)).empty());
+    for (const std::string outside : {" src=", " href=", "@import", "url(", "<script ", "</script><", "]]>"}) CHECK(page.find(outside) == std::string::npos);
+    CHECK(count(page, "<script>") == 1);
+    CHECK(page.find("<section id=\"what-if\">") != std::string::npos);
+    CHECK(page.find("<div id=\"report\">") > page.find("</section>"));
+    CHECK(page.find("\"js\": \"dmFyIGNyZWF0ZUluZnJhY2FsY0VuZ2luZSA9IGZ1bmN0aW9uICgpIHsgcmV0dXJuICc8L3NjcmlwdD4mJzsgfTs=\"") != std::string::npos);
+    CHECK(page.find("\"wasm\": \"H4sIAP8APCY+\"") != std::string::npos);
+    CHECK(page.find("\"plan\": \"[plan]\\nname = \\\"\\u003c/script\\u003e\\u003c!-- \\u0026 ]]\\u003e\\\"\\n\"") != std::string::npos);
+    CHECK(page.find("\"set\": {\"money.life\": \"3 yr\"}") != std::string::npos);
+    // One control per key the plan gives (not its name, its workload type or what a sweep sets), each with a label.
+    const auto ids = attribute_values(page, "id");
+    const auto labels = attribute_values(page, "for");
+    std::vector<std::string> controls;
+    for (const auto& id : ids)
+      if (id.rfind("wi-", 0) == 0 && id != "wi-status" && id != "wi-fields" && id != "wi-reset") controls.push_back(id);
+    CHECK(std::set<std::string>(ids.begin(), ids.end()).size() == ids.size());
+    CHECK(controls == labels);
+    std::vector<std::string> expected;
+    for (const auto& [path, value] : l->spec.values) {
+      const plan::KeyDef* k = plan::find_key(path, l->program->mode);
+      if (k == nullptr || k->section == "plan" || path == "workload.type" || k->kind == plan::KeyKind::text) continue;
+      bool swept = false;
+      for (const auto& ax : l->spec.sweeps) swept = swept || ax.key == path;
+      for (const auto& v : l->spec.variants)
+        for (const auto& set : v.sets) swept = swept || set.first == path;
+      if (!swept) expected.push_back("wi-" + std::string(k->section) + "-" + std::string(k->name));
+    }
+    CHECK(controls == expected);
+    CHECK(controls.size() >= 8);
+    CHECK(page.find("id=\"wi-money-life\" name=\"money.life\" data-key=\"money.life\" data-unit=\"yr\" data-initial=\"3\" value=\"3\"") !=
+          std::string::npos);
+    // Every summary line and check verdict is a value the panel updates.
+    for (int i : plan::headline_lines(w)) CHECK(page.find("data-line=\"" + l->program->lines[static_cast<std::size_t>(i)].key + "\">") != std::string::npos);
+    for (std::size_t c = 0; c < l->program->checks.size(); ++c)
+      if (l->sheet.checks[c]) CHECK(page.find("<li data-line=\"check." + l->program->checks[c].key + "\">") != std::string::npos);
+  }
 }
