@@ -55,8 +55,8 @@ constexpr std::string_view kWhatIfStyle =
     "#what-if input,#what-if select{font:inherit}#what-if input[type=number]{width:9em}.changed{background:#fff0b3}"
     "@media print{#what-if{display:none}}";
 
-// The panel's code: unpacks the engine (its script and its gzipped WebAssembly, both as base64 in the page: nothing
-// is fetched), re-runs the plan with the changed controls as overrides through infracalc_run_plan, and puts the
+// The panel's code: unpacks the engine (its script as base64 in the page's data, its gzipped WebAssembly as base64 in
+// an element of its own, as the site carries it: nothing is fetched), re-runs the plan with the changed controls as overrides through infracalc_run_plan, and puts the
 // report the engine writes in place of the page's, marking each value that differs from the plan as written. It has
 // no < and no &: it sits as plain text in a script element of a page that is also XML.
 constexpr std::string_view kWhatIfScript = R"js((function () {
@@ -73,6 +73,7 @@ constexpr std::string_view kWhatIfScript = R"js((function () {
   function message(e) { return e instanceof Error ? e.message : String(e); }
   function say(text, failed) { status.textContent = text; status.className = failed ? 'fail' : ''; }
   function bytes(b64) {
+    if (typeof Uint8Array.fromBase64 === 'function') return Uint8Array.fromBase64(b64);
     var s = atob(b64), u = new Uint8Array(s.length);
     for (var i = 0; i !== s.length; ++i) u[i] = s.charCodeAt(i);
     return u;
@@ -150,7 +151,7 @@ constexpr std::string_view kWhatIfScript = R"js((function () {
   try {
     if (typeof DecompressionStream !== 'function') throw new Error('this browser cannot unpack it (no DecompressionStream)');
     var factory = (0, eval)(new TextDecoder().decode(bytes(D.js)) + '\n;createInfracalcEngine');
-    var unpacked = new Blob([bytes(D.wasm)]).stream().pipeThrough(new DecompressionStream('gzip'));
+    var unpacked = new Blob([bytes(document.getElementById('infracalc-engine-wasm').textContent.trim())]).stream().pipeThrough(new DecompressionStream('gzip'));
     new Response(unpacked).arrayBuffer().then(function (wasm) {
       return factory({ wasmBinary: new Uint8Array(wasm), print: function () {}, printErr: function () {} });
     }).then(ready).catch(function (e) {
@@ -292,8 +293,10 @@ std::string what_if_script(const Worksheet& w, const WhatIf& what_if) {
   }
   data += "}, \"sweep\": [";
   for (std::size_t k = 0; k < what_if.sweeps.size(); ++k) data += (k == 0 ? "" : ", ") + script_json_string(what_if.sweeps[k]);
-  data += "], \"js\": \"" + base64(what_if.engine_js) + "\", \"wasm\": \"" + base64(what_if.engine_wasm_gz) + "\"};\n";
-  return "<script>\n" + data + std::string(kWhatIfScript) + "</script>\n";
+  data += "], \"js\": \"" + base64(what_if.engine_js) + "\"};\n";
+  // The WebAssembly as the site carries it (web/site/engine_loader.js): text the HTML parser reads, not the script's.
+  return "<script type=\"application/gzip\" id=\"infracalc-engine-wasm\">" + base64(what_if.engine_wasm_gz) + "</script>\n<script>\n" + data +
+         std::string(kWhatIfScript) + "</script>\n";
 }
 
 }  // namespace

@@ -180,7 +180,8 @@ echo 'var createInfracalcEngine = function () {};' >"$tmp/engine/infracalc_engin
 printf '\037\213stand-in' >"$tmp/engine/infracalc_engine.wasm.gz"
 INFRACALC_WEB_ENGINE=$tmp/engine "$bin" plan "$E" --html "$d/w.html" >/dev/null 2>"$tmp/err"
 if grep -q '<section id="what-if">' "$d/w.html" && grep -q 'dmFyIGNyZWF0ZUluZnJhY2FsY0VuZ2luZSA9IGZ1bmN0aW9uICgpIHt9Owo=' "$d/w.html" &&
-   [ "$(grep -c '<script>' "$d/w.html")" -eq 1 ] && ! grep -qE ' (src|href)=|<script |@import|url\(' "$d/w.html"; then ok
+   [ "$(grep -c '<script>' "$d/w.html")" -eq 1 ] && grep -q '<script type="application/gzip" id="infracalc-engine-wasm">' "$d/w.html" &&
+   ! grep -qE ' (src|href)=|@import|url\(' "$d/w.html"; then ok
 else bad "--html with INFRACALC_WEB_ENGINE: no what-if panel, or a reference outside the page"; cat "$tmp/err" >&2; fi
 INFRACALC_WEB_ENGINE=$tmp/no-such-engine "$bin" plan "$E" --html "$d/n.html" >/dev/null 2>"$tmp/err"
 st=$?

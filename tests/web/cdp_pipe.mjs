@@ -140,15 +140,18 @@ export class Page {
     await this.send('Input.dispatchKeyEvent', { type: 'keyUp', ...common });
   }
 
-  /// Loads `url` and resolves when the load event has fired.
-  async navigate(url) {
-    const loaded = new Promise((resolve) => {
+  /// Loads `url` and resolves when the load event has fired (the Page domain must be enabled); throws after
+  /// `timeout_ms`.
+  async navigate(url, timeout_ms = 30000) {
+    let timer;
+    const loaded = new Promise((resolve, reject) => {
       const listener = (m) => { if (m.sessionId === this.session && m.method === 'Page.loadEventFired') resolve(); };
       this.browser.on_event(listener);
+      timer = setTimeout(() => reject(new Error(`${url}: no load event in ${timeout_ms} ms`)), timeout_ms);
     });
     const r = await this.send('Page.navigate', { url });
     if (r.errorText) throw new Error(`${url}: ${r.errorText}`);
-    await loaded;
+    await loaded.finally(() => clearTimeout(timer));
   }
 
   /// A PNG of the whole page, `width` CSS pixels wide.

@@ -95,7 +95,7 @@ for (const { file, set } of plans) {
   const written = readFileSync(page, 'utf8');
   same(`${what} --html (the report)`, report(run(toml, { file, set, view: 'html' })), report(written));
   expect(`${what}: the page embeds this engine in the what-if panel`,
-         written.includes('<section id="what-if">') && written.includes(`"wasm": "${wasmGz}"`));
+         written.includes('<section id="what-if">') && written.includes(`<script type="application/gzip" id="infracalc-engine-wasm">${wasmGz}</script>`));
   const worksheet = run(toml, { file, set, view: 'worksheet' });
   expect(`${what}: the worksheet view is a worksheet`, worksheet.startsWith('{"schema_version": 1, "kind": "plan", '), worksheet.slice(0, 120));
   if (!got.includes('\n')) same(`${what}: the worksheet view of a single plan is its --json`, worksheet, got);
