@@ -1,11 +1,11 @@
 // The page in a real browser: headless Chromium (Debian's package) loads build-web/site/index.html from file://,
 // with no network, and for every widget checks that each figure it shows is the number `infracalc batch` gives for
-// the very records the widget ran; then it moves every control by keyboard (an arrow key, End, Home) and checks
-// again. It also checks that every control is reached by Tab, that nothing goes to the console, that the page asks
-// for nothing but its own files, and (given a plan) the same for a report written by `infracalc plan --html` and its
-// what-if panel: each value the panel redraws must be the one a report written with the same --set shows.
-// Load time and redraw times are printed, never asserted. With --screenshot FILE it saves a PNG of the page as it
-// opens.
+// the very records the widget ran and that no two labels of its chart overlap as rendered; then it moves every
+// control by keyboard (an arrow key, End, Home) and checks again. It also checks that every control is reached by
+// Tab, that nothing goes to the console, that the page asks for nothing but its own files, and (given a plan) the
+// same for a report written by `infracalc plan --html` and its what-if panel: each value the panel redraws must be
+// the one a report written with the same --set shows. Load time and redraw times are printed, never asserted. With
+// --screenshot FILE it saves a PNG of the page as it opens.
 //
 //   node tests/web/browser_test.mjs --chromium /usr/bin/chromium --site build-web/site/index.html \
 //        --infracalc build/bin/infracalc [--plan examples/x.toml ...] [--screenshot FILE]
@@ -85,8 +85,27 @@ function shown_matches(text, value) {
   return false;
 }
 
-// Every figure of one widget against native batch on the records the widget ran. Returns the redraw time.
+// Pairs of text labels whose rendered boxes overlap (by more than a pixel each way) in the charts under `selector`.
+async function colliding_labels(page, selector) {
+  return page.eval(`[...document.querySelectorAll(${JSON.stringify(selector + ' svg')})].flatMap((svg) => {
+    const boxes = [...svg.querySelectorAll('text')].filter((t) => t.textContent.trim() !== '').map((t) => {
+      const r = t.getBoundingClientRect();
+      return { text: t.textContent.trim(), x0: r.left + 1, y0: r.top + 1, x1: r.right - 1, y1: r.bottom - 1 };
+    }).filter((b) => b.x1 > b.x0 && b.y1 > b.y0);
+    const pairs = [];
+    for (let i = 0; i < boxes.length; ++i)
+      for (let j = i + 1; j < boxes.length; ++j) {
+        const a = boxes[i], b = boxes[j];
+        if (a.x0 < b.x1 && b.x0 < a.x1 && a.y0 < b.y1 && b.y0 < a.y1) pairs.push('"' + a.text + '" and "' + b.text + '"');
+      }
+    return pairs;
+  })`);
+}
+
+// Every figure of one widget against native batch on the records the widget ran, and its chart's labels apart.
+// Returns the redraw time.
 async function check_widget(page, id, when) {
+  for (const pair of await colliding_labels(page, `#${id}`)) fail(`${id} ${when}: the chart's labels ${pair} overlap`);
   const state = await page.eval(`(() => {
     const s = document.getElementById(${JSON.stringify(id)});
     return { records: JSON.parse(s.dataset.records ?? '[]'), ms: Number(s.dataset.redrawMs), text: s.innerText,
@@ -198,6 +217,7 @@ async function check_report(browser, plan) {
   native(['plan', plan, '--html', report, '--force']);
   const { page, load_ms } = await open(browser, report);
   console.log(`report ${plan}: loaded in ${load_ms.toFixed(0)} ms`);
+  for (const pair of await colliding_labels(page, '#report')) fail(`report ${plan}: the chart labels ${pair} overlap`);
   const controls = await page.eval('[...document.querySelectorAll("#what-if select, #what-if input")].map((c) => ({ id: c.id, tag: c.tagName, type: c.type }))');
   if (controls.length === 0) fail(`report ${plan}: the what-if panel has no controls`);
   const reached = new Set(await tab_order(page));
