@@ -192,6 +192,7 @@ function start() {
   loadInfracalcEngine("infracalc-engine-wasm").then((engine) => {
     runRecord = engine.cwrap("infracalc_run_record", "string", ["string", "number"]);
     for (const w of widgets) redraw(w);
+    document.body.dataset.readyMs = String(performance.now());
     document.body.dataset.ready = "1";
   }, (e) => failed(String(e)));
 }
