@@ -184,7 +184,8 @@ async function check_site(browser) {
       [...s.querySelectorAll("select, input[type=range]")].map((c) => ({ id: c.id, tag: c.tagName,
         labelled: !!document.querySelector('label[for="' + c.id + '"]') }))])`);
   const reached = new Set(await tab_order(page));
-  const redraws = [];
+  const redraws = [], first_draws = [];
+  const slowest = [];
   let moves = 0;
   for (const [widget, list] of controls) {
     for (const c of list) {
@@ -195,7 +196,7 @@ async function check_site(browser) {
   }
   check_quiet(page, 'site as loaded');
   for (const [widget, list] of controls) {
-    redraws.push(await check_widget(page, widget, 'as loaded'));
+    first_draws.push(await check_widget(page, widget, 'as loaded'));
     for (const c of list.filter((c) => c.id)) {
       const keys = c.tag === 'SELECT' ? ['ArrowDown', 'End', 'Home'] : ['ArrowRight', 'End', 'Home'];
       for (const key of keys) {
@@ -209,14 +210,19 @@ async function check_site(browser) {
         ++moves;
         await page.wait_for(`(document.getElementById(${JSON.stringify(widget)}).dataset.records + "|" +
                               document.getElementById(${JSON.stringify(widget)}).dataset.redrawMs) !== ${JSON.stringify(before)}`);
-        redraws.push(await check_widget(page, widget, `after ${key} on ${c.id} (${value} → ${after})`));
+        const what = `after ${key} on ${c.id} (${value} → ${after})`;
+        const ms = await check_widget(page, widget, what);
+        redraws.push(ms);
+        slowest.push([ms, what]);
       }
     }
   }
   check_quiet(page, 'site');
   const ok = redraws.filter(Number.isFinite);
   console.log(`site: ${controls.length} widgets, ${controls.reduce((n, [, l]) => n + l.length, 0)} controls, ${moves} moves checked; ` +
-              `redraw median ${median(ok).toFixed(1)} ms, max ${Math.max(...ok).toFixed(1)} ms`);
+              `first draws at load ${first_draws.map((t) => t.toFixed(0)).join(', ')} ms; ` +
+              `redraw after a move median ${median(ok).toFixed(1)} ms, max ${Math.max(...ok).toFixed(1)} ms: ` +
+              slowest.sort((a, b) => b[0] - a[0]).slice(0, 3).map(([ms, what]) => `${ms.toFixed(0)} ms ${what}`).join('; '));
 }
 
 // The values a report shows, by line id.
