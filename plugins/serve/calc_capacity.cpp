@@ -43,10 +43,11 @@ Trial trial(const Replica& rep, std::vector<Request> reqs, double rate, std::uin
   in.requests = std::move(reqs);
   in.seed = seed;
   poisson_arrivals(in.requests, from_base<PerSecond>(rate), seed);
-  const SimResult r = simulate(in, rep.engine, *rep.model);
+  SimResult r = simulate(in, rep.engine, *rep.model);
   Trial t;
   t.rate = rate;
   t.summary = summarize(r, rep.engine.kv_blocks);
+  recycle(std::move(r));
   t.ok = (ttft.value() <= 0 || t.summary.ttft.p95 <= ttft) && (tpot.value() <= 0 || t.summary.tpot.count == 0 || t.summary.tpot.p95 <= tpot);
   return t;
 }

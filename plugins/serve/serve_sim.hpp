@@ -209,4 +209,8 @@ struct SimResult {
 [[nodiscard]] SimResult simulate(const SimInput& input, const EngineConfig& engine, const StepModel& model,
                                  const StepObserver& observer = {});
 
+/// Gives a finished run's step record back for the next simulate() on this thread to fill (no reallocation, no new
+/// pages); for callers that run many simulations and keep only their summaries.
+void recycle(SimResult&& run);
+
 }  // namespace infracalc::serve
