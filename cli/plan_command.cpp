@@ -98,7 +98,7 @@ struct PreparedPlan : plan::PreparedPlan {
 
  private:
   PreparedPlan(const plan::PlanText& text, const PlanOptions& o, const RunOptions& ro)
-      : plan::PreparedPlan(text.text, text.source, plan::PlanRequest{o.sets, o.sweeps, o.columns, o.pareto}, ro) {}
+      : plan::PreparedPlan(text.text, text.source, plan::PlanRequest{o.sets, o.sweeps, o.columns, o.pareto, true, nullptr}, ro) {}
 };
 
 // The WebAssembly engine for the what-if panel of --html: the directory INFRACALC_WEB_ENGINE names (set but empty:

@@ -4,12 +4,22 @@
 #include <cmath>
 #include <fmt/format.h>
 
+#include "plan/plan_eval.hpp"
 #include "plugins/registry.hpp"
 #include "units/format.hpp"
 
 namespace infracalc::plan {
 
 namespace {
+
+// A chart's own calculator run (the roofline's batch sweep, the occupancy simulation), kept for the next page this
+// process renders: the WebAssembly engine renders the page again at every what-if move, and a move of a price
+// leaves these inputs as they were. nullptr when the calculator refuses the inputs.
+std::shared_ptr<const StepRun> chart_run(const Plugin& p, const Calculator& c, RawInputs raw) {
+  thread_local RunCache runs;
+  auto run = runs.run(p, c, std::move(raw));
+  return run->result ? run : nullptr;
+}
 
 using svg::ChartAxis;
 using Series = ChartSeries;
@@ -87,12 +97,9 @@ std::optional<PlanChart> roofline(const Worksheet& w) {
     if (auto t = text_of(w, k)) raw.emplace_back(k, *t);
   if (auto b = q_of(w, "batch")) raw.emplace_back("batch", format_machine(b->value));
   if (auto t = q_of(w, "decode_context")) raw.emplace_back("tokens", format_machine(t->value));
-  Result r;
-  try {
-    r = run_calculator(*p, *c, raw);
-  } catch (const UserError&) {
-    return std::nullopt;
-  }
+  const auto run = chart_run(*p, *c, std::move(raw));
+  if (run == nullptr) return std::nullopt;
+  const Result& r = *run->result;
   const Value* peak = r.find("peak");
   const Value* bw = r.find("bandwidth");
   if (peak == nullptr || bw == nullptr) return std::nullopt;
@@ -253,12 +260,9 @@ std::optional<PlanChart> occupancy_serve(const Worksheet& w) {
     if (auto t = text_of(w, k)) raw.emplace_back(k, *t);
   for (const char* k : {"tp", "mbu", "mfu", "memory_utilization"})
     if (auto q = q_of(w, k)) raw.emplace_back(k, format_machine(q->value));
-  Result r;
-  try {
-    r = run_calculator(*p, *c, raw);
-  } catch (const UserError&) {
-    return std::nullopt;
-  }
+  const auto run = chart_run(*p, *c, std::move(raw));
+  if (run == nullptr) return std::nullopt;
+  const Result& r = *run->result;
   const Table* t = find_table(r, "occupancy");
   if (t == nullptr) return std::nullopt;
   std::size_t cs = 0, ce = 0, cr = 0, ck = 0;
@@ -315,12 +319,9 @@ std::optional<PlanChart> occupancy(const Worksheet& w) {
                    {"samples", "120"}};
   if (auto t = text_of(w, "kv_dtype")) raw.emplace_back("dtype", *t);
   if (auto tp = q_of(w, "tp")) raw.emplace_back("tp", format_machine(tp->value));
-  Result r;
-  try {
-    r = run_calculator(*p, *c, raw);
-  } catch (const UserError&) {
-    return std::nullopt;
-  }
+  const auto run = chart_run(*p, *c, std::move(raw));
+  if (run == nullptr) return std::nullopt;
+  const Result& r = *run->result;
   const Table* t = find_table(r, "timeline");
   if (t == nullptr) return std::nullopt;
   std::size_t cs = 0, cr = 0, cu = 0;

@@ -127,8 +127,17 @@ std::shared_ptr<const StepRun> Evaluator::run_raw(int s, RawInputs raw) {
     ++hits_;
     return it->second;
   }
-  ++runs_;
   const Step& step = program_.steps[static_cast<std::size_t>(s)];
+  std::string shared_key;
+  if (shared_) {
+    shared_key = RunCache::key(step.plugin, step.calculator, raw);
+    if (auto run = shared_->find(shared_key)) {
+      ++hits_;
+      memo.emplace(std::move(key), run);
+      return run;
+    }
+  }
+  ++runs_;
   auto run = std::make_shared<StepRun>();
   try {
     run->result = run_calculator(*step.p, *step.c, raw, options_);
@@ -140,7 +149,42 @@ std::shared_ptr<const StepRun> Evaluator::run_raw(int s, RawInputs raw) {
   // once per value of the axes it reads, and 20,000 distinct runs of one step cover any grid a person reads.
   if (memo.size() >= 20000) memo.clear();
   memo.emplace(std::move(key), run);
+  if (shared_) shared_->add(std::move(shared_key), run);
   return run;
+}
+
+std::shared_ptr<const StepRun> RunCache::find(const std::string& key) const {
+  const auto it = runs_.find(key);
+  return it == runs_.end() ? nullptr : it->second;
+}
+
+void RunCache::add(std::string key, std::shared_ptr<const StepRun> run) {
+  // A plan has a few dozen steps; a few thousand runs are many what-if moves of one page.
+  if (runs_.size() >= 4096) runs_.clear();
+  runs_.emplace(std::move(key), std::move(run));
+}
+
+std::string RunCache::key(std::string_view plugin, std::string_view calculator, const RawInputs& raw) {
+  std::string k(plugin);
+  k += '\x1d';
+  k += calculator;
+  k += '\x1d';
+  k += memo_key(raw);
+  return k;
+}
+
+std::shared_ptr<const StepRun> RunCache::run(const Plugin& plugin, const Calculator& calculator, RawInputs raw) {
+  std::string k = key(plugin.name, calculator.name, raw);
+  if (auto hit = find(k)) return hit;
+  auto fresh = std::make_shared<StepRun>();
+  try {
+    fresh->result = run_calculator(plugin, calculator, raw);
+  } catch (const UserError& e) {
+    fresh->error = e.error;
+  }
+  fresh->raw = std::move(raw);
+  add(std::move(k), fresh);
+  return fresh;
 }
 
 std::shared_ptr<const StepRun> Evaluator::run_step(int s, const Sheet& sheet, const std::vector<std::pair<std::string, std::string>>& overrides) {

@@ -4,6 +4,7 @@
 
 #include <memory>
 #include <string>
+#include <string_view>
 #include <unordered_map>
 #include <utility>
 #include <vector>
@@ -18,6 +19,25 @@ struct InputSet {
   std::vector<std::optional<Cell>> values;
   /// Per line: where the value came from ("plan.toml:3:7", "--set ...", "default", "sweep").
   std::vector<std::string> where;
+};
+
+/// Step runs kept beyond one evaluator, keyed by plugin, calculator and inputs: the WebAssembly engine prepares the
+/// plan again for every what-if move, and a step whose inputs did not move (the serving search when only a price
+/// did) is answered from here. Valid for one RunOptions and one catalog; bounded in size.
+class RunCache {
+ public:
+  /// The run of `key`, or nullptr.
+  [[nodiscard]] std::shared_ptr<const StepRun> find(const std::string& key) const;
+  /// Keeps `run` under `key` (forgetting every run when the cache is full).
+  void add(std::string key, std::shared_ptr<const StepRun> run);
+  /// The key of a run of `plugin` `calculator` with `raw`.
+  [[nodiscard]] static std::string key(std::string_view plugin, std::string_view calculator, const RawInputs& raw);
+  /// The run of `calculator` of `plugin` with `raw` from this cache, else run now (with default options) and kept;
+  /// a refused run keeps its error.
+  [[nodiscard]] std::shared_ptr<const StepRun> run(const Plugin& plugin, const Calculator& calculator, RawInputs raw);
+
+ private:
+  std::unordered_map<std::string, std::shared_ptr<const StepRun>> runs_;
 };
 
 /// Computes sheets from a program.
@@ -40,6 +60,8 @@ class Evaluator {
                                                         const std::vector<std::pair<std::string, std::string>>& overrides);
   /// The program.
   [[nodiscard]] const Program& program() const { return program_; }
+  /// Answers step runs from `cache` too, and keeps this evaluator's runs there (nullptr: its own memo only).
+  void share_runs(std::shared_ptr<RunCache> cache) { shared_ = std::move(cache); }
   /// Whether cross-check steps run (single plans: yes; sweeps: no).
   void set_cross_checks(bool on) { cross_checks_ = on; }
   /// Plugin runs so far (cache misses), for the benchmark and tests.
@@ -61,6 +83,7 @@ class Evaluator {
   RunOptions options_;
   std::vector<std::unordered_map<std::string, std::shared_ptr<const StepRun>>> memo_;
   std::unordered_map<std::string, std::pair<std::optional<Cell>, std::vector<Provenance>>> catalog_memo_;
+  std::shared_ptr<RunCache> shared_;
   std::vector<std::vector<int>> line_deps_;  // per line: the lines it reads
   std::vector<std::vector<int>> step_deps_;  // per step: the lines it reads
   bool cross_checks_ = true;

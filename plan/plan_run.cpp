@@ -26,13 +26,15 @@ PlanSpec prepared_spec(std::string_view text, const std::string& source, const P
 
 PreparedPlan::PreparedPlan(std::string_view plan_text, const std::string& source, const PlanRequest& request, const RunOptions& ro)
     : text(plan_text), spec(prepared_spec(text, source, request, problems)), program(build_program(spec, problems)), ev(program, ro),
-      in(ev.inputs(spec, problems)) {
+      in(ev.inputs(spec, problems)), runs(request.runs) {
+  ev.share_runs(runs);
   if (request.sweep) sweep = make_sweep(spec, program, request.sweeps, request.columns, request.pareto, problems);
   problems.throw_if_any();
 }
 
 Sheet worksheet_sheet(const PreparedPlan& p, const RunOptions& ro) {
   Evaluator single(p.program, ro);
+  single.share_runs(p.runs);
   return single.evaluate(p.sweep.axes.empty() ? p.in : first_point(single, p.spec, p.in, p.sweep));
 }
 

@@ -3,6 +3,7 @@
 // so a plan gives the same worksheet wherever it runs.
 #pragma once
 
+#include <memory>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -26,6 +27,8 @@ struct PlanRequest {
   std::string pareto;
   /// False for a batch record: the file's [sweep] and [[variant]] tables are not built into a sweep.
   bool sweep = true;
+  /// Step runs of earlier requests to answer from and add to (the engine's what-if re-runs); nullptr for none.
+  std::shared_ptr<RunCache> runs;
 };
 
 /// A plan read, checked and built once: its spec with the overrides, its chain, an evaluator, the inputs and
@@ -46,6 +49,8 @@ struct PreparedPlan {
   InputSet in;
   /// The sweep (no axes for a single plan).
   SweepPlan sweep;
+  /// The request's step runs shared with earlier requests (nullptr for none).
+  std::shared_ptr<RunCache> runs;
 
   /// Prepares the plan `plan_text` (TOML), named `source` in positions and output (a path, or "(stdin)").
   PreparedPlan(std::string_view plan_text, const std::string& source, const PlanRequest& request, const RunOptions& ro);

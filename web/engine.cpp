@@ -2,6 +2,7 @@
 // writes for it out, through the same code as the command line (plan/batch_record.hpp, plan/plan_run.hpp), so every
 // number a page shows is the command line's number.
 #include <cstddef>
+#include <memory>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -45,6 +46,9 @@ std::string run_plan(std::string_view toml, std::string_view request_json) {
     if (k != "file" && k != "set" && k != "sweep" && k != "view")
       throw UserError{{"request: unknown key \"" + k + "\"", "a request has file, set, sweep and view, each optional"}};
   plan::PlanRequest run;
+  // The page re-runs its plan at every what-if move: steps whose inputs did not move come from the earlier runs.
+  static const auto runs = std::make_shared<plan::RunCache>();
+  run.runs = runs;
   if (const Node* set = request.find("set")) run.sets = record_sets(*set);
   if (const Node* sweep = request.find("sweep")) {
     if (sweep->kind != Node::Kind::array) throw UserError{{"request: \"sweep\" must be an array of --sweep texts", R"(e.g. {"sweep": ["batch=8,16"]})"}};

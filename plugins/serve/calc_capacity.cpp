@@ -149,8 +149,9 @@ Throughput replica_throughput(Context& ctx, bool have_answer, bool have_gpus, do
   } else {
     SimInput in;
     in.requests = sizing_requests(ctx, count, t.sim_answer, rep);
-    const SimResult r = simulate(in, rep.engine, *rep.model);
+    SimResult r = simulate(in, rep.engine, *rep.model);
     const Summary s = summarize(r, rep.engine.kv_blocks);
+    recycle(std::move(r));
     ctx.set("replica_tokens_per_second", s.output_rate);
     t.replica_rate = s.output_rate;
     if (!ctx.has("tokens_per_second_per_gpu")) t.per_gpu = s.output_rate / static_cast<double>(rep.tp);
