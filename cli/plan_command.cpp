@@ -108,20 +108,24 @@ plan::WhatIf web_engine() {
   namespace fs = std::filesystem;
   constexpr std::string_view kScript = "infracalc_engine.js";
   constexpr std::string_view kWasm = "infracalc_engine.wasm.gz";
+  constexpr std::string_view kLoader = "site/engine_loader.js";
   const char* env = std::getenv("INFRACALC_WEB_ENGINE");
   std::string dir = env != nullptr ? env : INFRACALC_WEB_ENGINE_DIR;
   plan::WhatIf engine;
   if (dir.empty()) return engine;
   std::error_code ec;
-  const bool found = fs::is_regular_file(fs::path(dir) / kScript, ec) && fs::is_regular_file(fs::path(dir) / kWasm, ec);
+  const bool found = fs::is_regular_file(fs::path(dir) / kScript, ec) && fs::is_regular_file(fs::path(dir) / kWasm, ec) &&
+                     fs::is_regular_file(fs::path(dir) / kLoader, ec);
   if (!found) {
     if (env == nullptr) return engine;
-    throw UserError{{"INFRACALC_WEB_ENGINE=" + printable(dir) + ": no " + std::string(kScript) + " and " + std::string(kWasm) + " there",
+    throw UserError{{"INFRACALC_WEB_ENGINE=" + printable(dir) + ": no " + std::string(kScript) + ", " + std::string(kWasm) + " and " +
+                         std::string(kLoader) + " there",
                      "name the folder `make web` builds (build-web), or set INFRACALC_WEB_ENGINE= (empty) for a page without the what-if panel"}};
   }
   const std::string who = "the what-if panel's engine";
   engine.engine_js = read_input_file((fs::path(dir) / kScript).string(), who, input_limits::document).value_or_throw();
   engine.engine_wasm_gz = read_input_file((fs::path(dir) / kWasm).string(), who, input_limits::document).value_or_throw();
+  engine.engine_loader = read_input_file((fs::path(dir) / kLoader).string(), who, input_limits::document).value_or_throw();
   return engine;
 }
 

@@ -55,8 +55,8 @@ constexpr std::string_view kWhatIfStyle =
     "#what-if input,#what-if select{font:inherit}#what-if input[type=number]{width:9em}.changed{background:#fff0b3}"
     "@media print{#what-if{display:none}}";
 
-// The panel's code: unpacks the engine (its script as base64 in the page's data, its gzipped WebAssembly as base64 in
-// an element of its own, as the site carries it: nothing is fetched), re-runs the plan with the changed controls as overrides through infracalc_run_plan, and puts the
+// The panel's code: loads the engine with the site's loader (the engine's script and the loader as base64 in the page's
+// data, its gzipped WebAssembly as base64 in an element of its own, as the site carries it: nothing is fetched), re-runs the plan with the changed controls as overrides through infracalc_run_plan, and puts the
 // report the engine writes in place of the page's, marking each value that differs from the plan as written. It has
 // no < and no &: it sits as plain text in a script element of a page that is also XML.
 constexpr std::string_view kWhatIfScript = R"js((function () {
@@ -150,11 +150,10 @@ constexpr std::string_view kWhatIfScript = R"js((function () {
   }
   try {
     if (typeof DecompressionStream !== 'function') throw new Error('this browser cannot unpack it (no DecompressionStream)');
-    var factory = (0, eval)(new TextDecoder().decode(bytes(D.js)) + '\n;createInfracalcEngine');
-    var unpacked = new Blob([bytes(document.getElementById('infracalc-engine-wasm').textContent.trim())]).stream().pipeThrough(new DecompressionStream('gzip'));
-    new Response(unpacked).arrayBuffer().then(function (wasm) {
-      return factory({ wasmBinary: new Uint8Array(wasm), print: function () {}, printErr: function () {} });
-    }).then(ready).catch(function (e) {
+    var text = function (b64) { return new TextDecoder().decode(bytes(b64)); };
+    window.createInfracalcEngine = (0, eval)(text(D.js) + '\n;createInfracalcEngine');
+    var load = (0, eval)(text(D.loader) + '\n;loadInfracalcEngine');
+    load('infracalc-engine-wasm', { print: function () {}, printErr: function () {} }).then(ready).catch(function (e) {
       say('The engine did not load: ' + message(e), true);
     });
   } catch (e) {
@@ -293,7 +292,7 @@ std::string what_if_script(const Worksheet& w, const WhatIf& what_if) {
   }
   data += "}, \"sweep\": [";
   for (std::size_t k = 0; k < what_if.sweeps.size(); ++k) data += (k == 0 ? "" : ", ") + script_json_string(what_if.sweeps[k]);
-  data += "], \"js\": \"" + base64(what_if.engine_js) + "\"};\n";
+  data += "], \"js\": \"" + base64(what_if.engine_js) + "\", \"loader\": \"" + base64(what_if.engine_loader) + "\"};\n";
   // The WebAssembly as the site carries it (web/site/engine_loader.js): text the HTML parser reads, not the script's.
   return "<script type=\"application/gzip\" id=\"infracalc-engine-wasm\">" + base64(what_if.engine_wasm_gz) + "</script>\n<script>\n" + data +
          std::string(kWhatIfScript) + "</script>\n";

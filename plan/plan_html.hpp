@@ -18,6 +18,8 @@ struct WhatIf {
   std::string engine_js;
   /// Its WebAssembly, gzipped (build-web/infracalc_engine.wasm.gz).
   std::string engine_wasm_gz;
+  /// The site's engine loader (build-web/site/engine_loader.js, from web/site/), which the panel loads it with.
+  std::string engine_loader;
   /// The plan file's text as read.
   std::string plan_text;
   /// The --set overrides the page was written with ("section.key=VALUE").

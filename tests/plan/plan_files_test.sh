@@ -178,8 +178,11 @@ else bad "--html without the engine: no line saying the what-if panel needs make
 mkdir -p "$tmp/engine"
 echo 'var createInfracalcEngine = function () {};' >"$tmp/engine/infracalc_engine.js"
 printf '\037\213stand-in' >"$tmp/engine/infracalc_engine.wasm.gz"
+mkdir -p "$tmp/engine/site"
+echo 'async function loadInfracalcEngine(id, options = {}) {}' >"$tmp/engine/site/engine_loader.js"
 INFRACALC_WEB_ENGINE=$tmp/engine "$bin" plan "$E" --html "$d/w.html" >/dev/null 2>"$tmp/err"
 if grep -q '<section id="what-if">' "$d/w.html" && grep -q 'dmFyIGNyZWF0ZUluZnJhY2FsY0VuZ2luZSA9IGZ1bmN0aW9uICgpIHt9Owo=' "$d/w.html" &&
+   grep -q "\"loader\": \"$(base64 -w0 "$tmp/engine/site/engine_loader.js")\"" "$d/w.html" &&
    [ "$(grep -c '<script>' "$d/w.html")" -eq 1 ] && grep -q '<script type="application/gzip" id="infracalc-engine-wasm">' "$d/w.html" &&
    ! grep -qE ' (src|href)=|@import|url\(' "$d/w.html"; then ok
 else bad "--html with INFRACALC_WEB_ENGINE: no what-if panel, or a reference outside the page"; cat "$tmp/err" >&2; fi

@@ -95,6 +95,7 @@ TEST_CASE("with the engine the page carries the what-if panel, the engine and th
     plan::WhatIf engine;
     engine.engine_js = "var createInfracalcEngine = function () { return '</script>&'; };";
     engine.engine_wasm_gz = std::string("\x1f\x8b\x08\x00\xff\x00<&>", 9);
+    engine.engine_loader = "async function loadInfracalcEngine() { return '</script>'; }";
     engine.plan_text = "[plan]\nname = \"</script><!-- & ]]>\"\n";
     engine.sets = {"money.life=3 yr"};
     const std::string page = plan::render_html(w, FormatOptions{}, &engine);
@@ -107,6 +108,7 @@ TEST_CASE("with the engine the page carries the what-if panel, the engine and th
     CHECK(page.find("<div id=\"report\">") > page.find("</section>"));
     CHECK(page.find("\"js\": \"dmFyIGNyZWF0ZUluZnJhY2FsY0VuZ2luZSA9IGZ1bmN0aW9uICgpIHsgcmV0dXJuICc8L3NjcmlwdD4mJzsgfTs=\"") != std::string::npos);
     CHECK(page.find("<script type=\"application/gzip\" id=\"infracalc-engine-wasm\">H4sIAP8APCY+</script>") != std::string::npos);
+    CHECK(page.find("\"loader\": \"YXN5bmMgZnVuY3Rpb24gbG9hZEluZnJhY2FsY0VuZ2luZSgpIHsgcmV0dXJuICc8L3NjcmlwdD4nOyB9\"") != std::string::npos);
     CHECK(page.find("\"plan\": \"[plan]\\nname = \\\"\\u003c/script\\u003e\\u003c!-- \\u0026 ]]\\u003e\\\"\\n\"") != std::string::npos);
     CHECK(page.find("\"set\": {\"money.life\": \"3 yr\"}") != std::string::npos);
     // One control per key the plan gives (not its name, its workload type or what a sweep sets), each with a label.

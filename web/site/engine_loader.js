@@ -2,8 +2,8 @@
 // <script type="application/gzip"> element. The HTML parser reads that text without the script parser, and the
 // browser's own base64 and gzip decoders unpack it, so a page opened from file:// (which may not fetch a .wasm) loads
 // in about a third of the time, and at a third of the size, of emscripten's -sSINGLE_FILE, whose base64 is a string
-// inside the script (docs/web.md, "Measured"). The report `plan --html` writes carries the same element
-// (plan/plan_html.cpp).
+// inside the script (docs/web.md, "Measured"). The report `plan --html` writes carries the same element and this file
+// (plan/plan_html.cpp), which its what-if panel loads the engine with.
 "use strict";
 
 /// The WebAssembly module held, gzipped and in base64, by the element with this id, as a stream of its bytes.
@@ -14,18 +14,20 @@ function infracalcEngineStream(id) {
   return new Blob([gz]).stream().pipeThrough(new DecompressionStream("gzip"));
 }
 
-/// The engine module (emscripten's createInfracalcEngine) with its WebAssembly taken from the element with this id.
-/// Where the browser compiles while it reads (WebAssembly.instantiateStreaming), the module is compiled from the
-/// stream as it is unpacked instead of after.
-async function loadInfracalcEngine(id) {
+/// The engine module (emscripten's createInfracalcEngine) with its WebAssembly taken from the element with this id, and
+/// the module settings in `options` (the report's panel silences the engine's output). Where the browser compiles while
+/// it reads (WebAssembly.instantiateStreaming), the module is compiled from the stream as it is unpacked instead of
+/// after.
+async function loadInfracalcEngine(id, options = {}) {
   if (typeof WebAssembly.instantiateStreaming !== "function") {
     const wasm = new Uint8Array(await new Response(infracalcEngineStream(id)).arrayBuffer());
-    return createInfracalcEngine({ wasmBinary: wasm });
+    return createInfracalcEngine({ ...options, wasmBinary: wasm });
   }
   const wasm = new Response(infracalcEngineStream(id), { headers: { "Content-Type": "application/wasm" } });
   let failed;
   const failure = new Promise((resolve, reject) => { failed = reject; });
   const engine = createInfracalcEngine({
+    ...options,
     instantiateWasm(imports, receive) {
       WebAssembly.instantiateStreaming(wasm, imports).then((r) => receive(r.instance, r.module), failed);
       return {};
