@@ -76,7 +76,7 @@ std::vector<char*> hoist_output_options(int argc, char** argv) {
       continue;
     }
     head.push_back(argv[i]);
-    const bool plugin = words == 0 && find_plugin(argv[i]) != nullptr;
+    const bool plugin = words == 0 && is_plugin(argv[i]);
     ++i;
     words = plugin ? words + 1 : 2;
   }
@@ -755,7 +755,7 @@ ExitStatus dispatch(int argc_in, char** argv_in) {
   }
   for (const auto& c : kCommands)
     if (c.name == first) return c.run(argc - 1, argv + 1);
-  if (const Plugin* p = find_plugin(first)) return run_plugin(*p, argc - 1, argv + 1);
+  if (const Plugin* p = argc > 2 ? find_plugin_for(first, argv[2]) : find_plugin(first)) return run_plugin(*p, argc - 1, argv + 1);
   std::vector<std::string_view> names;
   for (const auto& c : command_table()) names.push_back(c.name);
   for (const auto& p : plugin_table()) names.push_back(p.name);

@@ -1,5 +1,6 @@
 #include "plugins/registry.hpp"
 
+#include <algorithm>
 #include <array>
 
 #include "plugins/chip/chip_plugin.hpp"
@@ -23,7 +24,8 @@ constexpr std::array kPlugins = {
     PluginEntry{"formats", "number formats: FP8/FP6/FP4, MX and NVFP4 codes, range, bits per value, quantization error", &formats_plugin},
     PluginEntry{"kv", "KV cache: size for every layout, capacity, paging, prefix sharing, compression, offload tiers", &kv_plugin},
     PluginEntry{"fit", "memory fit: weights, KV, activations and overhead per device; training, fine-tuning and RLHF state", &fit_plugin},
-    PluginEntry{"decode", "decode speed: roofline, ceilings, prefill/TTFT, tensor parallelism, attention, speculative decoding, MoE", &decode_plugin},
+    PluginEntry{"decode", "decode speed: roofline, ceilings, prefill/TTFT, tensor parallelism, attention, speculative decoding, MoE", &decode_plugin,
+                &decode_plugin_with_only},
     PluginEntry{"serve", "serving capacity: batching simulator, pod and rack capacity, latency budgets, multimodal prompts, disaggregation", &serve_plugin},
     PluginEntry{"cluster", "cluster sizing: training runs, parallel layouts, collectives, pipelines, experts, failures and checkpoints", &cluster_plugin},
     PluginEntry{"network", "links, energy per bit, fat-tree fabrics and their parts, scalable units, topologies, NICs, switches, optics", &network_plugin},
@@ -47,6 +49,20 @@ const Plugin* find_plugin(std::string_view name) {
   for (const auto& p : kPlugins)
     if (p.name == name) return &p.get();
   return nullptr;
+}
+
+const Plugin* find_plugin_for(std::string_view name, std::string_view calculator) {
+  for (const auto& p : kPlugins)
+    if (p.name == name) {
+      if (p.with_only != nullptr)
+        if (const Plugin* one = p.with_only(calculator)) return one;
+      return &p.get();
+    }
+  return nullptr;
+}
+
+bool is_plugin(std::string_view name) {
+  return std::any_of(kPlugins.begin(), kPlugins.end(), [&](const PluginEntry& p) { return p.name == name; });
 }
 
 }  // namespace infracalc

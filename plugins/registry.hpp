@@ -16,6 +16,10 @@ struct PluginEntry {
   std::string_view summary;
   /// Builds (once) and returns the descriptor.
   const Plugin& (*get)();
+  /// Builds (once) the plugin holding only the calculator called by its argument (name, doc, that calculator, no
+  /// kernels), or returns nullptr when it has none by that name; nullptr for a plugin that builds its calculators
+  /// together. A query runs one calculator: building the others cost `decode ceiling` a tenth of its start-up.
+  const Plugin* (*with_only)(std::string_view calculator) = nullptr;
 };
 
 /// The one-line summary of the plugin called `name` (empty when there is none).
@@ -25,5 +29,11 @@ struct PluginEntry {
 [[nodiscard]] std::span<const PluginEntry> plugin_table();
 /// The plugin with this name, or nullptr.
 [[nodiscard]] const Plugin* find_plugin(std::string_view name);
+/// The plugin with this name holding only `calculator` where it can build one calculator alone (PluginEntry::
+/// with_only), else the whole plugin (find_plugin: an unknown calculator is reported against all its names); nullptr
+/// when no plugin has this name.
+[[nodiscard]] const Plugin* find_plugin_for(std::string_view name, std::string_view calculator);
+/// Whether a plugin has this name (nothing is built).
+[[nodiscard]] bool is_plugin(std::string_view name);
 
 }  // namespace infracalc

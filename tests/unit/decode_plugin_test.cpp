@@ -3,7 +3,9 @@
 
 #include "host/context.hpp"
 #include "plugins/decode/decode_inputs.hpp"
+#include "plan/output.hpp"
 #include "plugins/decode/decode_plugin.hpp"
+#include "plugins/registry.hpp"
 #include "tests/unit/calc_test_util.hpp"
 
 using namespace infracalc;
@@ -146,4 +148,46 @@ TEST_CASE("prefill attention is causal by default in prefill and roofline; --non
   const Result roof_full = run("decode", "roofline", full_raw);
   CHECK(value(roof_full, "prefill_flops") == Approx(value(full, "prefill_flops")));
   CHECK_THROWS_AS(run("decode", "prefill", {{"model", "llama-3-70b"}, {"gpu", "h100-sxm"}, {"tokens", "1000"}, {"causal", ""}}), UserError);
+}
+
+TEST_CASE("a query builds only its decode calculator, the same descriptor as the whole plugin's", "[decode][plugin]") {
+  const Plugin& all = decode_plugin();
+  for (const auto& c : all.calculators) {
+    INFO(c.name);
+    const Plugin* one = find_plugin_for("decode", c.name);
+    REQUIRE(one != nullptr);
+    CHECK(one != &all);
+    CHECK(one->name == all.name);
+    CHECK(one->doc == all.doc);
+    REQUIRE(one->calculators.size() == 1);
+    const Calculator& built = one->calculators.front();
+    CHECK(built.name == c.name);
+    CHECK(built.summary == c.summary);
+    REQUIRE(built.inputs.size() == c.inputs.size());
+    for (std::size_t i = 0; i < c.inputs.size(); ++i) CHECK(built.inputs[i].name == c.inputs[i].name);
+    REQUIRE(built.outputs.size() == c.outputs.size());
+    for (std::size_t i = 0; i < c.outputs.size(); ++i) CHECK(built.outputs[i].name == c.outputs[i].name);
+    CHECK(built.refs.size() == c.refs.size());
+    CHECK(find_plugin_for("decode", c.name) == one);  // built once
+    // The same answer either way.
+    const RawInputs raw = {{"model", "llama-3-8b"}, {"gpu", "h100-sxm"}};
+    std::string a, b;
+    try {
+      a = writers::result_json(run_calculator(all, c, raw));
+    } catch (const UserError& e) {
+      a = e.error.message;
+    }
+    try {
+      b = writers::result_json(run_calculator(*one, built, raw));
+    } catch (const UserError& e) {
+      b = e.error.message;
+    }
+    CHECK(a == b);
+  }
+  // A name the plugin lacks gets the whole plugin (its did-you-mean needs every name); a plugin built whole is itself.
+  CHECK(find_plugin_for("decode", "ceilng") == &all);
+  CHECK(find_plugin_for("kv", "size") == find_plugin("kv"));
+  CHECK(find_plugin_for("no-such-plugin", "size") == nullptr);
+  CHECK(is_plugin("decode"));
+  CHECK_FALSE(is_plugin("decod"));
 }
