@@ -337,7 +337,7 @@ struct Resolution {
   std::vector<bool> typed;
   std::vector<std::pair<std::string, const Entry*>> refs;
   std::vector<std::string> notes;
-  std::vector<Provenance> provenance;
+  Citations provenance;
   std::vector<ResolvedInput> resolved;  // typed inputs hold their key and origin only
   std::vector<int> at;
 };
@@ -355,16 +355,14 @@ void Context::resolve_untyped(const std::vector<bool>& typed) {
       m.typed == typed && m.given_refs == refs_) {
     refs_ = m.refs;
     result_.notes = m.notes;
-    // Calculators cite more as they run: room for them, as on the first resolution.
-    result_.provenance.reserve(m.provenance.size() + 8);
-    result_.provenance.assign(m.provenance.begin(), m.provenance.end());
+    // Shared: a calculator that cites more as it runs copies the list first.
+    result_.provenance = m.provenance;
     result_.inputs = m.resolved;
     at_ = m.at;
     return;
   }
   const std::vector<std::pair<std::string, const Entry*>> given_refs = refs_;
   result_.inputs.reserve(calc.inputs.size());
-  if (!calc.refs.empty()) result_.provenance.reserve(8);
   for (const auto& [n, e] : refs_)
     if (e->overlay()) result_.notes.push_back("overlay in effect: " + e->id() + " comes from " + e->file() + ", not the built-in data");
   // A reference given stands for the references it implies that were not given (a system for its accelerator).

@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "catalog/catalog.hpp"
+#include "host/citations.hpp"
 #include "units/dim.hpp"
 #include "units/quantity.hpp"
 
@@ -218,8 +219,8 @@ struct Result {
   std::vector<Verdict> verdicts;
   /// Notes: assumptions, what is left out, warnings.
   std::vector<std::string> notes;
-  /// Every catalog value used, with date and source.
-  std::vector<Provenance> provenance;
+  /// Every catalog value used, with date and source (shared with results that resolved the same entries).
+  Citations provenance;
   /// Tables.
   std::vector<Table> tables;
   /// True when a check the user asked for failed (exit code 1).

@@ -33,13 +33,16 @@ std::string confined_file(const std::string& key, const std::string& value, std:
 }
 
 // A record's scalar as the text a flag would carry: a string as it is, a number in machine form, true or false.
-std::string record_scalar_text(const std::string& what, const Node& v, std::string_view hint) {
+// `what` and `key` name it in an error ("input" and "tokens": input "tokens"), put together only then.
+std::string record_scalar_text(std::string_view what, const std::string& key, const Node& v, std::string_view hint) {
   switch (v.kind) {
     case Node::Kind::string: return v.str;
     case Node::Kind::integer:
     case Node::Kind::floating: return format_machine(v.number);
     case Node::Kind::boolean: return v.boolean ? "true" : "false";
-    default: throw UserError{{what + " must be a string, number or boolean, got " + std::string(v.kind_name()), std::string(hint)}};
+    default:
+      throw UserError{{std::string(what) + " \"" + key + "\" must be a string, number or boolean, got " + std::string(v.kind_name()),
+                       std::string(hint)}};
   }
 }
 
@@ -72,7 +75,7 @@ Result run_record(const Node& rec, const RunOptions& ro, std::string_view files_
     if (!in->is_table()) throw UserError{{"\"inputs\" must be an object", "e.g. {\"tokens\": \"8000\", \"model\": \"llama-3-70b\"}"}};
     raw.reserve(in->members.size());
     for (const auto& [k, v] : in->members)
-      raw.emplace_back(k, record_scalar_text("input \"" + k + "\"", v, "write quantities as strings with units: \"3.35 TB/s\""));
+      raw.emplace_back(k, record_scalar_text("input", k, v, "write quantities as strings with units: \"3.35 TB/s\""));
   }
   for (auto& [k, v] : raw)
     for (const auto& input : c->inputs)
@@ -100,7 +103,7 @@ std::string run_plan_record(const Node& rec, const RunOptions& ro, std::string_v
 std::vector<std::string> record_sets(const Node& set) {
   if (!set.is_table()) throw UserError{{"\"set\" must be an object", "e.g. {\"workload.rate\": \"50/s\"}"}};
   std::vector<std::string> sets;
-  for (const auto& [k, v] : set.members) sets.push_back(k + "=" + record_scalar_text("set \"" + k + "\"", v, "e.g. {\"workload.rate\": \"50/s\"}"));
+  for (const auto& [k, v] : set.members) sets.push_back(k + "=" + record_scalar_text("set", k, v, "e.g. {\"workload.rate\": \"50/s\"}"));
   return sets;
 }
 

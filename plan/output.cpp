@@ -365,10 +365,19 @@ void append_result_json(std::string& out, const Result& r, std::size_t record) {
     }
   }
   out += "], \"provenance\": ["sv;
-  for (std::size_t i = 0; i < r.provenance.size(); ++i) {
-    out += i ? ", "sv : ""sv;
-    append_provenance_json(out, r.provenance[i]);
+  // Records of one batch naming one model share their citations' list: its JSON is kept with the list it was
+  // written from (held here, so that it cannot change or be freed while kept).
+  thread_local Citations cited;
+  thread_local std::string cited_json;
+  if (!r.provenance.same_list(cited)) {
+    cited_json.clear();
+    for (std::size_t i = 0; i < r.provenance.size(); ++i) {
+      cited_json += i ? ", "sv : ""sv;
+      append_provenance_json(cited_json, r.provenance[i]);
+    }
+    cited = r.provenance;
   }
+  out += cited_json;
   out += "]}"sv;
 }
 

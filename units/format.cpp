@@ -109,11 +109,20 @@ std::string scientific(double v, int digits) {
   return mant + "e" + std::to_string(exp);
 }
 
+constexpr std::array<double, 16> kPowersOfTen = {1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15};
+
 // Rounds to `digits` significant digits; returns the text and the rounded value. Fixed notation within
 // [kFixedLow, kFixedHigh) after rounding, scientific outside.
 std::pair<std::string, double> round_sig(double v, int digits) {
   if (v == 0.0) return {"0", 0.0};
   const double a = std::fabs(v);
+  // A whole number of at most `digits` digits is its own rounding (a byte width, a layer count): no digits to
+  // round, print or read back.
+  if (a < 1e15 && a == std::floor(a) && digits > 0 && digits < 16 && a < kPowersOfTen[static_cast<std::size_t>(digits)]) {
+    char buf[24];
+    const auto r = std::to_chars(buf, buf + sizeof buf, static_cast<long long>(v));
+    return {std::string(buf, r.ptr), v};
+  }
   double back = 0.0;
   if (a >= kFixedLow && a < kFixedHigh) {
     const int mag = static_cast<int>(std::floor(std::log10(a)));
@@ -140,8 +149,17 @@ std::string with_prefix(double v, int digits, PrefixClass cls, bool binary, std:
                                       P{"Gi", 1073741824.0}, P{"Ti", 1099511627776.0}, P{"Pi", 1125899906842624.0},
                                       P{"Ei", 1152921504606846976.0}};
   const double a = std::fabs(v);
+  auto emit_text = [&](std::string& text, std::string_view p) {
+    text.reserve(text.size() + 1 + p.size() + num.size() + den.size());
+    text += ' ';
+    text += p;
+    text += num;
+    text += den;
+    return std::move(text);
+  };
   auto emit = [&](std::string_view p, double f) {
-    return round_sig(v / f, digits).first + " " + std::string(p) + std::string(num) + std::string(den);
+    std::string text = round_sig(v / f, digits).first;
+    return emit_text(text, p);
   };
   if (cls == none || a == 0.0) {
     // A unit without a numerator symbol ("/s") follows the number directly: "0.3/s", as rates are typed.
@@ -156,8 +174,8 @@ std::string with_prefix(double v, int digits, PrefixClass cls, bool binary, std:
     std::size_t i = 0;
     while (i + 1 < kIec.size() && a >= kIec[i + 1].f) ++i;
     auto [t, r] = round_sig(v / kIec[i].f, digits);
-    if (std::fabs(r) >= 1024.0 && i + 1 < kIec.size()) ++i;
-    return emit(kIec[i].text, kIec[i].f);
+    if (std::fabs(r) < 1024.0 || i + 1 == kIec.size()) return emit_text(t, kIec[i].text);
+    return emit(kIec[i + 1].text, kIec[i + 1].f);
   }
   std::size_t lo = 0;
   if (cls == large || cls == large_iec) lo = 6;  // no sub-unit prefixes on bytes, tokens, FLOP
@@ -169,8 +187,8 @@ std::string with_prefix(double v, int digits, PrefixClass cls, bool binary, std:
   }
   if (a >= kSi.back().f * 1000) return format_number(v, digits) + " " + std::string(num) + std::string(den);
   auto [t, r] = round_sig(v / kSi[i].f, digits);
-  if (std::fabs(r) >= 1000.0 && i + 1 < kSi.size()) ++i;
-  return emit(kSi[i].text, kSi[i].f);
+  if (std::fabs(r) < 1000.0 || i + 1 == kSi.size()) return emit_text(t, kSi[i].text);
+  return emit(kSi[i + 1].text, kSi[i + 1].f);
 }
 
 std::string format_money(double usd, int digits, std::string_view den) {

@@ -98,10 +98,22 @@ CacheSize cache_size(const ModelArch& m, const KvPrecision& precision, Tokens co
   // same sums in the same order, without three tests per layer (this loop runs for every batch record).
   const bool uniform = !m.ssm && m.sliding_window <= 0;
   const int uniform_cached = uniform ? std::max(0, m.layers - std::max(0, m.kv_shared_layers)) : 0;
-  for (int l = 0; l < uniform_cached; ++l) {
+  // A whole number of positions added n times is exactly n times it while the sums stay below 2^53 (every
+  // integer there is a double): the same figures without a pass over the layers.
+  const double c = context.value();
+  const bool exact = c >= 0 && c == std::floor(c) && c * static_cast<double>(uniform_cached) < 9007199254740992.0;
+  for (int s = 0; exact && s < pp; ++s) {
+    const int first = s * per_stage;
+    const int last = s + 1 == pp ? uniform_cached : std::min(uniform_cached, first + per_stage);
+    const int n = std::max(0, last - first);
+    stage_positions[static_cast<std::size_t>(s)] = static_cast<double>(n) * c;
+    stage_layers[static_cast<std::size_t>(s)] = n;
+  }
+  if (exact) positions = static_cast<double>(uniform_cached) * c;
+  for (int l = 0; !exact && l < uniform_cached; ++l) {
     const auto stage = static_cast<std::size_t>(std::min(pp - 1, l / per_stage));
-    positions += context.value();
-    stage_positions[stage] += context.value();
+    positions += c;
+    stage_positions[stage] += c;
     stage_layers[stage] += 1;
   }
   out.cached_layers = out.full_layers = uniform_cached;

@@ -5,6 +5,7 @@
 #include "catalog/catalog.hpp"
 #include "host/context.hpp"
 #include "host/input_aliases.hpp"
+#include "plan/output.hpp"
 #include "plugins/registry.hpp"
 
 using namespace infracalc;
@@ -34,6 +35,35 @@ TEST_CASE("a model fills inputs from the catalog and says so", "[host]") {
   CHECK(input(r, "dtype").origin == Origin::default_value);
   CHECK(r.provenance.size() == 4);
   for (const auto& p : r.provenance) CHECK(p.as_of == "2024-04-18");
+}
+
+TEST_CASE("results naming one model share their citations until one cites more", "[host]") {
+  Catalog::instance().reset();
+  const Result a = kv_size({{"model", "llama-3-70b"}, {"tokens", "8000"}});
+  const Result b = kv_size({{"model", "llama-3-70b"}, {"tokens", "16"}});
+  CHECK(a.provenance.same_list(b.provenance));
+  Citations more = b.provenance;
+  Provenance extra;
+  extra.id = "test-extra";
+  extra.field = "something";
+  more.push_back(extra);
+  CHECK_FALSE(more.same_list(b.provenance));
+  CHECK(more.size() == 5);
+  CHECK(b.provenance.size() == 4);
+  CHECK(a.provenance.size() == 4);
+  for (const auto& p : a.provenance) CHECK(p.id == "llama-3-70b");
+  const Result c = kv_size({{"model", "llama-3-8b"}, {"tokens", "8000"}});
+  CHECK_FALSE(c.provenance.same_list(a.provenance));
+  // The writer keeps the JSON of the list it wrote last: records alternating between models cite their own.
+  for (int i = 0; i < 3; ++i)
+    for (const Result* r : {&a, &c, &b}) {
+      std::string out;
+      writers::append_result_json(out, *r);
+      const std::string cited = out.substr(out.find("\"provenance\""));
+      const bool big = r != &c;
+      CHECK((cited.find("\"llama-3-70b\"") != std::string::npos) == big);
+      CHECK((cited.find("\"llama-3-8b\"") != std::string::npos) == !big);
+    }
 }
 
 TEST_CASE("an explicit flag overrides the catalog", "[host]") {

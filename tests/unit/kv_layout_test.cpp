@@ -247,3 +247,23 @@ TEST_CASE("Mamba-2 2.7B: mixer parameters and state from mamba_ssm's Mamba2 and 
   CHECK(tp2.first == 3 * conv_dim / 2);
   CHECK(tp2.second == state / 2);
 }
+
+TEST_CASE("a whole context and a fractional one split over pipeline stages alike", "[kv][layout]") {
+  // cache_size multiplies a whole number of positions by the layers of each stage and sums a fractional one layer
+  // by layer: both must give each stage the same layers.
+  for (const int layers : {1, 7, 61, 80}) {
+    ModelArch m = llama70b_layout();
+    m.layers = layers;
+    m.layer_types.assign(static_cast<std::size_t>(layers), LayerAttention::full);
+    for (int pp = 1; pp <= 12; ++pp) {
+      const auto whole = kv::cache_size(m, fp16(), from_base<Tokens>(1000), Number::from_value(3), {2, pp});
+      const auto frac = kv::cache_size(m, fp16(), from_base<Tokens>(1000.5), Number::from_value(3), {2, pp});
+      CAPTURE(layers, pp);
+      CHECK(whole.per_token_per_device.value() == frac.per_token_per_device.value());
+      CHECK(whole.per_device.value() == Approx(frac.per_device.value() * 1000 / 1000.5).epsilon(1e-12));
+      CHECK(whole.per_sequence.value() == Approx(frac.per_sequence.value() * 1000 / 1000.5).epsilon(1e-12));
+      const int busiest = std::min(layers, (layers + pp - 1) / pp);
+      CHECK(whole.per_token_per_device.value() == busiest * kv::bytes_per_position(m, fp16(), 2).value());
+    }
+  }
+}

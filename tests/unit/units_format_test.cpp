@@ -80,6 +80,21 @@ TEST_CASE("rounding never leaves 1000 before a prefix", "[units][format]") {
   CHECK(h("59.999 s") == "1 min");
 }
 
+TEST_CASE("whole numbers within the digits print as they are; longer ones are rounded", "[units][format]") {
+  CHECK(h("2 B") == "2 B");
+  CHECK(h("-7 s") == "-7 s");
+  CHECK(h("999 W") == "999 W");
+  CHECK(h("9999 W") == "9.999 kW");
+  FormatOptions three;
+  three.digits = 3;
+  CHECK(h("999 W", three) == "999 W");
+  CHECK(h("9999 W", three) == "10 kW");
+  CHECK(h("1234 W", three) == "1.23 kW");
+  FormatOptions one;
+  one.digits = 1;
+  CHECK(h("7 s", one) == "7 s");
+}
+
 TEST_CASE("binary prefixes on request", "[units][format]") {
   FormatOptions bin;
   bin.binary = true;
