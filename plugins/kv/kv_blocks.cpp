@@ -1,19 +1,25 @@
 #include "plugins/kv/kv_blocks.hpp"
 
 #include <algorithm>
+#include <numeric>
 #include <stdexcept>
 
 namespace infracalc::kv {
 
 BlockAllocator::BlockAllocator(std::int64_t blocks)
-    : total_(blocks), refs_(static_cast<std::size_t>(blocks), 0), used_before_(static_cast<std::size_t>(blocks), false) {
-  for (std::int64_t b = 0; b < blocks; ++b) free_.push_back(static_cast<std::int32_t>(b));
+    : total_(blocks),
+      free_(static_cast<std::size_t>(std::max<std::int64_t>(blocks, 0))),
+      free_count_(std::max<std::int64_t>(blocks, 0)),
+      refs_(static_cast<std::size_t>(std::max<std::int64_t>(blocks, 0)), 0),
+      used_before_(static_cast<std::size_t>(std::max<std::int64_t>(blocks, 0)), false) {
+  std::iota(free_.begin(), free_.end(), 0);
 }
 
 std::optional<std::int32_t> BlockAllocator::allocate() {
-  if (free_.empty()) return std::nullopt;
-  const std::int32_t b = free_.front();
-  free_.pop_front();
+  if (free_count_ == 0) return std::nullopt;
+  const std::int32_t b = free_[static_cast<std::size_t>(free_head_)];
+  if (++free_head_ == total_) free_head_ = 0;
+  --free_count_;
   const auto i = static_cast<std::size_t>(b);
   refs_[i] = 1;
   ++stats_.allocations;
@@ -33,7 +39,10 @@ void BlockAllocator::release(std::int32_t block) {
   auto& r = refs_.at(static_cast<std::size_t>(block));
   if (r <= 0) throw std::logic_error("release of a free KV block");
   if (--r == 0) {
-    free_.push_back(block);
+    std::int64_t tail = free_head_ + free_count_;
+    if (tail >= total_) tail -= total_;
+    free_[static_cast<std::size_t>(tail)] = block;
+    ++free_count_;
     ++stats_.frees;
   }
 }
@@ -47,6 +56,5 @@ std::optional<std::int32_t> BlockAllocator::writable(std::int32_t block) {
   return copy;
 }
 
-std::int64_t blocks_for(std::int64_t tokens, std::int64_t block_size) { return (tokens + block_size - 1) / block_size; }
 
 }  // namespace infracalc::kv

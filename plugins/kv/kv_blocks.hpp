@@ -3,7 +3,6 @@
 #pragma once
 
 #include <cstdint>
-#include <deque>
 #include <optional>
 #include <vector>
 
@@ -42,7 +41,7 @@ class BlockAllocator {
   /// References to a block (0 when free).
   [[nodiscard]] int refcount(std::int32_t block) const { return refs_[static_cast<std::size_t>(block)]; }
   /// Free blocks.
-  [[nodiscard]] std::int64_t free_blocks() const { return static_cast<std::int64_t>(free_.size()); }
+  [[nodiscard]] std::int64_t free_blocks() const { return free_count_; }
   /// Blocks in use.
   [[nodiscard]] std::int64_t used_blocks() const { return total_ - free_blocks(); }
   /// Blocks in the pool.
@@ -52,13 +51,17 @@ class BlockAllocator {
 
  private:
   std::int64_t total_;
-  std::deque<std::int32_t> free_;
+  // The free list, first in first out: a ring over `total_` slots (a block is in it at most once), which a
+  // simulator building one pool per trial fills with one pass instead of a deque's chunk by chunk.
+  std::vector<std::int32_t> free_;
+  std::int64_t free_head_ = 0;
+  std::int64_t free_count_ = 0;
   std::vector<int> refs_;
   std::vector<bool> used_before_;
   BlockStats stats_;
 };
 
 /// Blocks of `block_size` tokens needed for `tokens` tokens: ceil(tokens / block_size).
-[[nodiscard]] std::int64_t blocks_for(std::int64_t tokens, std::int64_t block_size);
+[[nodiscard]] inline std::int64_t blocks_for(std::int64_t tokens, std::int64_t block_size) { return (tokens + block_size - 1) / block_size; }
 
 }  // namespace infracalc::kv

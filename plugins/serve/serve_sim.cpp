@@ -33,17 +33,9 @@ class Pool {
   [[nodiscard]] std::int64_t blocks_for(std::int64_t tokens) const { return kv::blocks_for(tokens, block_size_); }
   // Grows `held` to `n` blocks; false (and nothing taken) when the pool cannot.
   bool grow(std::vector<std::int32_t>& held, std::int64_t n) {
+    // Every decoding sequence asks every step; one in block_size steps needs a block.
     const auto have = static_cast<std::int64_t>(held.size());
-    if (n <= have) return true;
-    if (n - have > free_blocks()) return false;
-    for (std::int64_t i = have; i < n; ++i) {
-      if (alloc_) held.push_back(*alloc_->allocate());
-      else {
-        held.push_back(0);
-        ++unlimited_used_;
-      }
-    }
-    return true;
+    return n <= have || take(held, have, n);
   }
   void release(std::vector<std::int32_t>& held) {
     for (auto b : held) {
@@ -55,6 +47,18 @@ class Pool {
   [[nodiscard]] kv::BlockStats stats() const { return alloc_ ? alloc_->stats() : kv::BlockStats{}; }
 
  private:
+  bool take(std::vector<std::int32_t>& held, std::int64_t have, std::int64_t n) {
+    if (n - have > free_blocks()) return false;
+    for (std::int64_t i = have; i < n; ++i) {
+      if (alloc_) held.push_back(*alloc_->allocate());
+      else {
+        held.push_back(0);
+        ++unlimited_used_;
+      }
+    }
+    return true;
+  }
+
   std::int64_t block_size_;
   std::optional<kv::BlockAllocator> alloc_;
   std::int64_t unlimited_used_ = 0;
@@ -501,12 +505,13 @@ class Simulator {
 
   std::size_t retire() {
     std::size_t n = 0;
-    std::vector<std::int32_t> still;
-    still.reserve(running_.size());
-    for (auto r : running_) {
+    // Compacted in place, in order: this runs every step.
+    std::size_t kept = 0;
+    for (std::size_t i = 0; i < running_.size(); ++i) {
+      const std::int32_t r = running_[i];
       Seq& s = seqs_[static_cast<std::size_t>(r)];
       if (s.phase != Phase::decode || s.generated < s.output) {
-        still.push_back(r);
+        running_[kept++] = r;
         continue;
       }
       pool_.release(s.blocks);
@@ -516,7 +521,7 @@ class Simulator {
       answered(r, t_);
       ++n;
     }
-    running_ = std::move(still);
+    running_.resize(kept);
     return n;
   }
 
