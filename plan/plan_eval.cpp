@@ -28,6 +28,18 @@ std::string memo_key(const RawInputs& raw) {
   return k;
 }
 
+// A step's run: the calculator's result, or the error that refused it (a plan reports both on its sheet).
+std::shared_ptr<StepRun> fresh_run(const Plugin& plugin, const Calculator& calculator, RawInputs raw, const RunOptions& options) {
+  auto run = std::make_shared<StepRun>();
+  try {
+    run->result = run_calculator(plugin, calculator, raw, options);
+  } catch (const UserError& e) {
+    run->error = e.error;
+  }
+  run->raw = std::move(raw);
+  return run;
+}
+
 bool same(const std::optional<Cell>& a, const std::optional<Cell>& b) {
   if (a.has_value() != b.has_value()) return false;
   if (!a) return true;
@@ -128,28 +140,19 @@ std::shared_ptr<const StepRun> Evaluator::run_raw(int s, RawInputs raw) {
     return it->second;
   }
   const Step& step = program_.steps[static_cast<std::size_t>(s)];
-  std::string shared_key;
+  std::shared_ptr<const StepRun> run;
   if (shared_) {
-    shared_key = RunCache::key(step.plugin, step.calculator, raw);
-    if (auto run = shared_->find(shared_key)) {
-      ++hits_;
-      memo.emplace(std::move(key), run);
-      return run;
-    }
+    bool ran = false;
+    run = shared_->run(*step.p, *step.c, std::move(raw), options_, &ran);
+    ++(ran ? runs_ : hits_);
+  } else {
+    ++runs_;
+    run = fresh_run(*step.p, *step.c, std::move(raw), options_);
   }
-  ++runs_;
-  auto run = std::make_shared<StepRun>();
-  try {
-    run->result = run_calculator(*step.p, *step.c, raw, options_);
-  } catch (const UserError& e) {
-    run->error = e.error;
-  }
-  run->raw = std::move(raw);
   // Bounded, so a sweep's memory stays flat in its number of points: a grid repeats a step's inputs at most
   // once per value of the axes it reads, and 20,000 distinct runs of one step cover any grid a person reads.
   if (memo.size() >= 20000) memo.clear();
   memo.emplace(std::move(key), run);
-  if (shared_) shared_->add(std::move(shared_key), run);
   return run;
 }
 
@@ -164,25 +167,29 @@ void RunCache::add(std::string key, std::shared_ptr<const StepRun> run) {
   runs_.emplace(std::move(key), std::move(run));
 }
 
-std::string RunCache::key(std::string_view plugin, std::string_view calculator, const RawInputs& raw) {
+std::string RunCache::key(std::string_view plugin, std::string_view calculator, const RawInputs& raw, const RunOptions& options) {
   std::string k(plugin);
   k += '\x1d';
   k += calculator;
   k += '\x1d';
   k += memo_key(raw);
+  // The options a run depends on (the dated entries it reads, how its notes quote numbers): requests that share a
+  // cache with other options never answer from each other's runs.
+  k += '\x1d';
+  k += options.as_of.valid() ? options.as_of.str() : std::string("newest");
+  k += '\x1d';
+  k += std::to_string(options.number.digits);
+  k += options.number.binary ? "i" : "";
   return k;
 }
 
-std::shared_ptr<const StepRun> RunCache::run(const Plugin& plugin, const Calculator& calculator, RawInputs raw) {
-  std::string k = key(plugin.name, calculator.name, raw);
+std::shared_ptr<const StepRun> RunCache::run(const Plugin& plugin, const Calculator& calculator, RawInputs raw, const RunOptions& options,
+                                             bool* ran) {
+  std::string k = key(plugin.name, calculator.name, raw, options);
+  if (ran != nullptr) *ran = false;
   if (auto hit = find(k)) return hit;
-  auto fresh = std::make_shared<StepRun>();
-  try {
-    fresh->result = run_calculator(plugin, calculator, raw);
-  } catch (const UserError& e) {
-    fresh->error = e.error;
-  }
-  fresh->raw = std::move(raw);
+  if (ran != nullptr) *ran = true;
+  auto fresh = fresh_run(plugin, calculator, std::move(raw), options);
   add(std::move(k), fresh);
   return fresh;
 }

@@ -23,20 +23,22 @@ struct InputSet {
 
 /// Step runs kept beyond one evaluator, keyed by plugin, calculator and inputs: the WebAssembly engine prepares the
 /// plan again for every what-if move, and a step whose inputs did not move (the serving search when only a price
-/// did) is answered from here. Valid for one RunOptions and one catalog; bounded in size.
+/// did) is answered from here. Keyed by the run options too; valid for one catalog; bounded in size.
 class RunCache {
  public:
-  /// The run of `key`, or nullptr.
-  [[nodiscard]] std::shared_ptr<const StepRun> find(const std::string& key) const;
-  /// Keeps `run` under `key` (forgetting every run when the cache is full).
-  void add(std::string key, std::shared_ptr<const StepRun> run);
-  /// The key of a run of `plugin` `calculator` with `raw`.
-  [[nodiscard]] static std::string key(std::string_view plugin, std::string_view calculator, const RawInputs& raw);
-  /// The run of `calculator` of `plugin` with `raw` from this cache, else run now (with default options) and kept;
-  /// a refused run keeps its error.
-  [[nodiscard]] std::shared_ptr<const StepRun> run(const Plugin& plugin, const Calculator& calculator, RawInputs raw);
+  /// The key of a run of `plugin` `calculator` with `raw` and `options`.
+  [[nodiscard]] static std::string key(std::string_view plugin, std::string_view calculator, const RawInputs& raw,
+                                       const RunOptions& options);
+  /// The run of `calculator` of `plugin` with `raw` and `options` from this cache, else run now and kept; a refused
+  /// run keeps its error. `ran`, when given, tells which.
+  [[nodiscard]] std::shared_ptr<const StepRun> run(const Plugin& plugin, const Calculator& calculator, RawInputs raw,
+                                                   const RunOptions& options = {}, bool* ran = nullptr);
 
  private:
+  // The run of `key`, or nullptr.
+  [[nodiscard]] std::shared_ptr<const StepRun> find(const std::string& key) const;
+  // Keeps `run` under `key` (forgetting every run when the cache is full).
+  void add(std::string key, std::shared_ptr<const StepRun> run);
   std::unordered_map<std::string, std::shared_ptr<const StepRun>> runs_;
 };
 

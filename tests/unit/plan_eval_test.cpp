@@ -348,3 +348,33 @@ TEST_CASE("a power budget is filled with whole units and the fabric for them", "
   CHECK((gpus + 8) * l->q("per_gpu_all_in") > 2e6 - l->q("network_power_used"));
   REQUIRE(l->sheet.checks.size() == l->program->checks.size());
 }
+
+TEST_CASE("the run cache answers a repeated run, keyed by the run options too, and keeps refusals", "[plan][eval]") {
+  const Plugin* kv = find_plugin("kv");
+  REQUIRE(kv != nullptr);
+  const Calculator& size = *kv->find("size");
+  const RawInputs raw = {{"model", "llama-3-70b"}, {"tokens", "8000"}};
+  RunCache cache;
+  bool ran = false;
+  const auto first = cache.run(*kv, size, raw, {}, &ran);
+  CHECK(ran);
+  REQUIRE(first->result.has_value());
+  const auto again = cache.run(*kv, size, raw, {}, &ran);
+  CHECK_FALSE(ran);
+  CHECK(again == first);
+  RunOptions two_digits;
+  two_digits.number.digits = 2;
+  const auto other = cache.run(*kv, size, raw, two_digits, &ran);
+  CHECK(ran);
+  CHECK(other != first);
+  RunOptions dated;
+  dated.as_of = Date{2024, 1, 1};
+  CHECK(RunCache::key("kv", "size", raw, dated) != RunCache::key("kv", "size", raw, {}));
+  const RawInputs bad = {{"model", "llama-3-70b"}, {"tokens", "-5"}};
+  const auto refused = cache.run(*kv, size, bad, {}, &ran);
+  CHECK(ran);
+  CHECK_FALSE(refused->result.has_value());
+  REQUIRE(refused->error.has_value());
+  CHECK(cache.run(*kv, size, bad, {}, &ran) == refused);
+  CHECK_FALSE(ran);
+}
