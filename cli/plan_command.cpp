@@ -236,7 +236,8 @@ ExitStatus finish_sweep(PreparedPlan& p, const PlanOptions& o, const GlobalOptio
   const std::vector<plan::SweepRow> shown = out.finish(text, g);
   if (files.any()) {
     const plan::Sheet sheet = plan::worksheet_sheet(p, ro);
-    const plan::Worksheet w{p.spec, p.program, sheet};
+    plan::RunCache chart_runs;
+    const plan::Worksheet w{p.spec, p.program, sheet, &chart_runs};
     const plan::SweepTable table{&p.sweep, &shown};
     files.write(w, &table, g.out.number);
   }
@@ -371,7 +372,8 @@ ExitStatus run_plan(const PlanOptions& o, const GlobalOptions& g) {
 
   if (p.sweep.axes.empty()) {
     const plan::Sheet sheet = p.ev.evaluate(p.in);
-    const plan::Worksheet w{p.spec, p.program, sheet};
+    plan::RunCache chart_runs;
+    const plan::Worksheet w{p.spec, p.program, sheet, &chart_runs};
     if (!sheet.errors.empty()) {
       // A plan with a failed step is not a result: the errors go to stderr and nothing to stdout (exit 2).
       for (const auto& e : sheet.errors) report("error", e);

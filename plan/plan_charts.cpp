@@ -12,12 +12,13 @@ namespace infracalc::plan {
 
 namespace {
 
-// A chart's own calculator run (the roofline's batch sweep, the occupancy simulation), kept for the next page this
-// process renders: the WebAssembly engine renders the page again at every what-if move, and a move of a price
-// leaves these inputs as they were. nullptr when the calculator refuses the inputs.
-std::shared_ptr<const StepRun> chart_run(const Plugin& p, const Calculator& c, RawInputs raw) {
-  thread_local RunCache runs;
-  auto run = runs.run(p, c, std::move(raw));
+// A chart's own calculator run (the roofline's batch sweep, the occupancy simulation), through the worksheet's run
+// cache when it has one: the WebAssembly engine renders the page again at every what-if move, and a move of a price
+// leaves these inputs as they were; a command writing a page and a workbook draws each chart twice. nullptr when the
+// calculator refuses the inputs.
+std::shared_ptr<const StepRun> chart_run(const Worksheet& w, const Plugin& p, const Calculator& c, RawInputs raw) {
+  RunCache once;
+  auto run = (w.runs != nullptr ? *w.runs : once).run(p, c, std::move(raw));
   return run->result ? run : nullptr;
 }
 
@@ -97,7 +98,7 @@ std::optional<PlanChart> roofline(const Worksheet& w) {
     if (auto t = text_of(w, k)) raw.emplace_back(k, *t);
   if (auto b = q_of(w, "batch")) raw.emplace_back("batch", format_machine(b->value));
   if (auto t = q_of(w, "decode_context")) raw.emplace_back("tokens", format_machine(t->value));
-  const auto run = chart_run(*p, *c, std::move(raw));
+  const auto run = chart_run(w, *p, *c, std::move(raw));
   if (run == nullptr) return std::nullopt;
   const Result& r = *run->result;
   const Value* peak = r.find("peak");
@@ -260,7 +261,7 @@ std::optional<PlanChart> occupancy_serve(const Worksheet& w) {
     if (auto t = text_of(w, k)) raw.emplace_back(k, *t);
   for (const char* k : {"tp", "mbu", "mfu", "memory_utilization"})
     if (auto q = q_of(w, k)) raw.emplace_back(k, format_machine(q->value));
-  const auto run = chart_run(*p, *c, std::move(raw));
+  const auto run = chart_run(w, *p, *c, std::move(raw));
   if (run == nullptr) return std::nullopt;
   const Result& r = *run->result;
   const Table* t = find_table(r, "occupancy");
@@ -319,7 +320,7 @@ std::optional<PlanChart> occupancy(const Worksheet& w) {
                    {"samples", "120"}};
   if (auto t = text_of(w, "kv_dtype")) raw.emplace_back("dtype", *t);
   if (auto tp = q_of(w, "tp")) raw.emplace_back("tp", format_machine(tp->value));
-  const auto run = chart_run(*p, *c, std::move(raw));
+  const auto run = chart_run(w, *p, *c, std::move(raw));
   if (run == nullptr) return std::nullopt;
   const Result& r = *run->result;
   const Table* t = find_table(r, "timeline");

@@ -10,6 +10,8 @@
 
 namespace infracalc::plan {
 
+class RunCache;
+
 /// A worksheet ready to write: the spec, the program and one evaluation.
 struct Worksheet {
   /// The scenario.
@@ -18,6 +20,9 @@ struct Worksheet {
   const Program& program;
   /// The values.
   const Sheet& sheet;
+  /// Where the charts' own calculator runs are kept and found (the request's cache: the engine's what-if re-runs, one
+  /// command's several files); nullptr runs them afresh.
+  RunCache* runs = nullptr;
 };
 
 /// The display unit of a line for fixed-unit output (workbooks, sweep headers): its hint, else the unit

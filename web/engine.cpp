@@ -70,7 +70,7 @@ std::string run_plan(std::string_view toml, std::string_view request_json) {
   if (view == "json") return plan::plan_json_text(p, options);
   const plan::Sheet sheet = plan::worksheet_sheet(p, options);
   plan::throw_if_failed(sheet);
-  const plan::Worksheet w{p.spec, p.program, sheet};
+  const plan::Worksheet w{p.spec, p.program, sheet, p.runs.get()};
   if (view == "worksheet") return plan::plan_json(w);
   std::string page = plan::render_html(w, options.number);
   if (!page.empty() && page.back() == '\n') page.pop_back();
