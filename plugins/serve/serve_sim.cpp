@@ -16,9 +16,6 @@ namespace {
 
 constexpr std::uint64_t kThinkStream = 0x7417C0FFEEULL;
 
-// The step record of a run handed back by recycle(): a capacity search simulates dozens of trials per point, and a
-// fresh record each time is reallocated as it grows and its pages faulted in again (a fifth of a sweep's time).
-thread_local std::vector<StepSample> spare_steps;
 
 // The KV pool: kv::BlockAllocator when the cache is limited, a counter otherwise.
 class Pool {
@@ -87,7 +84,8 @@ struct Arrival {
 class Simulator {
  public:
   // least_steps: the fewest steps that can finish the run (simulate() checks it against max_steps).
-  Simulator(const SimInput& in, const EngineConfig& cfg, const StepModel& model, const StepObserver& obs, std::int64_t least_steps)
+  Simulator(const SimInput& in, const EngineConfig& cfg, const StepModel& model, const StepObserver& obs, std::int64_t least_steps,
+            std::vector<StepSample> steps)
       : in_(in), cfg_(cfg), model_(model), obs_(obs), pool_(cfg.kv_blocks, cfg.block_size), think_(in.seed ^ kThinkStream) {
     const auto n = in.requests.size();
     seqs_.resize(n);
@@ -103,7 +101,7 @@ class Simulator {
     }
     // Those steps and a prefill step per request: a run of a few hundred thousand steps otherwise grows the record by
     // copying it a dozen times.
-    res_.steps = std::move(spare_steps);
+    res_.steps = std::move(steps);
     res_.steps.clear();
     res_.steps.reserve(static_cast<std::size_t>(std::min(cfg.max_steps, least_steps + static_cast<std::int64_t>(n))));
     if (in.closed) {
@@ -548,7 +546,8 @@ class Simulator {
 
 }  // namespace
 
-SimResult simulate(const SimInput& input, const EngineConfig& engine, const StepModel& model, const StepObserver& observer) {
+SimResult simulate(const SimInput& input, const EngineConfig& engine, const StepModel& model, const StepObserver& observer,
+                   std::vector<StepSample> steps) {
   if (input.requests.empty()) throw UserError{{"serve: no requests to simulate", "give --count, --requests or --requests-file"}};
   if (engine.max_batch < 1) throw UserError{{"--max-batch: expected at least 1 sequence", "e.g. --max-batch 64"}};
   if (engine.block_size < 1) throw UserError{{"--block-size: expected at least 1 token", "e.g. --block-size 16"}};
@@ -570,11 +569,7 @@ SimResult simulate(const SimInput& input, const EngineConfig& engine, const Step
                                  "{:.4g} tokens, one a step)",
                                  engine.max_steps, outputs, engine.max_batch, longest),
                      "simulate a representative sample (fewer or shorter requests)"}};
-  return Simulator(input, engine, model, observer, static_cast<std::int64_t>(least_steps)).run();
-}
-
-void recycle(SimResult&& run) {
-  if (run.steps.capacity() > spare_steps.capacity()) spare_steps = std::move(run.steps);
+  return Simulator(input, engine, model, observer, static_cast<std::int64_t>(least_steps), std::move(steps)).run();
 }
 
 }  // namespace infracalc::serve

@@ -206,11 +206,10 @@ struct SimResult {
 
 /// Runs the simulation. Throws UserError when a request can never fit the KV pool or the run exceeds
 /// max_steps.
+/// `steps` is storage for the step record, emptied first: an earlier run's SimResult::steps, for callers that run many
+/// simulations and keep only their summaries (a capacity search's trials), so the record is neither reallocated as
+/// it grows nor its pages faulted in again.
 [[nodiscard]] SimResult simulate(const SimInput& input, const EngineConfig& engine, const StepModel& model,
-                                 const StepObserver& observer = {});
-
-/// Gives a finished run's step record back for the next simulate() on this thread to fill (no reallocation, no new
-/// pages); for callers that run many simulations and keep only their summaries.
-void recycle(SimResult&& run);
+                                 const StepObserver& observer = {}, std::vector<StepSample> steps = {});
 
 }  // namespace infracalc::serve
