@@ -5,6 +5,8 @@
 #include <cstdint>
 #include <functional>
 #include <limits>
+#include <optional>
+#include <span>
 #include <string>
 #include <string_view>
 #include <type_traits>
@@ -397,5 +399,24 @@ struct Plugin {
     return nullptr;
   }
 };
+
+/// A calculator's name and the function that builds its descriptor. Every plugin lists its calculators in a table of
+/// these: the whole plugin is built from it, and so is the plugin with only the calculator a query names.
+struct CalculatorFactory {
+  /// The name the descriptor declares.
+  std::string_view name;
+  /// Builds the descriptor.
+  Calculator (*build)();
+};
+
+/// The plugin `name` with every calculator of `table`, in its order, and `kernels`.
+[[nodiscard]] Plugin assemble_plugin(std::string_view name, std::string_view doc, std::span<const CalculatorFactory> table,
+                                     std::vector<Kernel> kernels);
+
+/// The plugin `name` holding only the calculator of `table` called `calculator` (its doc, that calculator, no
+/// kernels), built on first use into `built` (one slot per row of `table`); nullptr when the table has no such name.
+/// A query runs one calculator: building the others cost `decode ceiling` a tenth of its start-up.
+[[nodiscard]] const Plugin* plugin_with_only(std::string_view name, std::string_view doc, std::span<const CalculatorFactory> table,
+                                             std::span<std::optional<Plugin>> built, std::string_view calculator);
 
 }  // namespace infracalc

@@ -17,8 +17,7 @@ struct PluginEntry {
   /// Builds (once) and returns the descriptor.
   const Plugin& (*get)();
   /// Builds (once) the plugin holding only the calculator called by its argument (name, doc, that calculator, no
-  /// kernels), or returns nullptr when it has none by that name; nullptr for a plugin that builds its calculators
-  /// together. A query runs one calculator: building the others cost `decode ceiling` a tenth of its start-up.
+  /// kernels), or returns nullptr when it has none by that name (plugin_with_only over the plugin's calculator table).
   const Plugin* (*with_only)(std::string_view calculator) = nullptr;
 };
 
