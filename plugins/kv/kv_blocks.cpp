@@ -1,50 +1,83 @@
 #include "plugins/kv/kv_blocks.hpp"
 
 #include <algorithm>
-#include <numeric>
 #include <stdexcept>
 
 namespace infracalc::kv {
 
-BlockAllocator::BlockAllocator(std::int64_t blocks)
-    : total_(blocks),
-      free_(static_cast<std::size_t>(std::max<std::int64_t>(blocks, 0))),
-      free_count_(std::max<std::int64_t>(blocks, 0)),
-      refs_(static_cast<std::size_t>(std::max<std::int64_t>(blocks, 0)), 0),
-      used_before_(static_cast<std::size_t>(std::max<std::int64_t>(blocks, 0)), false) {
-  std::iota(free_.begin(), free_.end(), 0);
+BlockAllocator::BlockAllocator(std::int64_t blocks) : total_(std::max<std::int64_t>(blocks, 0)) {
+  if (total_ > INT32_MAX) throw std::length_error("a KV block pool of more than 2^31 blocks");
 }
 
 std::optional<std::int32_t> BlockAllocator::allocate() {
-  if (free_count_ == 0) return std::nullopt;
-  const std::int32_t b = free_[static_cast<std::size_t>(free_head_)];
-  if (++free_head_ == total_) free_head_ = 0;
-  --free_count_;
-  const auto i = static_cast<std::size_t>(b);
-  refs_[i] = 1;
+  std::int32_t b = 0;
+  if (fresh_ < total_) {
+    b = fresh_++;
+    refs_.push_back(1);
+  } else if (freed_count_ > 0) {
+    b = take_freed();
+    refs_[static_cast<std::size_t>(b)] = 1;
+    ++stats_.reuses;
+  } else {
+    return std::nullopt;
+  }
   ++stats_.allocations;
-  if (used_before_[i]) ++stats_.reuses;
-  used_before_[i] = true;
   stats_.peak_used = std::max(stats_.peak_used, used_blocks());
   return b;
 }
 
+bool BlockAllocator::allocate_into(std::vector<std::int32_t>& out, std::int64_t n) {
+  if (n <= 0) return true;
+  if (n > free_blocks()) return false;
+  // What n calls of allocate() do, the never-used blocks as one run.
+  const auto run = static_cast<std::int32_t>(std::min<std::int64_t>(n, total_ - fresh_));
+  for (std::int32_t i = 0; i < run; ++i) out.push_back(fresh_ + i);
+  fresh_ += run;
+  refs_.resize(static_cast<std::size_t>(fresh_), 1);
+  stats_.allocations += run;
+  for (std::int64_t i = run; i < n; ++i) out.push_back(*allocate());
+  stats_.peak_used = std::max(stats_.peak_used, used_blocks());
+  return true;
+}
+
 void BlockAllocator::retain(std::int32_t block) {
-  auto& r = refs_.at(static_cast<std::size_t>(block));
-  if (r <= 0) throw std::logic_error("retain of a free KV block");
-  ++r;
+  if (block < 0 || block >= fresh_ || refs_[static_cast<std::size_t>(block)] <= 0) throw std::logic_error("retain of a free KV block");
+  ++refs_[static_cast<std::size_t>(block)];
+}
+
+std::int32_t BlockAllocator::take_freed() {
+  const std::int32_t b = freed_[freed_head_];
+  freed_head_ = (freed_head_ + 1) & (freed_.size() - 1);
+  --freed_count_;
+  return b;
+}
+
+void BlockAllocator::make_room(std::size_t more) {
+  if (freed_count_ + more <= freed_.size()) return;
+  std::size_t size = std::max<std::size_t>(64, freed_.size());
+  while (size < freed_count_ + more) size *= 2;
+  std::vector<std::int32_t> grown(size);
+  for (std::size_t i = 0; i < freed_count_; ++i) grown[i] = freed_[(freed_head_ + i) & (freed_.size() - 1)];
+  freed_ = std::move(grown);
+  freed_head_ = 0;
+}
+
+void BlockAllocator::drop(std::int32_t block) {
+  if (block < 0 || block >= fresh_ || refs_[static_cast<std::size_t>(block)] <= 0) throw std::logic_error("release of a free KV block");
+  if (--refs_[static_cast<std::size_t>(block)] != 0) return;
+  freed_[(freed_head_ + freed_count_) & (freed_.size() - 1)] = block;
+  ++freed_count_;
+  ++stats_.frees;
 }
 
 void BlockAllocator::release(std::int32_t block) {
-  auto& r = refs_.at(static_cast<std::size_t>(block));
-  if (r <= 0) throw std::logic_error("release of a free KV block");
-  if (--r == 0) {
-    std::int64_t tail = free_head_ + free_count_;
-    if (tail >= total_) tail -= total_;
-    free_[static_cast<std::size_t>(tail)] = block;
-    ++free_count_;
-    ++stats_.frees;
-  }
+  make_room(1);
+  drop(block);
+}
+
+void BlockAllocator::release(const std::vector<std::int32_t>& blocks) {
+  make_room(blocks.size());
+  for (const std::int32_t b : blocks) drop(b);
 }
 
 std::optional<std::int32_t> BlockAllocator::writable(std::int32_t block) {

@@ -28,20 +28,26 @@ class BlockAllocator {
   /// A pool of `blocks` free blocks.
   explicit BlockAllocator(std::int64_t blocks);
 
-  /// A free block with reference count 1, or nullopt when none is free. Freed blocks are reused in the
-  /// order they were freed (a FIFO free list, as vLLM's block manager keeps one).
+  /// A free block with reference count 1, or nullopt when none is free. Blocks never used go first, lowest id first;
+  /// then freed blocks are reused in the order they were freed (a FIFO free list, as vLLM's block manager keeps one).
   [[nodiscard]] std::optional<std::int32_t> allocate();
+  /// allocate() `n` times, appending the blocks to `out`; false, and nothing taken, when fewer than `n` are free.
+  bool allocate_into(std::vector<std::int32_t>& out, std::int64_t n);
   /// Adds a reference (another sequence shares the block).
   void retain(std::int32_t block);
   /// Drops a reference; the block returns to the free list at zero.
   void release(std::int32_t block);
+  /// release() of each block, in order.
+  void release(const std::vector<std::int32_t>& blocks);
   /// The block to write into: `block` itself when it is not shared, otherwise a fresh copy (the shared
   /// original loses one reference). nullopt when a copy is needed and no block is free.
   [[nodiscard]] std::optional<std::int32_t> writable(std::int32_t block);
   /// References to a block (0 when free).
-  [[nodiscard]] int refcount(std::int32_t block) const { return refs_[static_cast<std::size_t>(block)]; }
+  [[nodiscard]] int refcount(std::int32_t block) const {
+    return block < fresh_ ? refs_[static_cast<std::size_t>(block)] : 0;
+  }
   /// Free blocks.
-  [[nodiscard]] std::int64_t free_blocks() const { return free_count_; }
+  [[nodiscard]] std::int64_t free_blocks() const { return (total_ - fresh_) + static_cast<std::int64_t>(freed_count_); }
   /// Blocks in use.
   [[nodiscard]] std::int64_t used_blocks() const { return total_ - free_blocks(); }
   /// Blocks in the pool.
@@ -50,14 +56,24 @@ class BlockAllocator {
   [[nodiscard]] const BlockStats& stats() const { return stats_; }
 
  private:
+  // Grows the free list so that `more` blocks can join it.
+  void make_room(std::size_t more);
+  // One reference fewer; the block joins the free list at zero (make_room first).
+  void drop(std::int32_t block);
+  // The oldest freed block, taken off the list.
+  std::int32_t take_freed();
+
   std::int64_t total_;
-  // The free list, first in first out: a ring over `total_` slots (a block is in it at most once), which a
-  // simulator building one pool per trial fills with one pass instead of a deque's chunk by chunk.
-  std::vector<std::int32_t> free_;
-  std::int64_t free_head_ = 0;
-  std::int64_t free_count_ = 0;
+  // Blocks fresh_ .. total_-1 were never handed out, so a pool costs nothing until it is used (a simulator builds
+  // one per trial, of up to millions of blocks): the free list of a pool that starts with every block in id order,
+  // freed blocks behind them, is those blocks in id order followed by the freed ones.
+  std::int32_t fresh_ = 0;
+  // Freed blocks, first in first out: a ring of a power-of-two size, doubled when full.
+  std::vector<std::int32_t> freed_;
+  std::size_t freed_head_ = 0;
+  std::size_t freed_count_ = 0;
+  // References of blocks 0 .. fresh_-1.
   std::vector<int> refs_;
-  std::vector<bool> used_before_;
   BlockStats stats_;
 };
 

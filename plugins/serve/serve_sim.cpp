@@ -35,24 +35,17 @@ class Pool {
     return n <= have || take(held, have, n);
   }
   void release(std::vector<std::int32_t>& held) {
-    for (auto b : held) {
-      if (alloc_) alloc_->release(b);
-      else --unlimited_used_;
-    }
+    if (alloc_) alloc_->release(held);
+    else unlimited_used_ -= static_cast<std::int64_t>(held.size());
     held.clear();
   }
   [[nodiscard]] kv::BlockStats stats() const { return alloc_ ? alloc_->stats() : kv::BlockStats{}; }
 
  private:
   bool take(std::vector<std::int32_t>& held, std::int64_t have, std::int64_t n) {
-    if (n - have > free_blocks()) return false;
-    for (std::int64_t i = have; i < n; ++i) {
-      if (alloc_) held.push_back(*alloc_->allocate());
-      else {
-        held.push_back(0);
-        ++unlimited_used_;
-      }
-    }
+    if (alloc_) return alloc_->allocate_into(held, n - have);
+    held.resize(static_cast<std::size_t>(n), 0);
+    unlimited_used_ += n - have;
     return true;
   }
 
@@ -73,7 +66,45 @@ struct Seq {
   Phase phase = Phase::pending;
   bool swapped = false;  // preempted by swapping: its cache waits in host memory
   bool started = false;
+  // Continuous batching decodes every running sequence in the decode phase at every decode step, so while one is
+  // there its context and generated count are kept as of decode step `epoch` and grow by one with each step after
+  // (Simulator::decoded); they are brought up to date when it leaves the phase.
+  std::int64_t epoch = 0;
+  std::int64_t stamp = 0;     // when it was last admitted: running_ is in this order
+  std::uint32_t version = 0;  // bumped when it leaves the decode phase, which makes its pending Due entries stale
 };
+
+// A decode step at which a sequence in the decode phase needs something: a new KV block, or to retire.
+struct Due {
+  std::int64_t epoch;
+  std::int64_t stamp;
+  std::int32_t request;
+  std::uint32_t version;
+  bool operator>(const Due& o) const { return epoch != o.epoch ? epoch > o.epoch : stamp > o.stamp; }
+};
+
+using DueQueue = std::priority_queue<Due, std::vector<Due>, std::greater<>>;
+
+// The work of a step that is a decode group and at most one other entry (a prefill chunk, or static batching's one
+// slot): the key of a remembered price.
+struct StepKey {
+  std::int64_t sequences = -1;
+  std::int64_t context_sum = 0;
+  SeqWork one{.context = -1, .tokens = 0, .prefill = false};
+  bool operator==(const StepKey& o) const {
+    return sequences == o.sequences && context_sum == o.context_sum && one.context == o.one.context && one.tokens == o.one.tokens &&
+           one.prefill == o.one.prefill;
+  }
+};
+
+struct PricedStep {
+  StepKey key;
+  double seconds = 0;
+};
+
+// Steps of that shape repeat: a replica serving one request at a time prices the same contexts for every request of
+// the same lengths. A direct-mapped table of this many prices keeps them.
+constexpr std::size_t kPricedSteps = 1024;
 
 struct Arrival {
   double time;
@@ -86,7 +117,13 @@ class Simulator {
   // least_steps: the fewest steps that can finish the run (simulate() checks it against max_steps).
   Simulator(const SimInput& in, const EngineConfig& cfg, const StepModel& model, const StepObserver& obs, std::int64_t least_steps,
             std::vector<StepSample> steps)
-      : in_(in), cfg_(cfg), model_(model), obs_(obs), pool_(cfg.kv_blocks, cfg.block_size), think_(in.seed ^ kThinkStream) {
+      : in_(in),
+        cfg_(cfg),
+        model_(model),
+        obs_(obs),
+        pool_(cfg.kv_blocks, cfg.block_size),
+        think_(in.seed ^ kThinkStream),
+        grow_ring_(static_cast<std::size_t>(std::min<std::int64_t>(cfg.block_size + 1, 4096))) {
     const auto n = in.requests.size();
     seqs_.resize(n);
     res_.requests.resize(n);
@@ -173,10 +210,29 @@ class Simulator {
 
   // --- stepping ---
 
+  // The step model's time of the step being built.
+  double price() {
+    if (work_.size() > 1 || (work_.empty() && !group_)) return (group_ ? model_.group_time(*group_, work_) : model_.time(work_)).value();
+    StepKey key;
+    key.sequences = group_ ? group_->sequences : 0;
+    key.context_sum = group_ ? group_->context_sum : 0;
+    if (!work_.empty()) key.one = work_.front();
+    const std::uint64_t mix = static_cast<std::uint64_t>(key.sequences) * 0x9E3779B97F4A7C15ULL ^
+                              static_cast<std::uint64_t>(key.context_sum) * 0xC2B2AE3D27D4EB4FULL ^
+                              static_cast<std::uint64_t>(key.one.context) * 0x165667B19E3779F9ULL ^
+                              static_cast<std::uint64_t>(key.one.tokens) * 0x27D4EB2F165667C5ULL ^ (key.one.prefill ? 1ULL : 0ULL);
+    PricedStep& slot = priced_[static_cast<std::size_t>((mix ^ (mix >> 29)) % kPricedSteps)];
+    if (!(slot.key == key)) {
+      slot.key = key;
+      slot.seconds = (group_ ? model_.group_time(*group_, work_) : model_.time(work_)).value();
+    }
+    return slot.seconds;
+  }
+
   // Prices the step, advances time, records the sample and tells the observer.
   double run_step(StepSample& sample, double extra) {
     count_step();
-    const double dt = model_.time(work_).value() + extra;
+    const double dt = price() + extra;
     sample.start = t_;
     sample.duration = dt;
     sample.waiting = static_cast<std::int32_t>(waiting_.size());
@@ -201,9 +257,12 @@ class Simulator {
     }
     work_.clear();
     items_.clear();
+    chunk_requests_.clear();
     admitted_.clear();
     preempted_.clear();
     finished_.clear();
+    group_.reset();
+    step_decodes_ = 0;
   }
 
   void idle_until_next_arrival() {
@@ -318,10 +377,81 @@ class Simulator {
 
   // --- continuous batching ---
 
+  // Context and output tokens of a running sequence in the decode phase, brought up to date.
+  [[nodiscard]] std::int64_t decoded(const Seq& s) const { return epoch_ - s.epoch; }
+
+  // A running sequence enters the decode phase with its context and generated count as they are now.
+  void enter_decode(std::int32_t r) {
+    Seq& s = seqs_[static_cast<std::size_t>(r)];
+    s.phase = Phase::decode;
+    s.epoch = epoch_;
+    ++decoding_;
+    decode_context_ += s.context;
+    // It retires after the step that brings it to its output; it needs a block at the step whose token would not fit
+    // those it holds (pool_.grow's blocks_for(context + 1)).
+    finishes_.push({epoch_ + s.output - s.generated, s.stamp, r, s.version});
+    const auto held = static_cast<std::int64_t>(s.blocks.size());
+    schedule_grow({epoch_ + std::max<std::int64_t>(0, held * cfg_.block_size - s.context), s.stamp, r, s.version});
+  }
+
+  // A sequence needs a block at most every block_size decode steps, so its next need waits in a ring of buckets by
+  // decode step instead of a heap: a step looks at one bucket.
+  void schedule_grow(const Due& d) { grow_ring_[static_cast<std::size_t>(d.epoch) % grow_ring_.size()].push_back(d); }
+
+  // The live entries of this step's bucket that are due now, in running order; the later ones stay.
+  void take_grows() {
+    due_.clear();
+    auto& bucket = grow_ring_[static_cast<std::size_t>(epoch_) % grow_ring_.size()];
+    std::size_t kept = 0;
+    for (const Due& d : bucket) {
+      if (!live(d)) continue;
+      if (d.epoch < epoch_) throw std::logic_error("serve simulator: a decode step was missed");
+      if (d.epoch == epoch_) due_.push_back(d);
+      else bucket[kept++] = d;
+    }
+    bucket.resize(kept);
+    std::sort(due_.begin(), due_.end(), [](const Due& a, const Due& b) { return a.stamp < b.stamp; });
+  }
+
+  // A sequence leaves the decode phase: its lazily kept counts are brought up to date.
+  void leave_decode(Seq& s) {
+    const std::int64_t d = decoded(s);
+    s.context += d;
+    s.generated += d;
+    s.epoch = epoch_;
+    --decoding_;
+    decode_context_ -= s.context;
+    ++s.version;
+  }
+
+  [[nodiscard]] bool live(const Due& d) const {
+    const Seq& s = seqs_[static_cast<std::size_t>(d.request)];
+    return s.phase == Phase::decode && s.version == d.version;
+  }
+
+  // The sequences that retire at this step, in running order.
+  void take_finishes() {
+    due_.clear();
+    while (!finishes_.empty() && finishes_.top().epoch <= epoch_) {
+      const Due d = finishes_.top();
+      finishes_.pop();
+      if (!live(d)) continue;
+      if (d.epoch < epoch_) throw std::logic_error("serve simulator: a decode step was missed");
+      due_.push_back(d);
+    }
+  }
+
+  void leave_prefill(std::int32_t r) {
+    prefill_context_ -= seqs_[static_cast<std::size_t>(r)].context;
+    prefilling_.erase(std::find(prefilling_.begin(), prefilling_.end(), r));
+  }
+
   // Frees a sequence's slot and blocks; recompute loses its cache, swap keeps it in host memory.
   double preempt(std::int32_t victim) {
     Seq& s = seqs_[static_cast<std::size_t>(victim)];
     running_.erase(std::find(running_.begin(), running_.end(), victim));
+    if (s.phase == Phase::decode) leave_decode(s);
+    else if (s.phase == Phase::prefill) leave_prefill(victim);
     double cost = 0;
     const auto n = static_cast<std::int64_t>(s.blocks.size());
     if (cfg_.preemption == kv::Preemption::swap && s.phase == Phase::decode) {
@@ -341,16 +471,19 @@ class Simulator {
     return cost;
   }
 
-  // Every decoding sequence gets one token slot, taking a block when its last one is full; when none is
-  // free the most recently admitted sequence is preempted (possibly the one asking).
+  // Every decoding sequence gets one token slot. The ones whose last block is full take a block, in running order; when
+  // none is free the most recently admitted sequence is preempted (possibly the one asking). The others need nothing,
+  // so the step knows its decodes by their count and context sum (group_), or, where the step model needs each
+  // context or an observer each sequence, lists them in running order.
   double reserve_decodes(bool& preempted_any) {
     double cost = 0;
-    for (std::size_t i = 0; i < running_.size(); ++i) {
-      const std::int32_t r = running_[i];
+    take_grows();
+    for (const Due& d : due_) {
+      const std::int32_t r = d.request;
       Seq& s = seqs_[static_cast<std::size_t>(r)];
-      if (s.phase != Phase::decode) continue;
+      if (s.phase != Phase::decode) continue;  // preempted for an earlier one
       bool self = false;
-      while (!pool_.grow(s.blocks, pool_.blocks_for(s.context + 1))) {
+      while (!pool_.grow(s.blocks, static_cast<std::int64_t>(s.blocks.size()) + 1)) {
         preempted_any = true;
         const std::int32_t victim = running_.back();
         cost += preempt(victim);
@@ -360,9 +493,24 @@ class Simulator {
         }
       }
       if (self) break;  // it was the last running sequence
-      work_.push_back({s.context, 1, false});
-      items_.push_back({r, 0, true, false});
+      schedule_grow({epoch_ + cfg_.block_size, s.stamp, r, s.version});
     }
+    step_decodes_ = decoding_;
+    if (decoding_ == 0) return cost;
+    const DecodeGroup group{decoding_, decode_context_};
+    decodes_listed_ = !model_.prices_group(group);
+    if (!decodes_listed_) group_ = group;
+    if (decodes_listed_ || obs_) {
+      for (const std::int32_t r : running_) {
+        const Seq& s = seqs_[static_cast<std::size_t>(r)];
+        if (s.phase != Phase::decode) continue;
+        if (decodes_listed_) work_.push_back({s.context + decoded(s), 1, false});
+        if (obs_) items_.push_back({r, 0, true, false});
+      }
+    }
+    // The step's token, counted now: a sequence entering the decode phase later in this step starts after it.
+    ++epoch_;
+    decode_context_ += decoding_;
     return cost;
   }
 
@@ -380,6 +528,7 @@ class Simulator {
     if (!running_.empty()) ++res_.backfills;
     running_.push_back(r);
     admitted_.push_back(r);
+    s.stamp = next_stamp_++;
     auto& out = res_.requests[static_cast<std::size_t>(r)];
     if (!s.started) {
       s.started = true;
@@ -387,12 +536,13 @@ class Simulator {
     }
     if (s.swapped) {
       s.swapped = false;
-      s.phase = Phase::decode;
       cost += static_cast<double>(s.blocks.size()) * cfg_.swap_time_per_block.value();
+      enter_decode(r);
     } else {
       s.phase = Phase::prefill;
       s.context = 0;
       s.target = tokens;
+      prefilling_.push_back(r);
     }
     res_.peak_running = std::max(res_.peak_running, static_cast<int>(running_.size()));
     return true;
@@ -404,7 +554,8 @@ class Simulator {
     const std::int64_t chunk = std::min(s.target - s.context, budget);
     if (chunk <= 0) return 0;
     work_.push_back({s.context, chunk, true});
-    items_.push_back({r, chunk, s.context + chunk == s.target, false});
+    chunk_requests_.push_back(r);
+    if (obs_) items_.push_back({r, chunk, s.context + chunk == s.target, false});
     return chunk;
   }
 
@@ -418,11 +569,15 @@ class Simulator {
       }
       double extra = 0;
       bool preempted_any = false;
+      decodes_listed_ = false;
       if (cfg_.chunked_prefill) {
         extra += reserve_decodes(preempted_any);
-        std::int64_t budget = cfg_.step_tokens - static_cast<std::int64_t>(work_.size());
-        for (auto r : running_)
-          if (seqs_[static_cast<std::size_t>(r)].phase == Phase::prefill && budget > 0) budget -= schedule_chunk(r, budget);
+        std::int64_t budget = cfg_.step_tokens - step_decodes_;
+        // Chunks go to the prefilling sequences in running order (schedule_chunk does not change the list).
+        for (const std::int32_t r : prefilling_) {
+          if (budget <= 0) break;
+          budget -= schedule_chunk(r, budget);
+        }
         if (!preempted_any) {
           while (budget > 0 && admit_head(extra)) {
             const std::int32_t r = running_.back();
@@ -447,7 +602,7 @@ class Simulator {
         }
         if (!prefilled) extra += reserve_decodes(preempted_any);
       }
-      if (work_.empty()) {
+      if (step_decodes_ == 0 && chunk_requests_.empty()) {
         // Only preemptions or swap-ins happened: copies take time, work resumes next step.
         if (++stalled_ > 3) throw std::logic_error("serve simulator: no progress");
         if (extra > 0) {
@@ -462,65 +617,68 @@ class Simulator {
       stalled_ = 0;
       StepSample st;
       st.running = static_cast<std::int32_t>(running_.size());
-      st.carried = static_cast<std::int32_t>(work_.size());
-      for (const auto& w : work_) {
-        if (w.prefill) {
-          ++st.prefilling;
-          st.prefill_tokens += w.tokens;
-        } else {
-          ++st.decoding;
-        }
-      }
+      st.decoding = static_cast<std::int32_t>(step_decodes_);
+      st.carried = static_cast<std::int32_t>(step_decodes_ + static_cast<std::int64_t>(chunk_requests_.size()));
+      st.prefilling = static_cast<std::int32_t>(chunk_requests_.size());
+      for (const auto& w : chunk_work()) st.prefill_tokens += w.tokens;
       run_step(st, extra);
       apply_step(st);
-      std::int64_t kv_tokens = 0;
-      for (auto r : running_) kv_tokens += seqs_[static_cast<std::size_t>(r)].context;
       st.blocks_used = pool_.used_blocks();
-      st.kv_tokens = kv_tokens;
+      st.kv_tokens = decode_context_ + prefill_context_;
       done += retire();
       publish(st);
     }
   }
 
+  // The prefill chunks of the step being built: work_ after its decodes, when they are listed.
+  [[nodiscard]] std::span<const SeqWork> chunk_work() const {
+    return std::span<const SeqWork>(work_).subspan(decodes_listed_ ? static_cast<std::size_t>(step_decodes_) : 0);
+  }
+
+  // The step's decodes were counted when they were reserved; its prefill chunks cache their tokens, and a sequence
+  // whose (re)prefill is complete has its next output token and decodes from then on.
   void apply_step(StepSample& st) {
-    for (std::size_t i = 0; i < work_.size(); ++i) {
-      const std::int32_t r = items_[i].request;
+    st.output_tokens += static_cast<std::int32_t>(step_decodes_);
+    res_.output_tokens += step_decodes_;
+    const auto chunks = chunk_work();
+    for (std::size_t i = 0; i < chunks.size(); ++i) {
+      const std::int32_t r = chunk_requests_[i];
       Seq& s = seqs_[static_cast<std::size_t>(r)];
       auto& out = res_.requests[static_cast<std::size_t>(r)];
-      s.context += work_[i].tokens;
-      if (work_[i].prefill) {
-        res_.prefill_tokens += work_[i].tokens;
-        if (s.context < s.target) continue;
-        s.phase = Phase::decode;
-      }
+      s.context += chunks[i].tokens;
+      prefill_context_ += chunks[i].tokens;
+      res_.prefill_tokens += chunks[i].tokens;
+      if (s.context < s.target) continue;
+      leave_prefill(r);
       ++s.generated;
       ++st.output_tokens;
       ++res_.output_tokens;
       if (s.generated == 1) out.first_token = from_base<Seconds>(t_);
       out.last_token = from_base<Seconds>(t_);
+      enter_decode(r);
     }
   }
 
+  // Sequences that produced their last token leave, in running order.
   std::size_t retire() {
-    std::size_t n = 0;
-    // Compacted in place, in order: this runs every step.
-    std::size_t kept = 0;
-    for (std::size_t i = 0; i < running_.size(); ++i) {
-      const std::int32_t r = running_[i];
+    take_finishes();
+    for (const Due& d : due_) {
+      const std::int32_t r = d.request;
       Seq& s = seqs_[static_cast<std::size_t>(r)];
-      if (s.phase != Phase::decode || s.generated < s.output) {
-        running_[kept++] = r;
-        continue;
-      }
+      leave_decode(s);
       pool_.release(s.blocks);
       s.phase = Phase::done;
-      res_.requests[static_cast<std::size_t>(r)].done = from_base<Seconds>(t_);
+      auto& out = res_.requests[static_cast<std::size_t>(r)];
+      out.last_token = from_base<Seconds>(t_);
+      out.done = from_base<Seconds>(t_);
       finished_.push_back(r);
       answered(r, t_);
-      ++n;
     }
-    running_.resize(kept);
-    return n;
+    if (!due_.empty())
+      running_.erase(std::remove_if(running_.begin(), running_.end(),
+                                    [this](std::int32_t r) { return seqs_[static_cast<std::size_t>(r)].phase == Phase::done; }),
+                     running_.end());
+    return due_.size();
   }
 
   const SimInput& in_;
@@ -538,10 +696,28 @@ class Simulator {
   double busy_ = 0;
   int stalled_ = 0;
   SimResult res_;
-  // The step being built.
+  // Continuous batching's decode phase: decode steps so far, the running sequences in the phase and the sum of their
+  // contexts, the sum over the running sequences still prefilling (and those, in running order), and when each
+  // decoding sequence next needs a block or retires.
+  std::int64_t epoch_ = 0;
+  std::int64_t decoding_ = 0;
+  std::int64_t decode_context_ = 0;
+  std::int64_t prefill_context_ = 0;
+  std::vector<std::int32_t> prefilling_;
+  std::int64_t next_stamp_ = 0;
+  std::vector<std::vector<Due>> grow_ring_;
+  DueQueue finishes_;
+  std::vector<Due> due_;
+  // The step being built: its work for the step model (the decodes listed first when decodes_listed_, else priced as
+  // group_), the request of each prefill chunk, the decoding sequences, and for an observer each sequence's part.
   std::vector<SeqWork> work_;
+  std::optional<DecodeGroup> group_;
+  bool decodes_listed_ = false;
+  std::vector<std::int32_t> chunk_requests_;
+  std::int64_t step_decodes_ = 0;
   std::vector<StepItem> items_;
   std::vector<std::int32_t> admitted_, preempted_, finished_;
+  std::vector<PricedStep> priced_ = std::vector<PricedStep>(kPricedSteps);
 };
 
 }  // namespace

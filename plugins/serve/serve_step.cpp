@@ -1,6 +1,8 @@
 #include "plugins/serve/serve_step.hpp"
 
 #include <algorithm>
+#include <cmath>
+#include <stdexcept>
 #include <vector>
 
 #include "plugins/kv/kv_layout.hpp"
@@ -39,39 +41,45 @@ RooflineStepModel::RooflineStepModel(decode::Workload workload, decode::Roof roo
   const double layers = std::max(1, m.layers);
   pair_decode_ = decode::attention_flops_per_token(w_, from_base<Tokens>(0)).value() / layers;
   pair_prefill_ = decode::attention_flops_prefill(w_, from_base<Tokens>(1), true).value() / layers;
+  // A double holds every whole number below 2^53 exactly, so sums of such numbers are the same in any order.
+  group_exact_ = window_ == 0 && std::trunc(pair_decode_) == pair_decode_ && pair_decode_ >= 0;
+  group_pairs_cap_ = std::ldexp(1.0, 53) / (std::max(1.0, pair_decode_) * std::max(1.0, attn_full_layers_));
 }
 
-decode::StepDetail RooflineStepModel::from_sums(double tokens, double read_full, double read_sliding, double write_full,
-                                                double write_sliding, double attention) const {
+decode::StepDetail RooflineStepModel::from_sums(const Sums& s) const {
   decode::StepDetail d;
-  if (tokens == 0) return d;
+  if (s.tokens == 0) return d;
   const double ranks = tp_;
-  d.weights = decode::weights_read(w_, tokens) / ranks;
-  d.matmul_flops = tokens * w_.matmul_flops_per_token / ranks;
+  d.weights = decode::weights_read(w_, s.tokens) / ranks;
+  d.matmul_flops = s.tokens * w_.matmul_flops_per_token / ranks;
   if (!w_.arch) return d;
-  d.kv_read = read_full * kv_full_ + read_sliding * kv_sliding_;
-  d.kv_write = write_full * kv_full_ + write_sliding * kv_sliding_;
-  d.attention_flops = from_base<Flops>(attention / ranks);
+  d.kv_read = s.read_full * kv_full_ + s.read_sliding * kv_sliding_;
+  d.kv_write = s.write_full * kv_full_ + s.write_sliding * kv_sliding_;
+  d.attention_flops = from_base<Flops>(s.attention / ranks);
   return d;
 }
 
-decode::StepDetail RooflineStepModel::detail(std::span<const SeqWork> work) const {
-  double tokens = 0, read_full = 0, read_sliding = 0, write_full = 0, write_sliding = 0, attn = 0;
+void RooflineStepModel::add(Sums& sums, std::span<const SeqWork> work) const {
   for (const auto& s : work) {
     const auto c = static_cast<double>(s.context);
     const auto t = static_cast<double>(s.tokens);
-    tokens += t;
-    read_full += c;
-    write_full += t;
+    sums.tokens += t;
+    sums.read_full += c;
+    sums.write_full += t;
     double pairs = attn_full_layers_ * (t * c + t * (t + 1) / 2);
     if (window_ > 0) {
-      read_sliding += std::min(c, window_);
-      write_sliding += std::min(t, window_);
+      sums.read_sliding += std::min(c, window_);
+      sums.write_sliding += std::min(t, window_);
       pairs += attn_sliding_layers_ * sliding_pairs(c, t, window_);
     }
-    attn += (s.prefill ? pair_prefill_ : pair_decode_) * pairs;
+    sums.attention += (s.prefill ? pair_prefill_ : pair_decode_) * pairs;
   }
-  return from_sums(tokens, read_full, read_sliding, write_full, write_sliding, attn);
+}
+
+decode::StepDetail RooflineStepModel::detail(std::span<const SeqWork> work) const {
+  Sums sums;
+  add(sums, work);
+  return from_sums(sums);
 }
 
 decode::StepDetail RooflineStepModel::uniform_detail(std::int64_t batch, const SeqWork& work) const {
@@ -111,9 +119,29 @@ RooflineStepModel RooflineStepModel::calibrated(const decode::Efficiency& e, dec
 
 decode::StepTime RooflineStepModel::step(std::span<const SeqWork> work) const {
   if (work.empty()) return {};
-  double tokens = 0;
-  for (const auto& s : work) tokens += static_cast<double>(s.tokens);
-  return priced(detail(work), tokens, static_cast<double>(work.size()));
+  Sums sums;
+  add(sums, work);
+  return priced(from_sums(sums), sums.tokens, static_cast<double>(work.size()));
+}
+
+bool RooflineStepModel::prices_group(const DecodeGroup& group) const {
+  return group_exact_ && static_cast<double>(group.context_sum + group.sequences) <= group_pairs_cap_;
+}
+
+Seconds RooflineStepModel::group_time(const DecodeGroup& group, std::span<const SeqWork> rest) const {
+  const auto n = static_cast<double>(group.sequences);
+  const auto pairs = static_cast<double>(group.context_sum + group.sequences);
+  // What add() gives for the group one by one: each decode reads its context, writes one position and attends to
+  // context + 1 positions on every full-attention layer.
+  Sums sums{.tokens = n,
+            .read_full = static_cast<double>(group.context_sum),
+            .read_sliding = 0,
+            .write_full = n,
+            .write_sliding = 0,
+            .attention = pair_decode_ * (attn_full_layers_ * pairs)};
+  add(sums, rest);
+  if (sums.tokens == 0) return Seconds{};
+  return priced(from_sums(sums), sums.tokens, n + static_cast<double>(rest.size())).total;
 }
 
 decode::StepTime RooflineStepModel::uniform_step(std::int64_t batch, const SeqWork& work) const {
@@ -130,6 +158,15 @@ Seconds StepModel::uniform_time(std::int64_t batch, const SeqWork& work) const {
   return time(all);
 }
 
+bool StepModel::prices_group(const DecodeGroup& /*group*/) const { return false; }
+
+Seconds StepModel::group_time(const DecodeGroup& group, std::span<const SeqWork> rest) const {
+  // Only for models that price groups; a caller without per-sequence contexts cannot do better.
+  (void)group;
+  (void)rest;
+  throw std::logic_error("StepModel::group_time: this model prices sequences one by one");
+}
+
 LinearStepModel::LinearStepModel(Seconds base, Seconds per_sequence, Seconds per_prompt_token)
     : base_(base), per_sequence_(per_sequence), per_prompt_token_(per_prompt_token) {}
 
@@ -140,9 +177,17 @@ Seconds LinearStepModel::uniform_time(std::int64_t batch, const SeqWork& work) c
   return base_ + b * per_sequence_;
 }
 
-Seconds LinearStepModel::time(std::span<const SeqWork> work) const {
-  double decoding = 0, prompt = 0;
-  for (const auto& s : work) {
+Seconds LinearStepModel::time(std::span<const SeqWork> work) const { return with_decodes(0, work); }
+
+bool LinearStepModel::prices_group(const DecodeGroup& /*group*/) const { return true; }
+
+Seconds LinearStepModel::group_time(const DecodeGroup& group, std::span<const SeqWork> rest) const {
+  return with_decodes(static_cast<double>(group.sequences), rest);
+}
+
+Seconds LinearStepModel::with_decodes(double decoding, std::span<const SeqWork> rest) const {
+  double prompt = 0;
+  for (const auto& s : rest) {
     if (s.prefill) prompt += static_cast<double>(s.tokens);
     else decoding += 1;
   }

@@ -27,6 +27,14 @@ struct SeqWork {
   bool prefill = false;
 };
 
+/// Sequences that each decode one token in a step, known by their count and the sum of their cached contexts.
+struct DecodeGroup {
+  /// Decoding sequences.
+  std::int64_t sequences = 0;
+  /// Tokens cached over all of them.
+  std::int64_t context_sum = 0;
+};
+
 /// Prices one step of an inference engine.
 class StepModel {
  public:
@@ -36,6 +44,13 @@ class StepModel {
   [[nodiscard]] virtual Seconds time(std::span<const SeqWork> work) const = 0;
   /// Time of a step carrying `batch` sequences that all do `work`; the same as time() on `batch` copies.
   [[nodiscard]] virtual Seconds uniform_time(std::int64_t batch, const SeqWork& work) const;
+  /// True when group_time(group, rest) gives exactly the double time() gives for the group's decodes, one entry per
+  /// sequence in any order, followed by `rest`: the model needs only their count and context sum, and its sums over
+  /// them are whole numbers below 2^53, so no order rounds differently. False (the default) where a sequence's own
+  /// context matters (a sliding window) or a sum could round.
+  [[nodiscard]] virtual bool prices_group(const DecodeGroup& group) const;
+  /// time() of the step whose work is the group's decodes followed by `rest`; only where prices_group(group).
+  [[nodiscard]] virtual Seconds group_time(const DecodeGroup& group, std::span<const SeqWork> rest) const;
 };
 
 /// The roofline model of decode::decode_step and decode::prefill_step, generalised to a step that mixes
@@ -61,6 +76,10 @@ class RooflineStepModel final : public StepModel {
   [[nodiscard]] Seconds time(std::span<const SeqWork> work) const override;
   /// A uniform batch priced in constant time: one sequence's reads and arithmetic times the batch.
   [[nodiscard]] Seconds uniform_time(std::int64_t batch, const SeqWork& work) const override;
+  /// Exact for a model without a sliding window whose per-pair attention cost is a whole number of operations.
+  [[nodiscard]] bool prices_group(const DecodeGroup& group) const override;
+  /// The step priced from the group's sums, then `rest` as time() adds it.
+  [[nodiscard]] Seconds group_time(const DecodeGroup& group, std::span<const SeqWork> rest) const override;
 
   /// The same replica priced as real engines run it: calibrated efficiencies `e` of `engine` for
   /// `bits`-bit arithmetic (decode::calibrated_step_time), collectives at their calibrated bandwidth.
@@ -80,9 +99,19 @@ class RooflineStepModel final : public StepModel {
   std::optional<decode::Link> link_;
   Bytes act_bytes_;
   Seconds overhead_;
-  // Prices a step from its per-sequence sums and its token count.
-  [[nodiscard]] decode::StepDetail from_sums(double tokens, double read_full, double read_sliding, double write_full,
-                                             double write_sliding, double attention) const;
+  // What a step's sequences add up to.
+  struct Sums {
+    double tokens = 0;
+    double read_full = 0;
+    double read_sliding = 0;
+    double write_full = 0;
+    double write_sliding = 0;
+    double attention = 0;
+  };
+  // Adds each sequence of `work` to `sums`, in order.
+  void add(Sums& sums, std::span<const SeqWork> work) const;
+  // Prices a step from its per-sequence sums.
+  [[nodiscard]] decode::StepDetail from_sums(const Sums& sums) const;
   [[nodiscard]] decode::StepTime priced(const decode::StepDetail& d, double tokens, double sequences) const;
   // Calibrated pricing when set (see calibrated()).
   const decode::Efficiency* eff_ = nullptr;
@@ -98,6 +127,10 @@ class RooflineStepModel final : public StepModel {
   // Operations per (query, key) pair of one layer, decoding and prefilling (they differ for MLA).
   double pair_decode_ = 0;
   double pair_prefill_ = 0;
+  // Whether a decode group's sums are exact (prices_group), and the most attended pairs (Σ context + sequences) for
+  // which pair_decode_ × pairs × layers stays below 2^53.
+  bool group_exact_ = false;
+  double group_pairs_cap_ = 0;
 };
 
 /// A step model from measured times: `base` for every step that decodes (reading the weights),
@@ -110,8 +143,14 @@ class LinearStepModel final : public StepModel {
   [[nodiscard]] Seconds time(std::span<const SeqWork> work) const override;
   /// The same for `batch` copies of `work`, in constant time.
   [[nodiscard]] Seconds uniform_time(std::int64_t batch, const SeqWork& work) const override;
+  /// Always exact: the model counts decoding sequences and prompt tokens, whole numbers.
+  [[nodiscard]] bool prices_group(const DecodeGroup& group) const override;
+  /// The group's sequences counted as decodes, then `rest` as time() adds it.
+  [[nodiscard]] Seconds group_time(const DecodeGroup& group, std::span<const SeqWork> rest) const override;
 
  private:
+  // time() of `decoding` sequences that decode besides `rest`.
+  [[nodiscard]] Seconds with_decodes(double decoding, std::span<const SeqWork> rest) const;
   Seconds base_;
   Seconds per_sequence_;
   Seconds per_prompt_token_;

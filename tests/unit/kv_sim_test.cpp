@@ -1,6 +1,7 @@
 // The paged scheduler, prefix sharing, compression, work and offload math of the kv plugin.
 #include <catch2/catch.hpp>
 
+#include "plugins/kv/kv_blocks.hpp"
 #include "plugins/kv/kv_compress.hpp"
 #include "plugins/kv/kv_offload.hpp"
 #include "plugins/kv/kv_paged.hpp"
@@ -136,4 +137,38 @@ TEST_CASE("a transfer costs latency plus bytes over bandwidth", "[kv][offload]")
   const Tier small{"hbm", from_base<Bytes>(80e9), from_base<BytesPerSecond>(3.35e12), from_base<Seconds>(500e-9)};
   CHECK(first_fit({small, nvme}, from_base<Bytes>(100e9)) == 1);
   CHECK(first_fit({small, nvme}, from_base<Bytes>(10e12)) == -1);
+}
+
+TEST_CASE("the block pool hands out never-used blocks in id order, then freed ones in the order they were freed", "[kv][blocks]") {
+  kv::BlockAllocator pool(6);
+  std::vector<std::int32_t> a;
+  REQUIRE(pool.allocate_into(a, 4));
+  CHECK(a == std::vector<std::int32_t>{0, 1, 2, 3});
+  CHECK_FALSE(pool.allocate_into(a, 3));  // two free: nothing taken
+  CHECK(pool.free_blocks() == 2);
+  pool.release(std::vector<std::int32_t>{2, 0});
+  pool.release(3);
+  CHECK(pool.refcount(0) == 0);
+  CHECK(pool.refcount(1) == 1);
+  CHECK(pool.refcount(5) == 0);  // never handed out
+  std::vector<std::int32_t> b;
+  REQUIRE(pool.allocate_into(b, 5));
+  CHECK(b == std::vector<std::int32_t>{4, 5, 2, 0, 3});
+  CHECK_FALSE(pool.allocate().has_value());
+  CHECK(pool.stats().allocations == 9);
+  CHECK(pool.stats().reuses == 3);
+  CHECK(pool.stats().frees == 3);
+  CHECK(pool.stats().peak_used == 6);
+  // Shared blocks return at their last reference; a block released once too often is a bug.
+  pool.retain(4);
+  pool.release(4);
+  CHECK(pool.refcount(4) == 1);
+  pool.release(4);
+  CHECK_THROWS_AS(pool.release(4), std::logic_error);
+  // The free list grows past its first ring and keeps its order.
+  kv::BlockAllocator big(1000);
+  std::vector<std::int32_t> all;
+  REQUIRE(big.allocate_into(all, 1000));
+  for (std::int32_t i = 999; i >= 0; --i) big.release(i);
+  for (std::int32_t i = 999; i >= 0; --i) CHECK(*big.allocate() == i);
 }

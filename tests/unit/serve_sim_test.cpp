@@ -2,6 +2,7 @@
 #include <catch2/catch.hpp>
 
 #include <cmath>
+#include <random>
 
 #include "catalog/model_arch.hpp"
 #include "plugins/decode/decode_workload.hpp"
@@ -31,6 +32,40 @@ decode::Workload sim_workload(const char* id) {
 decode::Roof h100() { return {from_base<BytesPerSecond>(3.35e12), from_base<FlopsPerSecond>(989.4e12)}; }
 
 RooflineStepModel llama() { return {sim_workload("llama-3.1-8b"), h100(), 1, std::nullopt, from_base<Bytes>(2.0), Seconds{}}; }
+
+// A step model that prices every step sequence by sequence: the reference the grouped pricing must equal.
+class Listed final : public StepModel {
+ public:
+  explicit Listed(const StepModel& m) : m_(m) {}
+  [[nodiscard]] Seconds time(std::span<const SeqWork> work) const override { return m_.time(work); }
+
+ private:
+  const StepModel& m_;
+};
+
+void same_run(const SimResult& a, const SimResult& b) {
+  REQUIRE(a.requests.size() == b.requests.size());
+  for (std::size_t i = 0; i < a.requests.size(); ++i) {
+    const RequestOutcome &x = a.requests[i], &y = b.requests[i];
+    CHECK(x.scheduled.value() == y.scheduled.value());
+    CHECK(x.first_token.value() == y.first_token.value());
+    CHECK(x.last_token.value() == y.last_token.value());
+    CHECK(x.done.value() == y.done.value());
+    CHECK(x.preemptions == y.preemptions);
+  }
+  REQUIRE(a.steps.size() == b.steps.size());
+  for (std::size_t i = 0; i < a.steps.size(); ++i) {
+    const StepSample &x = a.steps[i], &y = b.steps[i];
+    CHECK((x.duration == y.duration && x.running == y.running && x.waiting == y.waiting && x.decoding == y.decoding &&
+           x.prefill_tokens == y.prefill_tokens && x.blocks_used == y.blocks_used && x.kv_tokens == y.kv_tokens));
+  }
+  CHECK(a.makespan.value() == b.makespan.value());
+  CHECK(a.preemptions == b.preemptions);
+  CHECK(a.recomputed_tokens == b.recomputed_tokens);
+  CHECK(a.swapped_blocks == b.swapped_blocks);
+  CHECK(a.pool.reuses == b.pool.reuses);
+  CHECK(a.pool.peak_used == b.pool.peak_used);
+}
 
 std::vector<Request> fixed(int n, std::int64_t p, std::int64_t o) {
   std::vector<Request> r(static_cast<std::size_t>(n));
@@ -366,4 +401,67 @@ TEST_CASE("a uniform step priced in constant time equals the step of its copies"
   CHECK(lin.uniform_time(5, SeqWork{10, 1, false}).value() == Approx(lin.time(dec).value()));
   const std::vector<SeqWork> pre(3, SeqWork{0, 100, true});
   CHECK(lin.uniform_time(3, SeqWork{0, 100, true}).value() == Approx(lin.time(pre).value()));
+}
+
+TEST_CASE("a decode group prices exactly as its sequences one by one", "[serve][step]") {
+  std::mt19937_64 rng(7);
+  std::uniform_int_distribution<std::int64_t> context(0, 40000);
+  for (const char* id : {"llama-3.1-8b", "deepseek-v3", "qwen3-30b-a3b", "gemma-3-27b", "mistral-7b"}) {
+    const RooflineStepModel m(sim_workload(id), h100(), 2, decode::Link{from_base<BytesPerSecond>(450e9), from_base<Seconds>(1e-6)},
+                              from_base<Bytes>(2.0), from_base<Seconds>(1e-4));
+    for (int n : {1, 3, 64, 255}) {
+      std::vector<SeqWork> work;
+      DecodeGroup group{n, 0};
+      for (int i = 0; i < n; ++i) {
+        work.push_back({context(rng), 1, false});
+        group.context_sum += work.back().context;
+      }
+      const std::vector<SeqWork> rest = {{0, 512, true}, {1000, 37, true}};
+      work.insert(work.end(), rest.begin(), rest.end());
+      if (!m.prices_group(group)) {
+        // A sliding window needs each context: only the windowed models may refuse.
+        CHECK(m.workload().arch->sliding_window > 0);
+        continue;
+      }
+      // The same double, not a close one: the simulator's grouped and listed runs must not drift apart.
+      CHECK(m.group_time(group, rest).value() == m.time(work).value());
+      CHECK(m.group_time(group, {}).value() == m.time(std::span<const SeqWork>(work).first(static_cast<std::size_t>(n))).value());
+    }
+  }
+  const LinearStepModel lin(sec(0.02), sec(0.0002), sec(1e-5));
+  const std::vector<SeqWork> rest = {{0, 100, true}};
+  const std::vector<SeqWork> all = {{5, 1, false}, {9, 1, false}, {0, 100, true}};
+  CHECK(lin.prices_group({2, 14}));
+  CHECK(lin.group_time({2, 14}, rest).value() == lin.time(all).value());
+}
+
+TEST_CASE("grouped decodes simulate exactly as decodes priced one by one", "[serve][sim]") {
+  const RooflineStepModel m = llama();
+  const Listed listed(m);
+  REQUIRE(m.prices_group({4, 4000}));
+  SimInput open;
+  open.requests = draw_requests(120, 3, 1500, 300, LengthDist::exponential, 1 << 14);
+  poisson_arrivals(open.requests, from_base<PerSecond>(20.0), 3);
+  SimInput closed;
+  closed.requests = draw_requests(90, 4, 800, 200, LengthDist::uniform, 1 << 14);
+  closed.closed = ClosedLoop{16, sec(0.5), true};
+  for (const SimInput* in : {&open, &closed}) {
+    for (bool chunked : {false, true}) {
+      for (std::int64_t blocks : {std::int64_t{0}, std::int64_t{1200}}) {
+        for (auto pre : {kv::Preemption::recompute, kv::Preemption::swap}) {
+          EngineConfig e;
+          e.max_batch = 48;
+          e.chunked_prefill = chunked;
+          e.step_tokens = chunked ? 512 : 8192;
+          e.kv_blocks = blocks;
+          e.preemption = pre;
+          e.swap_time_per_block = sec(2e-6);
+          const SimResult a = simulate(*in, e, m);
+          const SimResult b = simulate(*in, e, listed);
+          if (blocks > 0 && in == &open) CHECK(a.preemptions > 0);
+          same_run(a, b);
+        }
+      }
+    }
+  }
 }

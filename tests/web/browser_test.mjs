@@ -238,6 +238,7 @@ async function check_report(browser, plan) {
   if (controls.length === 0) fail(`report ${plan}: the what-if panel has no controls`);
   const reached = new Set(await tab_order(page));
   const redraws = [];
+  const slowest = [];
   let moves = 0, refused = 0;
   // Each control moved once from the plan as written (an arrow key; Enter commits a typed field), then the panel's
   // reset: after each move the page must equal a report written natively with the same overrides, or, where the
@@ -256,6 +257,7 @@ async function check_report(browser, plan) {
     redraws.push(state.ms);
     ++moves;
     const sets = Object.entries(state.overrides).flatMap(([k, v]) => ['--set', `${k}=${v}`]);
+    if (Number.isFinite(state.ms)) slowest.push([state.ms, sets.filter((s) => s !== '--set').join(' ')]);
     const expected_file = join(scratch, 'expected.html');
     // The native page without its panel (INFRACALC_WEB_ENGINE empty): the values are the same, and it loads at once.
     const r = spawnSync(resolve(opts.infracalc), ['plan', plan, ...sets, '--html', expected_file, '--force'],
@@ -282,7 +284,8 @@ async function check_report(browser, plan) {
   }
   check_quiet(page, `report ${plan}`);
   const ok = redraws.filter(Number.isFinite);
-  console.log(`report ${plan}: ${controls.length} controls, ${moves} moves checked (${refused} of them refused); re-run median ${median(ok).toFixed(1)} ms, max ${Math.max(...ok).toFixed(1)} ms`);
+  console.log(`report ${plan}: ${controls.length} controls, ${moves} moves checked (${refused} of them refused); re-run median ${median(ok).toFixed(1)} ms, max ${Math.max(...ok).toFixed(1)} ms: ` +
+              slowest.sort((a, b) => b[0] - a[0]).slice(0, 3).map(([ms, what]) => `${ms.toFixed(0)} ms after ${what}`).join('; '));
 }
 
 const browser = await Browser.launch(opts.chromium);
