@@ -1,6 +1,7 @@
 #include "plugins/kv/kv_blocks.hpp"
 
 #include <algorithm>
+#include <memory>
 #include <stdexcept>
 
 namespace infracalc::kv {
@@ -29,6 +30,10 @@ std::optional<std::int32_t> BlockAllocator::allocate() {
 bool BlockAllocator::allocate_into(std::vector<std::int32_t>& out, std::int64_t n) {
   if (n <= 0) return true;
   if (n > free_blocks()) return false;
+  if (n == 1) {
+    out.push_back(*allocate());
+    return true;
+  }
   // What n calls of allocate() do, the never-used blocks as one run.
   const auto run = static_cast<std::int32_t>(std::min<std::int64_t>(n, total_ - fresh_));
   for (std::int32_t i = 0; i < run; ++i) out.push_back(fresh_ + i);
@@ -47,37 +52,36 @@ void BlockAllocator::retain(std::int32_t block) {
 
 std::int32_t BlockAllocator::take_freed() {
   const std::int32_t b = freed_[freed_head_];
-  freed_head_ = (freed_head_ + 1) & (freed_.size() - 1);
+  freed_head_ = (freed_head_ + 1) & (freed_size_ - 1);
   --freed_count_;
   return b;
 }
 
 void BlockAllocator::make_room(std::size_t more) {
-  if (freed_count_ + more <= freed_.size()) return;
-  std::size_t size = std::max<std::size_t>(64, freed_.size());
+  if (freed_count_ + more <= freed_size_) return;
+  std::size_t size = std::max<std::size_t>(64, freed_size_);
   while (size < freed_count_ + more) size *= 2;
-  std::vector<std::int32_t> grown(size);
-  for (std::size_t i = 0; i < freed_count_; ++i) grown[i] = freed_[(freed_head_ + i) & (freed_.size() - 1)];
+  // Left uninitialised: only the slots written are read.
+  std::unique_ptr<std::int32_t[]> grown(new std::int32_t[size]);
+  for (std::size_t i = 0; i < freed_count_; ++i) grown[i] = freed_[(freed_head_ + i) & (freed_size_ - 1)];
   freed_ = std::move(grown);
+  freed_size_ = size;
   freed_head_ = 0;
 }
 
-void BlockAllocator::drop(std::int32_t block) {
-  if (block < 0 || block >= fresh_ || refs_[static_cast<std::size_t>(block)] <= 0) throw std::logic_error("release of a free KV block");
-  if (--refs_[static_cast<std::size_t>(block)] != 0) return;
-  freed_[(freed_head_ + freed_count_) & (freed_.size() - 1)] = block;
-  ++freed_count_;
-  ++stats_.frees;
-}
+void BlockAllocator::release(std::int32_t block) { release(std::span<const std::int32_t>(&block, 1)); }
 
-void BlockAllocator::release(std::int32_t block) {
-  make_room(1);
-  drop(block);
-}
-
-void BlockAllocator::release(const std::vector<std::int32_t>& blocks) {
+void BlockAllocator::release(std::span<const std::int32_t> blocks) {
   make_room(blocks.size());
-  for (const std::int32_t b : blocks) drop(b);
+  const std::size_t mask = freed_size_ - 1;
+  for (const std::int32_t b : blocks) {
+    if (static_cast<std::uint32_t>(b) >= static_cast<std::uint32_t>(fresh_) || refs_[static_cast<std::size_t>(b)] <= 0)
+      throw std::logic_error("release of a free KV block");
+    if (--refs_[static_cast<std::size_t>(b)] != 0) continue;
+    freed_[(freed_head_ + freed_count_) & mask] = b;
+    ++freed_count_;
+    ++stats_.frees;
+  }
 }
 
 std::optional<std::int32_t> BlockAllocator::writable(std::int32_t block) {

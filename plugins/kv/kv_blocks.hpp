@@ -2,8 +2,11 @@
 // between sequences by reference counts, copied on write, and reused after they are freed.
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
+#include <memory>
 #include <optional>
+#include <span>
 #include <vector>
 
 namespace infracalc::kv {
@@ -38,7 +41,7 @@ class BlockAllocator {
   /// Drops a reference; the block returns to the free list at zero.
   void release(std::int32_t block);
   /// release() of each block, in order.
-  void release(const std::vector<std::int32_t>& blocks);
+  void release(std::span<const std::int32_t> blocks);
   /// The block to write into: `block` itself when it is not shared, otherwise a fresh copy (the shared
   /// original loses one reference). nullopt when a copy is needed and no block is free.
   [[nodiscard]] std::optional<std::int32_t> writable(std::int32_t block);
@@ -58,8 +61,6 @@ class BlockAllocator {
  private:
   // Grows the free list so that `more` blocks can join it.
   void make_room(std::size_t more);
-  // One reference fewer; the block joins the free list at zero (make_room first).
-  void drop(std::int32_t block);
   // The oldest freed block, taken off the list.
   std::int32_t take_freed();
 
@@ -69,11 +70,50 @@ class BlockAllocator {
   // freed blocks behind them, is those blocks in id order followed by the freed ones.
   std::int32_t fresh_ = 0;
   // Freed blocks, first in first out: a ring of a power-of-two size, doubled when full.
-  std::vector<std::int32_t> freed_;
+  std::unique_ptr<std::int32_t[]> freed_;
+  std::size_t freed_size_ = 0;
   std::size_t freed_head_ = 0;
   std::size_t freed_count_ = 0;
   // References of blocks 0 .. fresh_-1.
   std::vector<int> refs_;
+  BlockStats stats_;
+};
+
+/// A pool whose blocks are never shared, counted instead of named: for the same takes and releases its counters are
+/// BlockAllocator's (whose first `blocks` allocations are never-used blocks and every later one a reuse, whatever was
+/// freed in between), at the cost of a few additions, where a sequence of a few thousand tokens would otherwise list
+/// hundreds of block ids.
+class BlockCount {
+ public:
+  /// A pool of `blocks` free blocks.
+  explicit BlockCount(std::int64_t blocks) : total_(std::max<std::int64_t>(blocks, 0)) {}
+  /// Takes `n` blocks; false, and nothing taken, when fewer are free.
+  bool take(std::int64_t n) {
+    if (n > free_blocks()) return false;
+    const std::int64_t before = stats_.allocations;
+    stats_.allocations += n;
+    stats_.reuses += std::max<std::int64_t>(0, stats_.allocations - std::max(before, total_));
+    used_ += n;
+    stats_.peak_used = std::max(stats_.peak_used, used_);
+    return true;
+  }
+  /// Returns `n` blocks taken before.
+  void release(std::int64_t n) {
+    used_ -= n;
+    stats_.frees += n;
+  }
+  /// Free blocks.
+  [[nodiscard]] std::int64_t free_blocks() const { return total_ - used_; }
+  /// Blocks in use.
+  [[nodiscard]] std::int64_t used_blocks() const { return used_; }
+  /// Blocks in the pool.
+  [[nodiscard]] std::int64_t total_blocks() const { return total_; }
+  /// Counters, as BlockAllocator's (no copies: nothing is shared).
+  [[nodiscard]] const BlockStats& stats() const { return stats_; }
+
+ private:
+  std::int64_t total_;
+  std::int64_t used_ = 0;
   BlockStats stats_;
 };
 

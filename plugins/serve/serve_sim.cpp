@@ -17,40 +17,36 @@ namespace {
 constexpr std::uint64_t kThinkStream = 0x7417C0FFEEULL;
 
 
-// The KV pool: kv::BlockAllocator when the cache is limited, a counter otherwise.
+// The KV pool. A serving engine never shares a block here (no prefix cache), so the pool counts blocks
+// (kv::BlockCount, the PagedAttention pool's counters) and a sequence holds a number of them.
 class Pool {
  public:
   Pool(std::int64_t blocks, std::int64_t block_size) : block_size_(block_size) {
-    if (blocks > 0) alloc_.emplace(blocks);
+    if (blocks > 0) count_.emplace(blocks);
   }
-  [[nodiscard]] bool limited() const { return alloc_.has_value(); }
-  [[nodiscard]] std::int64_t free_blocks() const { return alloc_ ? alloc_->free_blocks() : INT64_MAX / 4; }
-  [[nodiscard]] std::int64_t used_blocks() const { return alloc_ ? alloc_->used_blocks() : unlimited_used_; }
-  [[nodiscard]] std::int64_t total_blocks() const { return alloc_ ? alloc_->total_blocks() : 0; }
+  [[nodiscard]] bool limited() const { return count_.has_value(); }
+  [[nodiscard]] std::int64_t free_blocks() const { return count_ ? count_->free_blocks() : INT64_MAX / 4; }
+  [[nodiscard]] std::int64_t used_blocks() const { return count_ ? count_->used_blocks() : unlimited_used_; }
+  [[nodiscard]] std::int64_t total_blocks() const { return count_ ? count_->total_blocks() : 0; }
   [[nodiscard]] std::int64_t blocks_for(std::int64_t tokens) const { return kv::blocks_for(tokens, block_size_); }
   // Grows `held` to `n` blocks; false (and nothing taken) when the pool cannot.
-  bool grow(std::vector<std::int32_t>& held, std::int64_t n) {
-    // Every decoding sequence asks every step; one in block_size steps needs a block.
-    const auto have = static_cast<std::int64_t>(held.size());
-    return n <= have || take(held, have, n);
-  }
-  void release(std::vector<std::int32_t>& held) {
-    if (alloc_) alloc_->release(held);
-    else unlimited_used_ -= static_cast<std::int64_t>(held.size());
-    held.clear();
-  }
-  [[nodiscard]] kv::BlockStats stats() const { return alloc_ ? alloc_->stats() : kv::BlockStats{}; }
-
- private:
-  bool take(std::vector<std::int32_t>& held, std::int64_t have, std::int64_t n) {
-    if (alloc_) return alloc_->allocate_into(held, n - have);
-    held.resize(static_cast<std::size_t>(n), 0);
-    unlimited_used_ += n - have;
+  bool grow(std::int64_t& held, std::int64_t n) {
+    if (n <= held) return true;
+    if (count_ && !count_->take(n - held)) return false;
+    if (!count_) unlimited_used_ += n - held;
+    held = n;
     return true;
   }
+  void release(std::int64_t& held) {
+    if (count_) count_->release(held);
+    else unlimited_used_ -= held;
+    held = 0;
+  }
+  [[nodiscard]] kv::BlockStats stats() const { return count_ ? count_->stats() : kv::BlockStats{}; }
 
+ private:
   std::int64_t block_size_;
-  std::optional<kv::BlockAllocator> alloc_;
+  std::optional<kv::BlockCount> count_;
   std::int64_t unlimited_used_ = 0;
 };
 
@@ -62,7 +58,7 @@ struct Seq {
   std::int64_t context = 0;    // tokens whose K and V are cached
   std::int64_t target = 0;     // tokens the current (re)prefill must cache
   std::int64_t generated = 0;  // output tokens produced
-  std::vector<std::int32_t> blocks;
+  std::int64_t blocks = 0;  // KV blocks held
   Phase phase = Phase::pending;
   bool swapped = false;  // preempted by swapping: its cache waits in host memory
   bool started = false;
@@ -70,7 +66,8 @@ struct Seq {
   // there its context and generated count are kept as of decode step `epoch` and grow by one with each step after
   // (Simulator::decoded); they are brought up to date when it leaves the phase.
   std::int64_t epoch = 0;
-  std::int64_t stamp = 0;     // when it was last admitted: running_ is in this order
+  std::int64_t next_grow = 0;  // the decode step at which it next needs a block
+  std::int64_t stamp = 0;      // when it was last admitted: running_ is in this order
   std::uint32_t version = 0;  // bumped when it leaves the decode phase, which makes its pending Due entries stale
 };
 
@@ -103,8 +100,9 @@ struct PricedStep {
 };
 
 // Steps of that shape repeat: a replica serving one request at a time prices the same contexts for every request of
-// the same lengths. A direct-mapped table of this many prices keeps them.
-constexpr std::size_t kPricedSteps = 1024;
+// the same lengths. A table of this many sets of kPricedWays prices keeps them; a full set gives up its oldest.
+constexpr std::size_t kPricedSets = 1024;
+constexpr std::size_t kPricedWays = 4;
 
 struct Arrival {
   double time;
@@ -130,9 +128,6 @@ class Simulator {
     for (std::size_t i = 0; i < n; ++i) {
       seqs_[i].prompt = in.requests[i].prompt;
       seqs_[i].output = in.requests[i].output;
-      // Its blocks at the longest (a request too long for the pool is refused by check_fits before it runs).
-      if (pool_.limited())
-        seqs_[i].blocks.reserve(static_cast<std::size_t>(std::min(pool_.blocks_for(seqs_[i].prompt + seqs_[i].output), pool_.total_blocks())));
       res_.requests[i].prompt = in.requests[i].prompt;
       res_.requests[i].output = in.requests[i].output;
     }
@@ -221,11 +216,16 @@ class Simulator {
                               static_cast<std::uint64_t>(key.context_sum) * 0xC2B2AE3D27D4EB4FULL ^
                               static_cast<std::uint64_t>(key.one.context) * 0x165667B19E3779F9ULL ^
                               static_cast<std::uint64_t>(key.one.tokens) * 0x27D4EB2F165667C5ULL ^ (key.one.prefill ? 1ULL : 0ULL);
-    PricedStep& slot = priced_[static_cast<std::size_t>((mix ^ (mix >> 29)) % kPricedSteps)];
-    if (!(slot.key == key)) {
-      slot.key = key;
-      slot.seconds = (group_ ? model_.group_time(*group_, work_) : model_.time(work_)).value();
-    }
+    const std::size_t set = static_cast<std::size_t>((mix ^ (mix >> 29)) % kPricedSets) * kPricedWays;
+    for (std::size_t w = 0; w < kPricedWays; ++w)
+      if (priced_[set + w].key == key) return priced_[set + w].seconds;
+    // Its ways shift down one, the oldest falling out, and the new price goes first.
+    std::move_backward(priced_.begin() + static_cast<std::ptrdiff_t>(set),
+                       priced_.begin() + static_cast<std::ptrdiff_t>(set + kPricedWays - 1),
+                       priced_.begin() + static_cast<std::ptrdiff_t>(set + kPricedWays));
+    PricedStep& slot = priced_[set];
+    slot.key = key;
+    slot.seconds = (group_ ? model_.group_time(*group_, work_) : model_.time(work_)).value();
     return slot.seconds;
   }
 
@@ -390,8 +390,8 @@ class Simulator {
     // It retires after the step that brings it to its output; it needs a block at the step whose token would not fit
     // those it holds (pool_.grow's blocks_for(context + 1)).
     finishes_.push({epoch_ + s.output - s.generated, s.stamp, r, s.version});
-    const auto held = static_cast<std::int64_t>(s.blocks.size());
-    schedule_grow({epoch_ + std::max<std::int64_t>(0, held * cfg_.block_size - s.context), s.stamp, r, s.version});
+    s.next_grow = epoch_ + std::max<std::int64_t>(0, s.blocks * cfg_.block_size - s.context);
+    schedule_grow({s.next_grow, s.stamp, r, s.version});
   }
 
   // A sequence needs a block at most every block_size decode steps, so its next need waits in a ring of buckets by
@@ -453,7 +453,7 @@ class Simulator {
     if (s.phase == Phase::decode) leave_decode(s);
     else if (s.phase == Phase::prefill) leave_prefill(victim);
     double cost = 0;
-    const auto n = static_cast<std::int64_t>(s.blocks.size());
+    const auto n = s.blocks;
     if (cfg_.preemption == kv::Preemption::swap && s.phase == Phase::decode) {
       s.swapped = true;
       res_.swapped_blocks += n;
@@ -483,7 +483,7 @@ class Simulator {
       Seq& s = seqs_[static_cast<std::size_t>(r)];
       if (s.phase != Phase::decode) continue;  // preempted for an earlier one
       bool self = false;
-      while (!pool_.grow(s.blocks, static_cast<std::int64_t>(s.blocks.size()) + 1)) {
+      while (!pool_.grow(s.blocks, s.blocks + 1)) {
         preempted_any = true;
         const std::int32_t victim = running_.back();
         cost += preempt(victim);
@@ -493,7 +493,8 @@ class Simulator {
         }
       }
       if (self) break;  // it was the last running sequence
-      schedule_grow({epoch_ + cfg_.block_size, s.stamp, r, s.version});
+      s.next_grow = epoch_ + cfg_.block_size;
+      schedule_grow({s.next_grow, s.stamp, r, s.version});
     }
     step_decodes_ = decoding_;
     if (decoding_ == 0) return cost;
@@ -536,7 +537,7 @@ class Simulator {
     }
     if (s.swapped) {
       s.swapped = false;
-      cost += static_cast<double>(s.blocks.size()) * cfg_.swap_time_per_block.value();
+      cost += static_cast<double>(s.blocks) * cfg_.swap_time_per_block.value();
       enter_decode(r);
     } else {
       s.phase = Phase::prefill;
@@ -567,6 +568,7 @@ class Simulator {
         idle_until_next_arrival();
         continue;
       }
+      if (run_quiet() > 0) continue;
       double extra = 0;
       bool preempted_any = false;
       decodes_listed_ = false;
@@ -628,6 +630,41 @@ class Simulator {
       done += retire();
       publish(st);
     }
+  }
+
+  // Runs the steps of a lightly loaded replica in which its few sequences only decode: none is waiting, arriving,
+  // prefilling, needing a block or retiring. Each is the step the loop above would run, without its scheduling (a
+  // replica serving one request at a time runs hundreds of such steps per request). Returns the steps run.
+  std::int64_t run_quiet() {
+    constexpr std::size_t kQuietBatch = 16;
+    if (obs_ || !waiting_.empty() || !prefilling_.empty() || decoding_ == 0 || running_.size() > kQuietBatch) return 0;
+    // Steps until the first that starts at a sequence's next_grow, or ends with one's last token.
+    std::int64_t steps = INT64_MAX;
+    for (const std::int32_t r : running_) {
+      const Seq& s = seqs_[static_cast<std::size_t>(r)];
+      steps = std::min({steps, s.next_grow - epoch_, s.epoch + s.output - s.generated - 1 - epoch_});
+    }
+    std::int64_t ran = 0;
+    while (ran < steps && (arrivals_.empty() || arrivals_.top().time > t_)) {
+      const DecodeGroup group{decoding_, decode_context_};
+      if (!model_.prices_group(group)) break;
+      group_ = group;
+      step_decodes_ = decoding_;
+      ++epoch_;
+      decode_context_ += decoding_;
+      stalled_ = 0;
+      StepSample st;
+      st.running = static_cast<std::int32_t>(running_.size());
+      st.decoding = st.carried = static_cast<std::int32_t>(decoding_);
+      run_step(st, 0);
+      st.output_tokens = static_cast<std::int32_t>(decoding_);
+      res_.output_tokens += decoding_;
+      st.blocks_used = pool_.used_blocks();
+      st.kv_tokens = decode_context_ + prefill_context_;
+      publish(st);
+      ++ran;
+    }
+    return ran;
   }
 
   // The prefill chunks of the step being built: work_ after its decodes, when they are listed.
@@ -717,7 +754,7 @@ class Simulator {
   std::int64_t step_decodes_ = 0;
   std::vector<StepItem> items_;
   std::vector<std::int32_t> admitted_, preempted_, finished_;
-  std::vector<PricedStep> priced_ = std::vector<PricedStep>(kPricedSteps);
+  std::vector<PricedStep> priced_ = std::vector<PricedStep>(kPricedSets * kPricedWays);
 };
 
 }  // namespace

@@ -1,6 +1,8 @@
 // The paged scheduler, prefix sharing, compression, work and offload math of the kv plugin.
 #include <catch2/catch.hpp>
 
+#include <random>
+
 #include "plugins/kv/kv_blocks.hpp"
 #include "plugins/kv/kv_compress.hpp"
 #include "plugins/kv/kv_offload.hpp"
@@ -171,4 +173,33 @@ TEST_CASE("the block pool hands out never-used blocks in id order, then freed on
   REQUIRE(big.allocate_into(all, 1000));
   for (std::int32_t i = 999; i >= 0; --i) big.release(i);
   for (std::int32_t i = 999; i >= 0; --i) CHECK(*big.allocate() == i);
+}
+
+TEST_CASE("a counted pool shows the counters of a pool that names its blocks", "[kv][blocks]") {
+  std::mt19937_64 rng(11);
+  for (std::int64_t total : {1, 40, 300}) {
+    kv::BlockAllocator named(total);
+    kv::BlockCount counted(total);
+    std::vector<std::vector<std::int32_t>> held;
+    for (int op = 0; op < 5000; ++op) {
+      if (held.empty() || rng() % 3 != 0) {
+        const auto n = static_cast<std::int64_t>(rng() % 12);
+        std::vector<std::int32_t> blocks;
+        const bool ok = named.allocate_into(blocks, n);
+        REQUIRE(counted.take(n) == ok);
+        if (ok) held.push_back(std::move(blocks));
+      } else {
+        const std::size_t i = rng() % held.size();
+        named.release(held[i]);
+        counted.release(static_cast<std::int64_t>(held[i].size()));
+        held.erase(held.begin() + static_cast<std::ptrdiff_t>(i));
+      }
+      REQUIRE(counted.used_blocks() == named.used_blocks());
+    }
+    CHECK(named.stats().reuses > 0);
+    CHECK(counted.stats().allocations == named.stats().allocations);
+    CHECK(counted.stats().reuses == named.stats().reuses);
+    CHECK(counted.stats().frees == named.stats().frees);
+    CHECK(counted.stats().peak_used == named.stats().peak_used);
+  }
 }

@@ -445,7 +445,11 @@ TEST_CASE("grouped decodes simulate exactly as decodes priced one by one", "[ser
   SimInput closed;
   closed.requests = draw_requests(90, 4, 800, 200, LengthDist::uniform, 1 << 14);
   closed.closed = ClosedLoop{16, sec(0.5), true};
-  for (const SimInput* in : {&open, &closed}) {
+  // Light load: a few sequences at a time, most steps run by the simulator's quiet-step loop.
+  SimInput light;
+  light.requests = draw_requests(40, 5, 1000, 400, LengthDist::exponential, 1 << 14);
+  poisson_arrivals(light.requests, from_base<PerSecond>(0.5), 5);
+  for (const SimInput* in : {&open, &closed, &light}) {
     for (bool chunked : {false, true}) {
       for (std::int64_t blocks : {std::int64_t{0}, std::int64_t{1200}}) {
         for (auto pre : {kv::Preemption::recompute, kv::Preemption::swap}) {
@@ -460,6 +464,10 @@ TEST_CASE("grouped decodes simulate exactly as decodes priced one by one", "[ser
           const SimResult b = simulate(*in, e, listed);
           if (blocks > 0 && in == &open) CHECK(a.preemptions > 0);
           same_run(a, b);
+          // An observer sees every step, so the simulator runs them all through its scheduling loop.
+          std::int64_t seen = 0;
+          same_run(a, simulate(*in, e, m, [&](const StepEvent&) { ++seen; }));
+          CHECK(seen == static_cast<std::int64_t>(a.steps.size()));
         }
       }
     }
