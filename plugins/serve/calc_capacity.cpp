@@ -38,18 +38,17 @@ struct Trial {
   bool ok = false;
 };
 
-// One trial of the search; `steps` is the step record's storage, handed from trial to trial.
-Trial trial(const Replica& rep, std::vector<Request> reqs, double rate, std::uint64_t seed, Seconds ttft, Seconds tpot,
-            std::vector<StepSample>& steps) {
+// One trial of the search; it reads the requests' latencies only, so the run keeps no step record.
+Trial trial(const Replica& rep, std::vector<Request> reqs, double rate, std::uint64_t seed, Seconds ttft, Seconds tpot) {
   SimInput in;
   in.requests = std::move(reqs);
   in.seed = seed;
+  in.record_steps = false;
   poisson_arrivals(in.requests, from_base<PerSecond>(rate), seed);
-  SimResult r = simulate(in, rep.engine, *rep.model, {}, std::move(steps));
+  const SimResult r = simulate(in, rep.engine, *rep.model);
   Trial t;
   t.rate = rate;
   t.summary = summarize(r, rep.engine.kv_blocks);
-  steps = std::move(r.steps);
   t.ok = (ttft.value() <= 0 || t.summary.ttft.p95 <= ttft) && (tpot.value() <= 0 || t.summary.tpot.count == 0 || t.summary.tpot.p95 <= tpot);
   return t;
 }
@@ -245,8 +244,7 @@ std::optional<PerSecond> rate_within_targets(Context& ctx, const Throughput& t, 
   const auto reqs = sizing_requests(ctx, ctx.integer("count"), t.sim_answer, rep);
   const auto seed = static_cast<std::uint64_t>(ctx.integer("seed"));
   const double saturated = t.replica_rate.value() / static_cast<double>(t.sim_answer);
-  std::vector<StepSample> steps;
-  Trial best = trial(rep, reqs, saturated * 1e-3, seed, ttft, tpot, steps);
+  Trial best = trial(rep, reqs, saturated * 1e-3, seed, ttft, tpot);
   if (!best.ok) {
     ctx.verdict("targets_reachable", false,
                 fmt::format("even nearly unloaded the replica's p95 TTFT is {} and p95 TPOT {}", ctx.quote(best.summary.ttft.p95),
@@ -254,7 +252,7 @@ std::optional<PerSecond> rate_within_targets(Context& ctx, const Throughput& t, 
     return std::nullopt;
   }
   double lo = best.rate, hi = saturated;
-  const Trial top = trial(rep, reqs, hi, seed, ttft, tpot, steps);
+  const Trial top = trial(rep, reqs, hi, seed, ttft, tpot);
   if (top.ok) {
     best = top;
     at_saturation = true;
@@ -264,7 +262,7 @@ std::optional<PerSecond> rate_within_targets(Context& ctx, const Throughput& t, 
                          plural(static_cast<std::int64_t>(reqs.size()), "request"), seed));
   } else {
     for (int i = 0; i < 16 && hi - lo > 1e-4 * hi; ++i) {
-      const Trial mid = trial(rep, reqs, 0.5 * (lo + hi), seed, ttft, tpot, steps);
+      const Trial mid = trial(rep, reqs, 0.5 * (lo + hi), seed, ttft, tpot);
       if (mid.ok) {
         best = mid;
         lo = mid.rate;

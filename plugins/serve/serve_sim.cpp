@@ -112,9 +112,9 @@ struct Arrival {
 
 class Simulator {
  public:
-  // least_steps: the fewest steps that can finish the run (simulate() checks it against max_steps).
-  Simulator(const SimInput& in, const EngineConfig& cfg, const StepModel& model, const StepObserver& obs, std::int64_t least_steps,
-            std::vector<StepSample> steps)
+  // most_steps: the steps of the run when no two requests overlap (each step yields one token, and each request takes
+  // a prefill step); a loaded run takes fewer.
+  Simulator(const SimInput& in, const EngineConfig& cfg, const StepModel& model, const StepObserver& obs, std::int64_t most_steps)
       : in_(in),
         cfg_(cfg),
         model_(model),
@@ -131,11 +131,10 @@ class Simulator {
       res_.requests[i].prompt = in.requests[i].prompt;
       res_.requests[i].output = in.requests[i].output;
     }
-    // Those steps and a prefill step per request: a run of a few hundred thousand steps otherwise grows the record by
-    // copying it a dozen times.
-    res_.steps = std::move(steps);
-    res_.steps.clear();
-    res_.steps.reserve(static_cast<std::size_t>(std::min(cfg.max_steps, least_steps + static_cast<std::int64_t>(n))));
+    // Room for that many: a lightly loaded run of a hundred thousand steps otherwise grows the record by copying it a
+    // dozen times, and each larger copy's pages fault in again. A loaded run leaves most of the room untouched, and
+    // untouched pages cost nothing.
+    if (in.record_steps) res_.steps.reserve(static_cast<std::size_t>(std::min(cfg.max_steps, most_steps)));
     if (in.closed) {
       const auto first = std::min<std::size_t>(n, static_cast<std::size_t>(std::max(1, in.closed->users)));
       for (std::size_t i = 0; i < first; ++i) issue(static_cast<std::int32_t>(i), 0.0, static_cast<int>(i));
@@ -198,7 +197,7 @@ class Simulator {
   }
 
   void count_step() {
-    if (static_cast<std::int64_t>(res_.steps.size()) >= cfg_.max_steps)
+    if (res_.step_count >= cfg_.max_steps)
       throw UserError{{fmt::format("serve: the run did not finish within {} steps", cfg_.max_steps),
                        "simulate fewer or shorter requests (a representative sample)"}};
   }
@@ -242,17 +241,18 @@ class Simulator {
   }
 
   void publish(const StepSample& sample) {
-    res_.steps.push_back(sample);
+    ++res_.step_count;
+    if (in_.record_steps) res_.steps.push_back(sample);
     if (obs_) {
       StepEvent e;
-      e.index = static_cast<std::int64_t>(res_.steps.size()) - 1;
+      e.index = res_.step_count - 1;
       e.start = from_base<Seconds>(sample.start);
       e.duration = from_base<Seconds>(sample.duration);
       e.items = items_;
       e.admitted = admitted_;
       e.preempted = preempted_;
       e.finished = finished_;
-      e.sample = &res_.steps.back();
+      e.sample = in_.record_steps ? &res_.steps.back() : &sample;
       obs_(e);
     }
     work_.clear();
@@ -759,8 +759,7 @@ class Simulator {
 
 }  // namespace
 
-SimResult simulate(const SimInput& input, const EngineConfig& engine, const StepModel& model, const StepObserver& observer,
-                   std::vector<StepSample> steps) {
+SimResult simulate(const SimInput& input, const EngineConfig& engine, const StepModel& model, const StepObserver& observer) {
   if (input.requests.empty()) throw UserError{{"serve: no requests to simulate", "give --count, --requests or --requests-file"}};
   if (engine.max_batch < 1) throw UserError{{"--max-batch: expected at least 1 sequence", "e.g. --max-batch 64"}};
   if (engine.block_size < 1) throw UserError{{"--block-size: expected at least 1 token", "e.g. --block-size 16"}};
@@ -782,7 +781,7 @@ SimResult simulate(const SimInput& input, const EngineConfig& engine, const Step
                                  "{:.4g} tokens, one a step)",
                                  engine.max_steps, outputs, engine.max_batch, longest),
                      "simulate a representative sample (fewer or shorter requests)"}};
-  return Simulator(input, engine, model, observer, static_cast<std::int64_t>(least_steps), std::move(steps)).run();
+  return Simulator(input, engine, model, observer, static_cast<std::int64_t>(outputs) + static_cast<std::int64_t>(input.requests.size())).run();
 }
 
 }  // namespace infracalc::serve

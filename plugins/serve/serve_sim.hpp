@@ -75,6 +75,9 @@ struct SimInput {
   std::optional<ClosedLoop> closed;
   /// Seed of the think-time stream.
   std::uint64_t seed = 1;
+  /// Keep a sample of every step (SimResult::steps); false for a caller that reads only the requests' outcomes (a
+  /// capacity search's trials: a lightly loaded run of a hundred thousand steps otherwise writes megabytes nobody reads).
+  bool record_steps = true;
 };
 
 /// What happened to one request (times from the start of the run).
@@ -171,8 +174,10 @@ using StepObserver = std::function<void(const StepEvent&)>;
 struct SimResult {
   /// One outcome per request, in issue order.
   std::vector<RequestOutcome> requests;
-  /// One sample per step.
+  /// One sample per step (none when SimInput::record_steps is false).
   std::vector<StepSample> steps;
+  /// Steps run.
+  std::int64_t step_count = 0;
   /// From t = 0 to the last answer.
   Seconds makespan;
   /// Time steps ran (the rest is idle, waiting for arrivals).
@@ -206,10 +211,7 @@ struct SimResult {
 
 /// Runs the simulation. Throws UserError when a request can never fit the KV pool or the run exceeds
 /// max_steps.
-/// `steps` is storage for the step record, emptied first: an earlier run's SimResult::steps, for callers that run many
-/// simulations and keep only their summaries (a capacity search's trials), so the record is neither reallocated as
-/// it grows nor its pages faulted in again.
 [[nodiscard]] SimResult simulate(const SimInput& input, const EngineConfig& engine, const StepModel& model,
-                                 const StepObserver& observer = {}, std::vector<StepSample> steps = {});
+                                 const StepObserver& observer = {});
 
 }  // namespace infracalc::serve

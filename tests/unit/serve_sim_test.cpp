@@ -468,6 +468,16 @@ TEST_CASE("grouped decodes simulate exactly as decodes priced one by one", "[ser
           std::int64_t seen = 0;
           same_run(a, simulate(*in, e, m, [&](const StepEvent&) { ++seen; }));
           CHECK(seen == static_cast<std::int64_t>(a.steps.size()));
+          // Without the step record the requests fare the same.
+          SimInput bare = *in;
+          bare.record_steps = false;
+          const SimResult c = simulate(bare, e, m);
+          CHECK(c.steps.empty());
+          CHECK(c.step_count == a.step_count);
+          CHECK(a.step_count == static_cast<std::int64_t>(a.steps.size()));
+          SimResult with_record = a;
+          with_record.steps.clear();
+          same_run(with_record, c);
         }
       }
     }
