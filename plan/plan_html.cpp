@@ -88,8 +88,8 @@ constexpr std::string_view kWhatIfScript = R"js((function () {
     });
     return set;
   }
-  function engine_run(set) {
-    var text = run(D.plan, JSON.stringify({ file: D.file, set: set, sweep: D.sweep, view: 'html' }));
+  function engine_run(set, runs) {
+    var text = run(D.plan, JSON.stringify({ file: D.file, set: set, sweep: D.sweep, view: 'html', runs: runs || 'kept' }));
     if (text.charAt(0) !== '{') return { page: text };
     var e = JSON.parse(text);
     return { error: e.error + (e.hint ? ' (' + e.hint + ')' : '') };
@@ -147,6 +147,12 @@ constexpr std::string_view kWhatIfScript = R"js((function () {
                                 'than the infracalc that wrote the page (run make web, then write the page again).', true);
     else say('Ready: change a value to run the plan again in this page.', false);
     document.body.dataset.ready = '1';
+    // The browser first runs WebAssembly through its baseline compiler and compiles the code that runs often again,
+    // optimised, in the background: the run above used the first, and the first change would take two to three times
+    // as long as later ones. One more run of every step while the page is idle, its result dropped, warms the engine.
+    (window.requestIdleCallback || window.setTimeout)(function () {
+      try { engine_run(D.set, 'fresh'); } catch (e) { /* a failing plan says so when it is changed */ }
+    });
   }
   try {
     if (typeof DecompressionStream !== 'function') throw new Error('this browser cannot unpack it (no DecompressionStream)');

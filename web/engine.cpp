@@ -43,12 +43,16 @@ std::string run_plan(std::string_view toml, std::string_view request_json) {
   }
   if (!request.is_table()) throw UserError{{"request: expected a JSON object", R"(e.g. {"file": "plan.toml", "set": {"workload.rate": "50/s"}})"}};
   for (const auto& [k, v] : request.members)
-    if (k != "file" && k != "set" && k != "sweep" && k != "view")
-      throw UserError{{"request: unknown key \"" + k + "\"", "a request has file, set, sweep and view, each optional"}};
+    if (k != "file" && k != "set" && k != "sweep" && k != "view" && k != "runs")
+      throw UserError{{"request: unknown key \"" + k + "\"", "a request has file, set, sweep, view and runs, each optional"}};
   plan::PlanRequest run;
-  // The page re-runs its plan at every what-if move: steps whose inputs did not move come from the earlier runs.
+  // The page re-runs its plan at every what-if move: steps whose inputs did not move come from the earlier runs. A
+  // fresh request runs every step and keeps nothing (the panel's warm-up).
   static const auto runs = std::make_shared<plan::RunCache>();
-  run.runs = runs;
+  const std::string kept = request_text(request, "runs", "kept");
+  if (kept != "kept" && kept != "fresh")
+    throw UserError{{"request: unknown runs \"" + kept + "\"", "kept (steps come from earlier requests where their inputs match) or fresh"}};
+  run.runs = kept == "kept" ? runs : std::make_shared<plan::RunCache>();
   if (const Node* set = request.find("set")) run.sets = record_sets(*set);
   if (const Node* sweep = request.find("sweep")) {
     if (sweep->kind != Node::Kind::array) throw UserError{{"request: \"sweep\" must be an array of --sweep texts", R"(e.g. {"sweep": ["batch=8,16"]})"}};
@@ -102,7 +106,9 @@ EMSCRIPTEN_KEEPALIVE const char* infracalc_run_record(const char* record_json, i
 /// the overrides of `--set` as a batch plan record writes them ({"workload.rate": "50/s"}; "" removes a value),
 /// "sweep", the axes of `--sweep` (["batch=8,16"]), and "view": "json" (the default: what `infracalc plan FILE --json` prints, a single plan's worksheet or a sweep's JSON
 /// Lines), "worksheet" (the worksheet JSON of a single plan or of a sweep's first point) or "html" (the page
-/// `plan --html` writes for that worksheet, without the what-if panel). Returns that text without its last newline,
+/// `plan --html` writes for that worksheet, without the what-if panel), and "runs": "kept" (the default: a step whose
+/// calculator and inputs match one of an earlier request is not run again) or "fresh" (every step runs, and nothing is
+/// kept). Returns that text without its last newline,
 /// or an error document {"schema_version": 1, "error": ..., "hint": ...}. The text stays valid until the next call.
 EMSCRIPTEN_KEEPALIVE const char* infracalc_run_plan(const char* plan_toml, const char* request_json) {
   last_result.clear();

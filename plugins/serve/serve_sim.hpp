@@ -11,7 +11,9 @@
 //    prefills newly admitted prompts or decodes (vLLM's default scheduler before chunking); with it, each
 //    step carries every decode and fills the rest of its token budget with prompt chunks (Agrawal et al.,
 //    "Sarathi-Serve", OSDI 2024).
-// The KV cache is a pool of fixed-size blocks (kv::BlockAllocator, the kv plugin's PagedAttention pool).
+// The KV cache is a pool of fixed-size blocks, counted (kv::BlockCount: the kv plugin's PagedAttention pool, whose
+// blocks this engine never shares). Continuous batching keeps its decoding sequences as a count and a context sum, so
+// a step costs the same at batch 1 and 256 wherever the step model prices such a group exactly (StepModel::prices_group).
 #pragma once
 
 #include <cstdint>

@@ -94,6 +94,8 @@ for (const { file, set } of plans) {
   expect(`${what}: native plan --html exit status`, html.status === 0 || html.status === 1, html.stderr);
   const written = readFileSync(page, 'utf8');
   same(`${what} --html (the report)`, report(run(toml, { file, set, view: 'html' })), report(written));
+  // The panel's warm-up: every step run again, nothing kept, the same page.
+  same(`${what} --html, every step run afresh`, report(run(toml, { file, set, view: 'html', runs: 'fresh' })), report(written));
   expect(`${what}: the page embeds this engine in the what-if panel`,
          written.includes('<section id="what-if">') && written.includes(`<script type="application/gzip" id="infracalc-engine-wasm">${wasmGz}</script>`));
   const worksheet = run(toml, { file, set, view: 'worksheet' });
@@ -113,6 +115,7 @@ const bad = [
   [toml, { file: single, set: ['workload.rate=50/s'] }, '"set" must be an object'],
   [toml, { file: single, view: 'xlsx' }, 'unknown view'],
   [toml, { file: single, colour: 'red' }, 'unknown key'],
+  [toml, { file: single, runs: 'sometimes' }, 'unknown runs'],
   [toml, { file: 7 }, '"file" must be a string'],
 ];
 for (const [text, request, names] of bad) {
