@@ -85,12 +85,12 @@ using DueQueue = std::priority_queue<Due, std::vector<Due>, std::greater<>>;
 // The work of a step that is a decode group and at most one other entry (a prefill chunk, or static batching's one
 // slot): the key of a remembered price.
 struct StepKey {
-  std::int64_t sequences = -1;
-  std::int64_t context_sum = 0;
+  DecodeGroup group{.sequences = -1};
   SeqWork one{.context = -1, .tokens = 0, .prefill = false};
   bool operator==(const StepKey& o) const {
-    return sequences == o.sequences && context_sum == o.context_sum && one.context == o.one.context && one.tokens == o.one.tokens &&
-           one.prefill == o.one.prefill;
+    return group.sequences == o.group.sequences && group.context_sum == o.group.context_sum &&
+           group.below_window == o.group.below_window && group.below_window_context == o.group.below_window_context &&
+           one.context == o.one.context && one.tokens == o.one.tokens && one.prefill == o.one.prefill;
   }
 };
 
@@ -121,7 +121,8 @@ class Simulator {
         obs_(obs),
         pool_(cfg.kv_blocks, cfg.block_size),
         think_(in.seed ^ kThinkStream),
-        grow_ring_(static_cast<std::size_t>(std::min<std::int64_t>(cfg.block_size + 1, 4096))) {
+        grow_ring_(static_cast<std::size_t>(std::min<std::int64_t>(cfg.block_size + 1, 4096))),
+        window_(model.window()) {
     const auto n = in.requests.size();
     seqs_.resize(n);
     res_.requests.resize(n);
@@ -208,11 +209,11 @@ class Simulator {
   double price() {
     if (work_.size() > 1 || (work_.empty() && !group_)) return (group_ ? model_.group_time(*group_, work_) : model_.time(work_)).value();
     StepKey key;
-    key.sequences = group_ ? group_->sequences : 0;
-    key.context_sum = group_ ? group_->context_sum : 0;
+    key.group = group_.value_or(DecodeGroup{});
     if (!work_.empty()) key.one = work_.front();
-    const std::uint64_t mix = static_cast<std::uint64_t>(key.sequences) * 0x9E3779B97F4A7C15ULL ^
-                              static_cast<std::uint64_t>(key.context_sum) * 0xC2B2AE3D27D4EB4FULL ^
+    const std::uint64_t mix = static_cast<std::uint64_t>(key.group.sequences) * 0x9E3779B97F4A7C15ULL ^
+                              static_cast<std::uint64_t>(key.group.context_sum) * 0xC2B2AE3D27D4EB4FULL ^
+                              static_cast<std::uint64_t>(key.group.below_window_context) * 0x94D049BB133111EBULL ^
                               static_cast<std::uint64_t>(key.one.context) * 0x165667B19E3779F9ULL ^
                               static_cast<std::uint64_t>(key.one.tokens) * 0x27D4EB2F165667C5ULL ^ (key.one.prefill ? 1ULL : 0ULL);
     const std::size_t set = static_cast<std::size_t>((mix ^ (mix >> 29)) % kPricedSets) * kPricedWays;
@@ -387,6 +388,11 @@ class Simulator {
     s.epoch = epoch_;
     ++decoding_;
     decode_context_ += s.context;
+    if (s.context < window_) {
+      ++below_window_;
+      below_window_context_ += s.context;
+      crossings_.push({epoch_ + window_ - s.context, s.stamp, r, s.version});
+    }
     // It retires after the step that brings it to its output; it needs a block at the step whose token would not fit
     // those it holds (pool_.grow's blocks_for(context + 1)).
     finishes_.push({epoch_ + s.output - s.generated, s.stamp, r, s.version});
@@ -421,7 +427,29 @@ class Simulator {
     s.epoch = epoch_;
     --decoding_;
     decode_context_ -= s.context;
+    if (s.context < window_) {
+      --below_window_;
+      below_window_context_ -= s.context;
+    }
     ++s.version;
+  }
+
+  // The group of decoding sequences as the step model sees it.
+  [[nodiscard]] DecodeGroup decode_group() const { return {decoding_, decode_context_, below_window_, below_window_context_}; }
+
+  // Every decoding sequence has decoded one more token: their sums grow, and those that reach the sliding window leave
+  // the count below it.
+  void advance_decodes() {
+    ++epoch_;
+    decode_context_ += decoding_;
+    below_window_context_ += below_window_;
+    while (!crossings_.empty() && crossings_.top().epoch <= epoch_) {
+      const Due d = crossings_.top();
+      crossings_.pop();
+      if (!live(d)) continue;
+      --below_window_;
+      below_window_context_ -= window_;
+    }
   }
 
   [[nodiscard]] bool live(const Due& d) const {
@@ -498,7 +526,7 @@ class Simulator {
     }
     step_decodes_ = decoding_;
     if (decoding_ == 0) return cost;
-    const DecodeGroup group{decoding_, decode_context_};
+    const DecodeGroup group = decode_group();
     decodes_listed_ = !model_.prices_group(group);
     if (!decodes_listed_) group_ = group;
     if (decodes_listed_ || obs_) {
@@ -510,8 +538,7 @@ class Simulator {
       }
     }
     // The step's token, counted now: a sequence entering the decode phase later in this step starts after it.
-    ++epoch_;
-    decode_context_ += decoding_;
+    advance_decodes();
     return cost;
   }
 
@@ -646,12 +673,11 @@ class Simulator {
     }
     std::int64_t ran = 0;
     while (ran < steps && (arrivals_.empty() || arrivals_.top().time > t_)) {
-      const DecodeGroup group{decoding_, decode_context_};
+      const DecodeGroup group = decode_group();
       if (!model_.prices_group(group)) break;
       group_ = group;
       step_decodes_ = decoding_;
-      ++epoch_;
-      decode_context_ += decoding_;
+      advance_decodes();
       stalled_ = 0;
       StepSample st;
       st.running = static_cast<std::int32_t>(running_.size());
@@ -744,6 +770,12 @@ class Simulator {
   std::int64_t next_stamp_ = 0;
   std::vector<std::vector<Due>> grow_ring_;
   DueQueue finishes_;
+  // The model's sliding window (0: none), the decoding sequences whose context is shorter and the sum of their contexts,
+  // and when each reaches it.
+  std::int64_t window_ = 0;
+  std::int64_t below_window_ = 0;
+  std::int64_t below_window_context_ = 0;
+  DueQueue crossings_;
   std::vector<Due> due_;
   // The step being built: its work for the step model (the decodes listed first when decodes_listed_, else priced as
   // group_), the request of each prefill chunk, the decoding sequences, and for an observer each sequence's part.

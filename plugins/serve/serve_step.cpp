@@ -42,8 +42,8 @@ RooflineStepModel::RooflineStepModel(decode::Workload workload, decode::Roof roo
   pair_decode_ = decode::attention_flops_per_token(w_, from_base<Tokens>(0)).value() / layers;
   pair_prefill_ = decode::attention_flops_prefill(w_, from_base<Tokens>(1), true).value() / layers;
   // A double holds every whole number below 2^53 exactly, so sums of such numbers are the same in any order.
-  group_exact_ = window_ == 0 && std::trunc(pair_decode_) == pair_decode_ && pair_decode_ >= 0;
-  group_pairs_cap_ = std::ldexp(1.0, 53) / (std::max(1.0, pair_decode_) * std::max(1.0, attn_full_layers_));
+  group_exact_ = std::trunc(pair_decode_) == pair_decode_ && pair_decode_ >= 0;
+  group_pairs_cap_ = std::ldexp(1.0, 53) / (std::max(1.0, pair_decode_) * std::max(1.0, attn_full_layers_ + attn_sliding_layers_));
 }
 
 decode::StepDetail RooflineStepModel::from_sums(const Sums& s) const {
@@ -132,13 +132,22 @@ Seconds RooflineStepModel::group_time(const DecodeGroup& group, std::span<const 
   const auto n = static_cast<double>(group.sequences);
   const auto pairs = static_cast<double>(group.context_sum + group.sequences);
   // What add() gives for the group one by one: each decode reads its context, writes one position and attends to
-  // context + 1 positions on every full-attention layer.
+  // context + 1 positions on every full-attention layer; on a sliding one it reads and attends to at most the window,
+  // min(context, W) and min(context + 1, W), which is the context (+ 1) below the window and W from there on.
   Sums sums{.tokens = n,
             .read_full = static_cast<double>(group.context_sum),
             .read_sliding = 0,
             .write_full = n,
             .write_sliding = 0,
-            .attention = pair_decode_ * (attn_full_layers_ * pairs)};
+            .attention = 0};
+  double sliding_pairs = 0;
+  if (window_ > 0) {
+    const auto at_window = static_cast<double>(group.sequences - group.below_window);
+    sums.read_sliding = static_cast<double>(group.below_window_context) + window_ * at_window;
+    sums.write_sliding = n;
+    sliding_pairs = static_cast<double>(group.below_window_context + group.below_window) + window_ * at_window;
+  }
+  sums.attention = pair_decode_ * (attn_full_layers_ * pairs + attn_sliding_layers_ * sliding_pairs);
   add(sums, rest);
   if (sums.tokens == 0) return Seconds{};
   return priced(from_sums(sums), sums.tokens, n + static_cast<double>(rest.size())).total;

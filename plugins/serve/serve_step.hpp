@@ -33,6 +33,10 @@ struct DecodeGroup {
   std::int64_t sequences = 0;
   /// Tokens cached over all of them.
   std::int64_t context_sum = 0;
+  /// Of them, those whose context is shorter than the model's sliding window (StepModel::window()).
+  std::int64_t below_window = 0;
+  /// Tokens cached over those.
+  std::int64_t below_window_context = 0;
 };
 
 /// Prices one step of an inference engine.
@@ -51,6 +55,8 @@ class StepModel {
   [[nodiscard]] virtual bool prices_group(const DecodeGroup& group) const;
   /// time() of the step whose work is the group's decodes followed by `rest`; only where prices_group(group).
   [[nodiscard]] virtual Seconds group_time(const DecodeGroup& group, std::span<const SeqWork> rest) const;
+  /// The sliding window a group's below_window counts against, in tokens; 0 when the model has none.
+  [[nodiscard]] virtual std::int64_t window() const { return 0; }
 };
 
 /// The roofline model of decode::decode_step and decode::prefill_step, generalised to a step that mixes
@@ -76,10 +82,12 @@ class RooflineStepModel final : public StepModel {
   [[nodiscard]] Seconds time(std::span<const SeqWork> work) const override;
   /// A uniform batch priced in constant time: one sequence's reads and arithmetic times the batch.
   [[nodiscard]] Seconds uniform_time(std::int64_t batch, const SeqWork& work) const override;
-  /// Exact for a model without a sliding window whose per-pair attention cost is a whole number of operations.
+  /// Exact for a model whose per-pair attention cost is a whole number of operations, up to 2^53 of them.
   [[nodiscard]] bool prices_group(const DecodeGroup& group) const override;
   /// The step priced from the group's sums, then `rest` as time() adds it.
   [[nodiscard]] Seconds group_time(const DecodeGroup& group, std::span<const SeqWork> rest) const override;
+  /// The model's sliding window (0: none).
+  [[nodiscard]] std::int64_t window() const override { return static_cast<std::int64_t>(window_); }
 
   /// The same replica priced as real engines run it: calibrated efficiencies `e` of `engine` for
   /// `bits`-bit arithmetic (decode::calibrated_step_time), collectives at their calibrated bandwidth.
@@ -128,7 +136,7 @@ class RooflineStepModel final : public StepModel {
   double pair_decode_ = 0;
   double pair_prefill_ = 0;
   // Whether a decode group's sums are exact (prices_group), and the most attended pairs (Σ context + sequences) for
-  // which pair_decode_ × pairs × layers stays below 2^53.
+  // which pair_decode_ × pairs × attention layers stays below 2^53.
   bool group_exact_ = false;
   double group_pairs_cap_ = 0;
 };

@@ -413,16 +413,17 @@ TEST_CASE("a decode group prices exactly as its sequences one by one", "[serve][
       std::vector<SeqWork> work;
       DecodeGroup group{n, 0};
       for (int i = 0; i < n; ++i) {
-        work.push_back({context(rng), 1, false});
+        // Contexts on both sides of a sliding window, and at it.
+        work.push_back({i % 5 == 0 && m.window() > 0 ? m.window() - (i % 2) : context(rng), 1, false});
         group.context_sum += work.back().context;
+        if (work.back().context < m.window()) {
+          ++group.below_window;
+          group.below_window_context += work.back().context;
+        }
       }
       const std::vector<SeqWork> rest = {{0, 512, true}, {1000, 37, true}};
       work.insert(work.end(), rest.begin(), rest.end());
-      if (!m.prices_group(group)) {
-        // A sliding window needs each context: only the windowed models may refuse.
-        CHECK(m.workload().arch->sliding_window > 0);
-        continue;
-      }
+      REQUIRE(m.prices_group(group));
       // The same double, not a close one: the simulator's grouped and listed runs must not drift apart.
       CHECK(m.group_time(group, rest).value() == m.time(work).value());
       CHECK(m.group_time(group, {}).value() == m.time(std::span<const SeqWork>(work).first(static_cast<std::size_t>(n))).value());
@@ -436,12 +437,13 @@ TEST_CASE("a decode group prices exactly as its sequences one by one", "[serve][
 }
 
 TEST_CASE("grouped decodes simulate exactly as decodes priced one by one", "[serve][sim]") {
-  const RooflineStepModel m = llama();
-  const Listed listed(m);
-  REQUIRE(m.prices_group({4, 4000}));
+  const RooflineStepModel llama_8b = llama();
+  // Gemma 3 1B: five of every six layers attend over a 512-token window, which these prompts cross.
+  const RooflineStepModel gemma(sim_workload("gemma-3-1b"), h100(), 1, std::nullopt, from_base<Bytes>(2.0), Seconds{});
+  REQUIRE(gemma.window() > 0);
+  REQUIRE(gemma.window() < 1500);
   SimInput open;
   open.requests = draw_requests(120, 3, 1500, 300, LengthDist::exponential, 1 << 14);
-  poisson_arrivals(open.requests, from_base<PerSecond>(20.0), 3);
   SimInput closed;
   closed.requests = draw_requests(90, 4, 800, 200, LengthDist::uniform, 1 << 14);
   closed.closed = ClosedLoop{16, sec(0.5), true};
@@ -449,6 +451,12 @@ TEST_CASE("grouped decodes simulate exactly as decodes priced one by one", "[ser
   SimInput light;
   light.requests = draw_requests(40, 5, 1000, 400, LengthDist::exponential, 1 << 14);
   poisson_arrivals(light.requests, from_base<PerSecond>(0.5), 5);
+  for (const RooflineStepModel* model : {&llama_8b, &gemma}) {
+  const RooflineStepModel& m = *model;
+  const Listed listed(m);
+  REQUIRE(m.prices_group({4, 4000, 1, 100}));
+  // Enough load to fill a pool of 1,200 blocks: the small model serves ten times the rate.
+  poisson_arrivals(open.requests, from_base<PerSecond>(model == &gemma ? 200.0 : 20.0), 3);
   for (const SimInput* in : {&open, &closed, &light}) {
     for (bool chunked : {false, true}) {
       for (std::int64_t blocks : {std::int64_t{0}, std::int64_t{1200}}) {
@@ -481,5 +489,6 @@ TEST_CASE("grouped decodes simulate exactly as decodes priced one by one", "[ser
         }
       }
     }
+  }
   }
 }
