@@ -49,9 +49,9 @@ class StepModel {
   /// Time of a step carrying `batch` sequences that all do `work`; the same as time() on `batch` copies.
   [[nodiscard]] virtual Seconds uniform_time(std::int64_t batch, const SeqWork& work) const;
   /// True when group_time(group, rest) gives exactly the double time() gives for the group's decodes, one entry per
-  /// sequence in any order, followed by `rest`: the model needs only their count and context sum, and its sums over
-  /// them are whole numbers below 2^53, so no order rounds differently. False (the default) where a sequence's own
-  /// context matters (a sliding window) or a sum could round.
+  /// sequence in any order, followed by `rest`: the model needs only the group's counts and context sums, and its
+  /// sums over them are whole numbers below 2^53, so no order rounds differently. False (the default) where a sum
+  /// could round.
   [[nodiscard]] virtual bool prices_group(const DecodeGroup& group) const;
   /// time() of the step whose work is the group's decodes followed by `rest`; only where prices_group(group).
   [[nodiscard]] virtual Seconds group_time(const DecodeGroup& group, std::span<const SeqWork> rest) const;
