@@ -71,7 +71,8 @@ struct Seq {
   std::uint32_t version = 0;  // bumped when it leaves the decode phase, which makes its pending Due entries stale
 };
 
-// A decode step at which a sequence in the decode phase needs something: a new KV block, or to retire.
+// A decode step at which a sequence in the decode phase needs something: a new KV block, to leave the count of those
+// below the sliding window, or to retire.
 struct Due {
   std::int64_t epoch;
   std::int64_t stamp;
