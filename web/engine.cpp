@@ -52,7 +52,7 @@ std::string run_plan(std::string_view toml, std::string_view request_json) {
   const std::string kept = request_text(request, "runs", "kept");
   if (kept != "kept" && kept != "fresh")
     throw UserError{{"request: unknown runs \"" + kept + "\"", "kept (steps come from earlier requests where their inputs match) or fresh"}};
-  run.runs = kept == "kept" ? runs : std::make_shared<plan::RunCache>();
+  if (kept == "kept") run.runs = runs;
   if (const Node* set = request.find("set")) run.sets = record_sets(*set);
   if (const Node* sweep = request.find("sweep")) {
     if (sweep->kind != Node::Kind::array) throw UserError{{"request: \"sweep\" must be an array of --sweep texts", R"(e.g. {"sweep": ["batch=8,16"]})"}};

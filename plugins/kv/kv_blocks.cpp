@@ -30,10 +30,6 @@ std::optional<std::int32_t> BlockAllocator::allocate() {
 bool BlockAllocator::allocate_into(std::vector<std::int32_t>& out, std::int64_t n) {
   if (n <= 0) return true;
   if (n > free_blocks()) return false;
-  if (n == 1) {
-    out.push_back(*allocate());
-    return true;
-  }
   // What n calls of allocate() do, the never-used blocks as one run.
   const auto run = static_cast<std::int32_t>(std::min<std::int64_t>(n, total_ - fresh_));
   for (std::int32_t i = 0; i < run; ++i) out.push_back(fresh_ + i);

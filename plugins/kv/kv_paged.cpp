@@ -83,7 +83,7 @@ class Scheduler {
     running_.pop_back();
     Seq& s = seqs_[victim];
     const auto n = static_cast<std::int64_t>(s.blocks.size());
-    for (auto b : s.blocks) pool_.release(b);
+    pool_.release(s.blocks);
     s.blocks.clear();
     if (cfg_.preemption == Preemption::swap) {
       s.swapped = true;
@@ -141,7 +141,7 @@ class Scheduler {
       const std::int64_t need = blocks_for(s.tokens() + (swap_in ? 0 : 1), cfg_.block_size);
       if (pool_.free_blocks() < blocks_for(s.tokens() + 1, cfg_.block_size)) break;
       waiting_.pop_front();
-      for (std::int64_t i = 0; i < need; ++i) s.blocks.push_back(*pool_.allocate());
+      pool_.allocate_into(s.blocks, need);
       if (report_.outcomes[r].admitted < 0) report_.outcomes[r].admitted = step;
       if (swap_in) {
         s.swapped = false;
@@ -176,7 +176,7 @@ class Scheduler {
       }
       report_.final_slack_slots += static_cast<std::int64_t>(s.blocks.size()) * cfg_.block_size - s.tokens();
       const auto n = static_cast<std::int64_t>(s.blocks.size());
-      for (auto b : s.blocks) pool_.release(b);
+      pool_.release(s.blocks);
       s.blocks.clear();
       report_.outcomes[r].finished = step;
       event(step, "finish", r, -n);

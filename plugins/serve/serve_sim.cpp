@@ -264,6 +264,7 @@ class Simulator {
     preempted_.clear();
     finished_.clear();
     group_.reset();
+    decodes_listed_ = false;
     step_decodes_ = 0;
   }
 
@@ -596,10 +597,9 @@ class Simulator {
         idle_until_next_arrival();
         continue;
       }
-      if (run_quiet() > 0) continue;
+      if (run_quiet(done) > 0) continue;
       double extra = 0;
       bool preempted_any = false;
-      decodes_listed_ = false;
       if (cfg_.chunked_prefill) {
         extra += reserve_decodes(preempted_any);
         std::int64_t budget = cfg_.step_tokens - step_decodes_;
@@ -644,26 +644,34 @@ class Simulator {
         }
         continue;
       }
-      stalled_ = 0;
-      StepSample st;
-      st.running = static_cast<std::int32_t>(running_.size());
-      st.decoding = static_cast<std::int32_t>(step_decodes_);
-      st.carried = static_cast<std::int32_t>(step_decodes_ + static_cast<std::int64_t>(chunk_requests_.size()));
-      st.prefilling = static_cast<std::int32_t>(chunk_requests_.size());
-      for (const auto& w : chunk_work()) st.prefill_tokens += w.tokens;
-      run_step(st, extra);
-      apply_step(st);
-      st.blocks_used = pool_.used_blocks();
-      st.kv_tokens = decode_context_ + prefill_context_;
-      done += retire();
-      publish(st);
+      done += run_work(extra);
     }
+  }
+
+  // Runs the step built (its decodes reserved, its chunks scheduled): prices it, applies it, retires the sequences it
+  // finished and records it. Returns the sequences retired.
+  std::size_t run_work(double extra) {
+    stalled_ = 0;
+    StepSample st;
+    st.running = static_cast<std::int32_t>(running_.size());
+    st.decoding = static_cast<std::int32_t>(step_decodes_);
+    st.carried = static_cast<std::int32_t>(step_decodes_ + static_cast<std::int64_t>(chunk_requests_.size()));
+    st.prefilling = static_cast<std::int32_t>(chunk_requests_.size());
+    for (const auto& w : chunk_work()) st.prefill_tokens += w.tokens;
+    run_step(st, extra);
+    apply_step(st);
+    st.blocks_used = pool_.used_blocks();
+    st.kv_tokens = decode_context_ + prefill_context_;
+    const std::size_t retired = retire();
+    publish(st);
+    return retired;
   }
 
   // Runs the steps of a lightly loaded replica in which its few sequences only decode: none is waiting, arriving,
   // prefilling, needing a block or retiring. Each is the step the loop above would run, without its scheduling (a
-  // replica serving one request at a time runs hundreds of such steps per request). Returns the steps run.
-  std::int64_t run_quiet() {
+  // replica serving one request at a time runs hundreds of such steps per request). Returns the steps run; adds the
+  // sequences retired to `done` (none: a quiet step ends before a last token).
+  std::int64_t run_quiet(std::size_t& done) {
     constexpr std::size_t kQuietBatch = 16;
     if (obs_ || !waiting_.empty() || !prefilling_.empty() || decoding_ == 0 || running_.size() > kQuietBatch) return 0;
     // Steps until the first that starts at a sequence's next_grow, or ends with one's last token.
@@ -679,16 +687,7 @@ class Simulator {
       group_ = group;
       step_decodes_ = decoding_;
       advance_decodes();
-      stalled_ = 0;
-      StepSample st;
-      st.running = static_cast<std::int32_t>(running_.size());
-      st.decoding = st.carried = static_cast<std::int32_t>(decoding_);
-      run_step(st, 0);
-      st.output_tokens = static_cast<std::int32_t>(decoding_);
-      res_.output_tokens += decoding_;
-      st.blocks_used = pool_.used_blocks();
-      st.kv_tokens = decode_context_ + prefill_context_;
-      publish(st);
+      done += run_work(0);
       ++ran;
     }
     return ran;

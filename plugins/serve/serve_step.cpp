@@ -169,10 +169,7 @@ Seconds StepModel::uniform_time(std::int64_t batch, const SeqWork& work) const {
 
 bool StepModel::prices_group(const DecodeGroup& /*group*/) const { return false; }
 
-Seconds StepModel::group_time(const DecodeGroup& group, std::span<const SeqWork> rest) const {
-  // Only for models that price groups; a caller without per-sequence contexts cannot do better.
-  (void)group;
-  (void)rest;
+Seconds StepModel::group_time(const DecodeGroup& /*group*/, std::span<const SeqWork> /*rest*/) const {
   throw std::logic_error("StepModel::group_time: this model prices sequences one by one");
 }
 
