@@ -14,8 +14,8 @@ value() {
   shift 2
   "$bin" "$@" --csv 2>"$tmp/err" | awk -F, -v k="$key" '$1 == k { print $2; exit }'
 }
-# plan_value KEY FILE: a worksheet line of a plan (base units, from --csv).
-plan_value() { "$bin" plan "$2" --csv 2>"$tmp/err" | awk -F, -v k="$1" '$2 == k { print $3; exit }'; }
+# plan_value KEY FILE: a worksheet line of a plan (base units, from --csv, which has the calculators' key,value,unit).
+plan_value() { "$bin" plan "$2" --csv 2>"$tmp/err" | awk -F, -v k="$1" '$1 == k { print $2; exit }'; }
 # input_value KEY -- command...: the value an input took (from the table output), e.g. a default dtype.
 input_value() {
   local key=$1
@@ -124,7 +124,7 @@ for site in singapore-sg lulea-se; do
     "$(value pue -- cooling climate --site $site --cooling air)" \
     "$(value pue_from_climate -- tco siting --climate $site --cooling air)" \
     "$("$bin" plan "$src/examples/llama3.1-70b-qlora-h100.toml" --set site.climate=$site --set site.climate_cooling=air --csv 2>"$tmp/err" |
-       awk -F, '$2 == "pue" { print $3; exit }')"
+       awk -F, '$1 == "pue" { print $2; exit }')"
 done
 
 echo "consistency: $pass agree, $fail disagree"
