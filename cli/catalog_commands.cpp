@@ -7,6 +7,7 @@
 
 #include "cli/commands.hpp"
 #include "cli/catalog_views.hpp"
+#include "plan/document.hpp"
 #include "plan/machine_units.hpp"
 #include <filesystem>
 #include <fstream>
@@ -35,88 +36,69 @@ std::string lower(std::string s) {
   return s;
 }
 
-// {"value": ..., "unit": ...[, "text": ...]} for one value node; `kind`/`path` pick the unit of bare numbers.
-void json_value(std::string& out, const Node& v, std::string_view kind, const std::string& path) {
+using writers::Member;
+using Members = std::vector<Member>;
+
+// A machine number as a JSON member: the text view_cell wrote, read back (format_machine's text reads back exactly).
+Member number_member(std::string key, const std::string& machine) { return {std::move(key), std::strtod(machine.c_str(), nullptr)}; }
+
+// "value" and "unit" (and "text", a quantity as the file writes it) of one value node; `kind`/`path` pick the unit of
+// bare numbers.
+void value_members(Members& out, const Node& v, std::string_view kind, const std::string& path) {
   if (v.kind == Node::Kind::string || v.is_number()) {
     const ViewCell c = view_cell(v, kind, path, FormatOptions{});
-    out += "\"value\": ";
     if (c.unit.empty()) {
-      append_json_string(out, v.str);
+      out.push_back({"value", v.str});
     } else {
-      out += c.machine + ", \"unit\": ";
-      append_json_string(out, c.unit);
-      if (v.kind == Node::Kind::string) {
-        out += ", \"text\": ";
-        append_json_string(out, v.str);
-      }
+      out.push_back(number_member("value", c.machine));
+      out.push_back({"unit", c.unit});
+      if (v.kind == Node::Kind::string) out.push_back({"text", v.str});
     }
   } else if (v.kind == Node::Kind::boolean) {
-    out += std::string("\"value\": ") + (v.boolean ? "true" : "false");
+    out.push_back({"value", v.boolean});
   } else if (v.kind == Node::Kind::date) {
-    out += "\"value\": ";
-    append_json_string(out, v.date.str());
+    out.push_back({"value", v.date.str()});
   } else if (v.kind == Node::Kind::array) {
-    out += "\"value\": [";
-    for (std::size_t i = 0; i < v.items.size(); ++i) {
-      out += i ? ", " : "";
-      if (v.items[i].kind == Node::Kind::string) append_json_string(out, v.items[i].str);
-      else if (v.items[i].is_number()) out += format_machine(v.items[i].number);
-      else append_json_string(out, show_value(v.items[i], {}));
+    Members items;
+    for (const auto& item : v.items) {
+      if (item.kind == Node::Kind::string) items.push_back({"", item.str});
+      else if (item.is_number()) items.push_back({"", item.number});
+      else items.push_back({"", show_value(item, {})});
     }
-    out += "]";
+    out.push_back({.key = "value", .value = std::move(items), .list = true});
   } else {
-    out += "\"value\": ";
-    append_json_string(out, show_value(v, {}));
+    out.push_back({"value", show_value(v, {})});
   }
 }
 
-void json_leaf(std::string& out, const Entry& e, const std::string& path, const FieldRef& ref) {
-  out += "{";
-  json_value(out, *ref.value, e.kind(), path);
-  out += ", \"as_of\": ";
-  append_json_string(out, ref.provenance.as_of);
-  out += ", \"source\": ";
-  append_json_string(out, ref.provenance.source);
-  if (!ref.provenance.basis.empty()) {
-    out += ", \"basis\": ";
-    append_json_string(out, ref.provenance.basis);
-  }
-  if (!ref.provenance.note.empty()) {
-    out += ", \"note\": ";
-    append_json_string(out, ref.provenance.note);
-  }
-  out += "}";
+Members leaf_members(const Entry& e, const std::string& path, const FieldRef& ref) {
+  Members out;
+  value_members(out, *ref.value, e.kind(), path);
+  out.push_back({"as_of", ref.provenance.as_of});
+  out.push_back({"source", ref.provenance.source});
+  if (!ref.provenance.basis.empty()) out.push_back({"basis", ref.provenance.basis});
+  if (!ref.provenance.note.empty()) out.push_back({"note", ref.provenance.note});
+  return out;
 }
 
-// Mirrors the file's structure: tables become objects, arrays of tables arrays, values leaf objects.
-void json_tree(std::string& out, const Entry& e, const Node& n, const std::string& path,
-               const std::map<std::string, FieldRef>& refs) {
+// Mirrors the file's structure: tables become objects, arrays of tables lists, values leaf objects.
+Member tree_member(std::string key, const Entry& e, const Node& n, const std::string& path, const std::map<std::string, FieldRef>& refs) {
   if (n.is_table() && n.find("value") == nullptr) {
-    out += "{";
-    bool first = true;
+    Members members;
     for (const auto& [k, v] : n.members) {
       if (path.empty() && (k == "id" || k == "name" || k == "kind" || k == "meta")) continue;
-      out += first ? "" : ", ";
-      first = false;
-      append_json_string(out, k);
-      out += ": ";
-      json_tree(out, e, v, path.empty() ? k : path + "." + k, refs);
+      members.push_back(tree_member(k, e, v, path.empty() ? k : path + "." + k, refs));
     }
-    out += "}";
-    return;
+    return {std::move(key), std::move(members)};
   }
   if (n.kind == Node::Kind::array && !n.items.empty() && n.items.front().is_table()) {
-    out += "[";
-    for (std::size_t i = 0; i < n.items.size(); ++i) {
-      out += i ? ", " : "";
-      json_tree(out, e, n.items[i], path + "[" + std::to_string(i) + "]", refs);
-    }
-    out += "]";
-    return;
+    Members items;
+    for (std::size_t i = 0; i < n.items.size(); ++i) items.push_back(tree_member("", e, n.items[i], path + "[" + std::to_string(i) + "]", refs));
+    return {.key = std::move(key), .value = std::move(items), .list = true};
   }
   const auto it = refs.find(path);
-  if (it == refs.end()) out += "null";
-  else json_leaf(out, e, path, it->second);
+  if (it == refs.end()) return {std::move(key), nullptr};
+  return {std::move(key), leaf_members(e, path, it->second)};
 }
 
 // Dated series of an entry (arrays of tables whose items carry as_of and value), with the item --as-of picks.
@@ -159,59 +141,34 @@ std::vector<std::pair<std::string, double>> derived_params(const Entry& e, std::
   return rows;
 }
 
-std::string entry_json(const Entry& e, const Date& as_of) {
+// An entry as programs read it: what it is, its file, dates and sources, its fields as the file nests them, the entry
+// of each dated series --as-of picks, and a model's parameter counts derived from its architecture.
+Members entry_members(const Entry& e, const Date& as_of) {
   std::map<std::string, FieldRef> refs;
   for_each_field(e, [&](const std::string& path, const FieldRef& ref) { refs.emplace(path, ref); });
-  std::string out = "{\"schema_version\": 1, \"id\": ";
-  append_json_string(out, e.id());
-  out += ", \"name\": ";
-  append_json_string(out, e.name());
-  out += ", \"kind\": ";
-  append_json_string(out, e.kind());
-  out += ", \"file\": ";
-  append_json_string(out, e.file());
-  out += ", \"as_of\": ";
-  append_json_string(out, e.as_of().str());
-  out += ", \"sources\": [";
-  for (std::size_t i = 0; i < e.sources().size(); ++i) {
-    out += i ? ", " : "";
-    append_json_string(out, e.sources()[i]);
-  }
-  out += std::string("], \"overlay\": ") + (e.overlay() ? "true" : "false") + ", \"fields\": ";
-  json_tree(out, e, e.root(), "", refs);
+  Members out = {{"schema_version", std::int64_t{1}}, {"id", e.id()},           {"name", e.name()},
+                 {"kind", e.kind()},                 {"file", e.file()},       {"as_of", e.as_of().str()},
+                 {"sources", e.sources()},           {"overlay", e.overlay()}, tree_member("fields", e, e.root(), "", refs)};
   if (const auto series = dated_series(e, as_of); !series.empty()) {
-    out += ", \"selected\": {";
-    bool first = true;
+    Members selected;
     for (const auto& s : series) {
       if (!s.chosen) continue;
-      out += first ? "" : ", ";
-      first = false;
-      append_json_string(out, s.path);
-      out += ": ";
-      std::string leaf;
-      json_leaf(leaf, e, s.path, *s.chosen);
-      out += "{\"index\": " + std::to_string(s.index) + ", " + leaf.substr(1);
+      Members leaf = {{"index", static_cast<std::int64_t>(s.index)}};
+      for (auto& m : leaf_members(e, s.path, *s.chosen)) leaf.push_back(std::move(m));
+      selected.push_back({s.path, std::move(leaf)});
     }
-    out += "}";
+    out.push_back({"selected", std::move(selected)});
   }
   if (e.kind() == "model") {
     std::string note;
     const auto rows = derived_params(e, note);
-    if (rows.empty() && !note.empty()) {
-      out += ", \"derived_error\": ";
-      append_json_string(out, note);
-    }
-    out += ", \"derived\": {";
-    for (std::size_t i = 0; i < rows.size(); ++i) {
-      out += i ? ", " : "";
-      append_json_string(out, rows[i].first);
-      out += ": {\"value\": " + format_machine(rows[i].second) + ", \"unit\": \"1\", \"basis\": \"derived\", \"note\": ";
-      append_json_string(out, note);
-      out += "}";
-    }
-    out += "}";
+    if (rows.empty() && !note.empty()) out.push_back({"derived_error", note});
+    Members derived;
+    for (const auto& [k, v] : rows)
+      derived.push_back({k, Members{{"value", v}, {"unit", std::string("1")}, {"basis", std::string("derived")}, {"note", note}}});
+    out.push_back({"derived", std::move(derived)});
   }
-  return out + "}\n";
+  return out;
 }
 
 // --kind must name an entry kind or a `type` that occurs among the listed entries: an unknown word is a typo,
@@ -281,125 +238,80 @@ namespace {
 
 ExitStatus list_kind(const std::vector<std::string_view>& kinds, const ListFilter& f, const GlobalOptions& g) {
   const std::vector<const Entry*> rows = listed_entries(kinds, f);
-  if (g.out.format == writers::OutputFormat::json) {
-    std::string out = "{\"schema_version\": 1, \"entries\": [";
-    for (std::size_t i = 0; i < rows.size(); ++i) {
-      out += i ? ", " : "";
-      out += "{\"id\": ";
-      append_json_string(out, rows[i]->id());
-      out += ", \"name\": ";
-      append_json_string(out, rows[i]->name());
-      out += ", \"kind\": ";
-      append_json_string(out, rows[i]->kind());
-      if (auto t = rows[i]->text("type")) {
-        out += ", \"type\": ";
-        append_json_string(out, *t);
-      }
-      if (auto v = rows[i]->text("vendor")) {
-        out += ", \"vendor\": ";
-        append_json_string(out, *v);
-      }
-      out += ", \"as_of\": ";
-      append_json_string(out, rows[i]->as_of().str());
-      out += "}";
-    }
-    emit(out + "]}\n");
-    return ExitStatus::ok;
+  Members listed;
+  std::vector<std::vector<std::string>> cells;
+  for (const Entry* e : rows) {
+    Members one = {{"id", e->id()}, {"name", e->name()}, {"kind", e->kind()}};
+    if (auto t = e->text("type")) one.push_back({"type", *t});
+    if (auto v = e->text("vendor")) one.push_back({"vendor", *v});
+    one.push_back({"as_of", e->as_of().str()});
+    listed.push_back({"", std::move(one)});
+    cells.push_back({e->id(), e->kind(), e->text("type").value_or(""), e->text("vendor").value_or(""),
+                     e->name() + (e->overlay() ? " [overlay]" : ""), e->as_of().str()});
   }
-  if (g.out.format == writers::OutputFormat::csv) {
-    std::string out = "id,kind,type,vendor,name,as_of\n";
-    for (const Entry* e : rows)
-      out += writers::csv_cell(e->id()) + "," + e->kind() + "," + writers::csv_cell(e->text("type").value_or("")) + "," + writers::csv_cell(e->text("vendor").value_or("")) +
-             "," + writers::csv_cell(e->name()) + "," + e->as_of().str() + "\n";
-    emit(printable(out, Keep::lines));  // text from data files, escaped for the terminal
-    return ExitStatus::ok;
-  }
-  if (g.out.format == writers::OutputFormat::md) {
-    std::vector<std::vector<std::string>> body;
-    for (const Entry* e : rows)
-      body.push_back({e->id(), e->kind(), e->text("type").value_or(""), e->text("vendor").value_or(""), e->name(), e->as_of().str()});
-    emit(printable(writers::md_table({"id", "kind", "type", "vendor", "name", "as of"}, body), Keep::lines));
-    return ExitStatus::ok;
-  }
-  std::size_t w = 4;
-  for (const Entry* e : rows) w = std::max(w, e->id().size());
-  std::string out;
-  for (const Entry* e : rows)
-    out += fmt::format("{:<{}}  {:<12} {}  (as of {}){}\n", e->id(), w, e->kind(), e->name(), e->as_of().str(),
-                       e->overlay() ? " [overlay]" : "");
-  if (rows.empty()) out = "no entries match\n";
-  emit(printable(out, Keep::lines));  // text from data files, escaped for the terminal
+  const std::vector<Table> table = {writers::text_table("entries", "entries", {"id", "kind", "type", "vendor", "name", "as_of"}, std::move(cells))};
+  const std::vector<std::string> none = {"no entries match"};
+  writers::Document doc{.title = std::string(kinds.size() == 1 && kinds.front() == "model" ? "models" : kinds.front().empty() ? "data" : "hardware")};
+  doc.head = {{"schema_version", std::int64_t{1}}, {.key = "entries", .value = std::move(listed), .list = true}};
+  writers::Section entries{.kind = writers::SectionKind::tables, .key = "entries", .json = false};
+  entries.tables = table;
+  writers::Section empty{.kind = writers::SectionKind::notes, .key = "notes", .title = "notes", .json = false};
+  if (rows.empty()) empty.notes = none;
+  doc.sections = {entries, empty};
+  emit(writers::render(doc, g.out));
   return ExitStatus::ok;
+}
+
+// The entry each dated series uses, as a note: "the entry of each dated series used by default (the newest):
+// purchase[1]".
+std::string series_note(const std::vector<Series>& series, const Date& as_of) {
+  std::string used;
+  for (const auto& s : series)
+    if (s.chosen) used += (used.empty() ? "" : ", ") + s.path + "[" + std::to_string(s.index) + "]";
+  if (used.empty()) return {};
+  return "the entry of each dated series used " +
+         (as_of.valid() ? "for --as-of " + as_of.str() + " (the newest not after it)" : std::string("by default (the newest)")) + ": " + used;
 }
 
 ExitStatus show_entry(const Entry& e, const GlobalOptions& g) {
   const Date as_of = as_of_option(g);
-  if (g.out.format == writers::OutputFormat::json) {
-    emit(entry_json(e, as_of));
-    return ExitStatus::ok;
-  }
-  const auto series = dated_series(e, as_of);
-  // One row per field (value, as of, basis, source, note), then a model's derived parameter counts; every format
-  // writes these rows. A source is repeated only where it differs from the entry's own.
-  std::vector<ViewRow> view;
+  // One field per row (value, as of, basis, source, note), then a model's derived parameter counts. A source is
+  // repeated only where it differs from the entry's own.
+  std::vector<writers::Field> about = {{.key = "file", .shown = e.file() + (e.overlay() ? " [overlay]" : "")}, {.key = "as of", .shown = e.as_of().str()}};
+  for (const auto& src : e.sources()) about.push_back({.key = "source", .shown = src});
+  std::vector<writers::Field> fields;
   const std::string all_sources = fmt::format("{}", fmt::join(e.sources(), "; "));
+  auto add = [&](const std::string& path, const ViewCell& c, const std::string& when, const std::string& basis, const std::string& source,
+                 const std::string& note) {
+    fields.push_back({.key = path, .shown = c.human, .machine = c.machine, .unit = c.unit, .columns = {when, basis, source, note},
+                      .members = {{"as_of", when}, {"basis", basis}, {"source", source}, {"note", note}}});
+  };
   for_each_field(e, [&](const std::string& path, const FieldRef& ref) {
     const Provenance& p = ref.provenance;
-    view.push_back({path, {view_cell(*ref.value, e.kind(), path, g.out.number)},
-                    {p.as_of, p.basis, p.source == all_sources ? "" : p.source, p.note}});
+    add(path, view_cell(*ref.value, e.kind(), path, g.out.number), p.as_of, p.basis, p.source == all_sources ? "" : p.source, p.note);
   });
+  std::vector<std::string> notes;
+  if (const std::string n = series_note(dated_series(e, as_of), as_of); !n.empty()) notes.push_back(n);
   if (e.kind() == "model") {
     std::string note;
     bool first = true;
     for (const auto& [k, v] : derived_params(e, note)) {
-      view.push_back({"derived." + k, {view_cell(k, Quantity::number(v), "", g.out.number)}, {"", "derived", "", first ? note : ""}});
+      add("derived." + k, view_cell(k, Quantity::number(v), "", g.out.number), "", "derived", "", first ? note : "");
       first = false;
     }
     // A file the model reader rejects shows its fields, and says why nothing is derived from them.
-    if (first && !note.empty()) view.push_back({"derived", {ViewCell{"not computed", "", ""}}, {"", "", "", "error: " + note}});
+    if (first && !note.empty()) notes.push_back("nothing derived: " + note);
   }
-  const std::vector<std::string> extras = {"as_of", "basis", "source", "note"};
-  if (g.out.format == writers::OutputFormat::csv) {
-    emit(printable(view_csv({e.id()}, view, extras), Keep::lines));
-    return ExitStatus::ok;
-  }
-  if (g.out.format == writers::OutputFormat::md) {
-    std::string out = view_md(e.id() + " — " + e.name() + " (" + e.kind() + ")", {e.id()}, view, extras);
-    out += "\nFile " + writers::md_escape(e.file()) + (e.overlay() ? " (overlay)" : "") + ", as of " + e.as_of().str() + ". Sources: " +
-           writers::md_escape(all_sources) + "\n";
-    emit(printable(out, Keep::lines));
-    return ExitStatus::ok;
-  }
-  std::string out = fmt::format("{}  {}  ({})\n  file {}{}\n  as of {}\n", e.id(), e.name(), e.kind(), e.file(),
-                                e.overlay() ? " [overlay]" : "", e.as_of().str());
-  for (const auto& s : e.sources()) out += "  source: " + s + "\n";
-  std::vector<std::array<std::string, 4>> rows;
-  for (const auto& r : view) {
-    std::string label = r.field;
-    for (const auto& s : series)
-      if (s.chosen && label == s.path + "[" + std::to_string(s.index) + "]") label = "* " + label;
-    const std::string& basis = r.extra[1];
-    const std::string& src = r.extra[2];
-    const std::string& note = r.extra[3];
-    std::string tag = basis.empty() ? "" : "[" + basis + "] ";
-    if (!note.empty()) tag += note + (src.empty() ? "" : "; ");
-    rows.push_back({label, r.cells.front() ? r.cells.front()->human : "", r.extra[0], tag + src});
-  }
-  std::size_t w0 = 0, w1 = 0;
-  for (const auto& r : rows) {
-    w0 = std::max(w0, r[0].size());
-    w1 = std::max(w1, r[1].size());
-  }
-  out += "\n";
-  for (const auto& r : rows) {
-    std::string line = fmt::format("  {:<{}}  {:<{}}  {}  {}", r[0], w0, r[1], w1, r[2], r[3]);
-    while (!line.empty() && line.back() == ' ') line.pop_back();
-    out += line + "\n";
-  }
-  if (std::any_of(series.begin(), series.end(), [](const Series& s) { return s.chosen.has_value(); }))
-    out += "\n  * the entry of each dated series used " +
-           (as_of.valid() ? "for --as-of " + as_of.str() + " (the newest not after it)" : std::string("by default (the newest)")) + "\n";
-  emit(printable(out, Keep::lines));  // text from data files, escaped for the terminal
+  writers::Document doc{.title = e.id() + " — " + e.name() + " (" + e.kind() + ")", .head = entry_members(e, as_of)};
+  writers::Section entry{.kind = writers::SectionKind::fields, .key = "entry", .title = "entry", .json = false, .csv = false, .head = {"key", "value"}};
+  entry.fields = about;
+  writers::Section rows{.kind = writers::SectionKind::fields, .key = "fields", .title = "fields", .json = false, .widest = 44,
+                        .head = {"field", "value", "as of", "basis", "source", "note"}, .csv_members = {"as_of", "basis", "source", "note"}};
+  rows.fields = fields;
+  writers::Section said{.kind = writers::SectionKind::notes, .key = "notes", .title = "notes", .json = false};
+  said.notes = notes;
+  doc.sections = {entry, rows, said};
+  emit(writers::render(doc, g.out));
   return ExitStatus::ok;
 }
 
@@ -466,73 +378,71 @@ ExitStatus run_hw_compare(const std::vector<std::string>& ids, const GlobalOptio
   };
   std::vector<std::string> entry_ids;
   for (const Entry* e : entries) entry_ids.push_back(e->id());
-  if (g.out.format == writers::OutputFormat::json) {
-    std::string out = "{\"schema_version\": 1, \"compare\": [";
-    for (std::size_t i = 0; i < entries.size(); ++i) {
-      std::string one = entry_json(*entries[i], as_of);
-      one.pop_back();
-      out += (i ? ", " : "") + one;
+  // For programs: each entry whole, then per entry the derived figures (a program compares parts by them as people
+  // do), then the ratios of two parts.
+  Members compared, per_entry;
+  for (const Entry* e : entries) compared.push_back({"", entry_members(*e, as_of)});
+  for (std::size_t i = 0; i < entries.size(); ++i) {
+    Members one = {{"id", entry_ids[i]}};
+    for (const auto& r : derived) {
+      const auto& c = r.cells[i];
+      if (!c) continue;
+      const std::string key = r.field.substr(r.field.find('.') + 1);
+      if (c->unit.empty()) one.push_back({key, c->machine});
+      else one.push_back({key, Members{number_member("value", c->machine), {"unit", c->unit}}});
     }
-    // Per entry, the derived figures (a program compares parts by them as people do).
-    out += "], \"derived\": [";
-    for (std::size_t i = 0; i < entries.size(); ++i) {
-      out += i ? ", {\"id\": " : "{\"id\": ";
-      append_json_string(out, entry_ids[i]);
-      for (const auto& r : derived) {
-        const auto& c = r.cells[i];
-        if (!c) continue;
-        out += ", ";
-        append_json_string(out, r.field.substr(r.field.find('.') + 1));
-        out += ": ";
-        if (c->unit.empty()) append_json_string(out, c->machine);
-        else out += "{\"value\": " + c->machine + ", \"unit\": \"" + c->unit + "\"}";
-      }
-      out += "}";
-    }
-    out += "]";
-    if (entries.size() == 2) {
-      out += ", \"ratio\": {";
-      bool first = true;
-      for (const std::vector<ViewRow>* rows : {static_cast<const std::vector<ViewRow>*>(&view), &derived})
-        for (const auto& v : *rows)
-          if (const auto r = ratio_of(v)) {
-            out += first ? "" : ", ";
-            first = false;
-            append_json_string(out, v.field);
-            out += ": " + format_machine(*r);
-          }
-      out += "}";
-    }
-    emit(out + "}\n");
-    return ExitStatus::ok;
+    per_entry.push_back({"", std::move(one)});
   }
-  view.insert(view.end(), derived.begin(), derived.end());
+  writers::Document doc{.title = "hw compare"};
+  doc.head = {{"schema_version", std::int64_t{1}}, {.key = "compare", .value = std::move(compared), .list = true},
+              {.key = "derived", .value = std::move(per_entry), .list = true}};
   if (entries.size() == 2) {
-    entry_ids.push_back(entry_ids[0] + " / " + entry_ids[1]);
-    for (auto& v : view) {
-      const auto r = ratio_of(v);
-      v.cells.push_back(r ? std::optional<ViewCell>(ViewCell{format_number(*r, g.out.number.digits) + "x", format_machine(*r), ""}) : std::nullopt);
-    }
+    Members ratios;
+    for (const std::vector<ViewRow>* rows : {static_cast<const std::vector<ViewRow>*>(&view), &derived})
+      for (const auto& v : *rows)
+        if (const auto r = ratio_of(v)) ratios.push_back({v.field, *r});
+    doc.head.push_back({"ratio", std::move(ratios)});
   }
-  if (g.out.format == writers::OutputFormat::csv) {
-    emit(printable(view_csv(entry_ids, view, {}), Keep::lines));
-    return ExitStatus::ok;
+  // For people and for CSV: a row per field, a column per entry (and the ratio of two), the values as each reads them.
+  view.insert(view.end(), derived.begin(), derived.end());
+  std::vector<std::string> people_head = {"field"}, csv_head = {"field", "unit"};
+  people_head.insert(people_head.end(), entry_ids.begin(), entry_ids.end());
+  csv_head.insert(csv_head.end(), entry_ids.begin(), entry_ids.end());
+  if (entries.size() == 2) {
+    people_head.push_back(entry_ids[0] + " / " + entry_ids[1]);
+    csv_head.push_back(people_head.back());
   }
-  if (g.out.format == writers::OutputFormat::md) {
-    emit(printable(view_md("hw compare", entry_ids, view, {}), Keep::lines));
-    return ExitStatus::ok;
-  }
-  std::vector<std::vector<std::string>> rows;
-  std::vector<std::string> head = {"field"};
-  head.insert(head.end(), entry_ids.begin(), entry_ids.end());
-  rows.push_back(head);
+  std::vector<std::vector<std::string>> people, machines;
   for (const auto& v : view) {
-    std::vector<std::string> r = {v.field};
-    for (const auto& c : v.cells) r.push_back(c ? c->human : "-");
-    rows.push_back(std::move(r));
+    std::vector<std::string> shown = {v.field}, machine = {v.field, ""};
+    // One unit column when every quantity in the row has the same unit; otherwise each cell names its own.
+    bool shared = true;
+    for (const auto& c : v.cells) {
+      if (!c || c->unit.empty()) continue;
+      if (machine[1].empty()) machine[1] = c->unit;
+      else if (machine[1] != c->unit) shared = false;
+    }
+    if (!shared) machine[1].clear();
+    for (const auto& c : v.cells) {
+      shown.push_back(c ? c->human : "-");
+      machine.push_back(!c ? "" : shared || c->unit.empty() ? c->machine : c->machine + " " + c->unit);
+    }
+    if (entries.size() == 2) {
+      const auto r = ratio_of(v);
+      shown.push_back(r ? format_number(*r, g.out.number.digits) + "x" : "-");
+      machine.push_back(r ? format_machine(*r) : "");
+    }
+    people.push_back(std::move(shown));
+    machines.push_back(std::move(machine));
   }
-  // Text from data files, escaped for the terminal cell by cell before the columns are measured.
-  emit(writers::aligned_rows(std::move(rows), {.widest = 28, .cut = true}));
+  const std::vector<Table> for_people = {writers::text_table("compare", "fields", people_head, std::move(people))};
+  const std::vector<Table> for_csv = {writers::text_table("compare", "fields", csv_head, std::move(machines))};
+  writers::Section shown{.kind = writers::SectionKind::tables, .key = "compare", .json = false, .csv = false, .widest = 28, .cut = true};
+  shown.tables = for_people;
+  writers::Section csv{.kind = writers::SectionKind::tables, .key = "compare", .json = false, .human = false};
+  csv.tables = for_csv;
+  doc.sections = {shown, csv};
+  emit(writers::render(doc, g.out));
   return ExitStatus::ok;
 }
 
@@ -574,28 +484,22 @@ ExitStatus run_model_import(const ImportOptions& o, const GlobalOptions& g) {
   // The config itself is never overwritten, even with --force.
   write_file_atomically(out_path, result->toml, o.force, {o.file});
   const ParamCount& pc = result->params;
-  if (g.out.format == writers::OutputFormat::json) {
-    std::string j = "{\"schema_version\": 1, \"id\": ";
-    append_json_string(j, id);
-    j += ", \"file\": ";
-    append_json_string(j, out_path);
-    j += ", \"params_total\": " + format_machine(pc.total);
-    if (result->arch.moe) j += ", \"params_active\": " + format_machine(pc.active);
-    j += ", \"notes\": [";
-    for (std::size_t i = 0; i < notes.size(); ++i) {
-      j += i ? ", " : "";
-      append_json_string(j, notes[i]);
-    }
-    emit(j + "]}\n");
-    return ExitStatus::ok;
-  }
-  std::string out = "wrote " + out_path + " (model " + id + ")\n  parameters (derived): " + format_count(pc.total, g.out.number.digits);
-  if (result->arch.moe) out += " total, " + format_count(pc.active, g.out.number.digits) + " active";
-  out += "\n";
-  for (const auto& n : notes) out += "  note: " + n + "\n";
-  out += "  use it with --data-dir " + (fs::path(out_path).has_parent_path() ? fs::path(out_path).parent_path().string() : std::string(".")) +
-         " (or copy it into a data overlay directory)\n";
-  emit(printable(out, Keep::lines));  // text from data files, escaped for the terminal
+  const std::string dir = fs::path(out_path).has_parent_path() ? fs::path(out_path).parent_path().string() : std::string(".");
+  writers::Document doc{.title = "wrote " + out_path + " (model " + id + ")"};
+  doc.head = {{"schema_version", std::int64_t{1}}, {"id", id}, {"file", out_path}, {"params_total", pc.total}};
+  if (result->arch.moe) doc.head.push_back({"params_active", pc.active});
+  doc.head.push_back({"notes", notes});
+  std::vector<writers::Field> counts = {{.key = "params_total", .shown = format_count(pc.total, g.out.number.digits), .columns = {"derived"}}};
+  if (result->arch.moe) counts.push_back({.key = "params_active", .shown = format_count(pc.active, g.out.number.digits), .columns = {"derived"}});
+  std::vector<std::string> said = notes;
+  said.push_back("use it with --data-dir " + dir + " (or copy it into a data overlay directory)");
+  writers::Section params{.kind = writers::SectionKind::fields, .key = "parameters", .title = "parameters", .json = false,
+                          .head = {"count", "value", "basis"}};
+  params.fields = counts;
+  writers::Section notes_section{.kind = writers::SectionKind::notes, .key = "notes", .title = "notes", .json = false};
+  notes_section.notes = said;
+  doc.sections = {params, notes_section};
+  emit(writers::render(doc, g.out));
   return ExitStatus::ok;
 }
 
@@ -612,16 +516,13 @@ ExitStatus run_data_check(const GlobalOptions& g) {
   std::size_t n = Catalog::instance().index().size() + Catalog::instance().overlay_measured_files().size();
   for (const auto& f : embedded_files()) n += f.kind == "measured" ? 1 : 0;
   if (g.out.format == writers::OutputFormat::json) {
-    std::string j = "{\"schema_version\": 1, \"files\": " + std::to_string(n) + ", \"errors\": " + std::to_string(errors) + ", \"findings\": [";
-    for (std::size_t i = 0; i < findings.size(); ++i) {
-      j += i ? ", " : "";
-      j += "{\"where\": ";
-      append_json_string(j, findings[i].where);
-      j += ", \"message\": ";
-      append_json_string(j, findings[i].message);
-      j += std::string(", \"error\": ") + (findings[i].error ? "true" : "false") + "}";
-    }
-    emit(j + "]}\n");
+    std::vector<writers::Member> found;
+    for (const auto& f : findings)
+      found.push_back({"", std::vector<writers::Member>{{"where", f.where}, {"message", f.message}, {"error", f.error}}});
+    writers::Document doc{.title = "data check"};
+    doc.head = {{"schema_version", std::int64_t{1}}, {"files", static_cast<std::int64_t>(n)}, {"errors", static_cast<std::int64_t>(errors)},
+                {.key = "findings", .value = std::move(found), .list = true}};
+    emit(writers::render(doc, g.out));
   } else {
     std::fputs(out.c_str(), stderr);
     const std::string summary = fmt::format("data check: {}, {}, {}\n", plural(n, "file"), plural(errors, "error"),

@@ -1,5 +1,5 @@
-// Catalog entries as tables for `hw show`, `model show`, `data show`, `hw compare` and the lists: one cell model
-// (what a person reads, what a program reads) and one writer per format (aligned text, CSV, Markdown).
+// The cells of catalog entries for `hw show`, `model show`, `data show`, `hw compare` and the lists: what a person
+// reads and what a program reads of each field. The commands write them as result documents (plan/document.hpp).
 #pragma once
 
 #include <string>
@@ -47,13 +47,5 @@ struct ViewRow {
 /// memory and BF16 peak per dollar.
 [[nodiscard]] std::vector<ViewRow> compare_derived_rows(const std::vector<const Entry*>& entries, const Date& as_of,
                                                         const FormatOptions& f);
-
-/// A view in CSV: a header row, then a row per field. One entry: field,value,unit then `extra_names`; several:
-/// field,unit,<id>... with the unit in its own column when the row's cells share it.
-[[nodiscard]] std::string view_csv(const std::vector<std::string>& ids, const std::vector<ViewRow>& rows,
-                                   const std::vector<std::string>& extra_names);
-/// A view in Markdown: a heading, then a table of human values (field, one column per entry, then the extras).
-[[nodiscard]] std::string view_md(std::string_view heading, const std::vector<std::string>& ids, const std::vector<ViewRow>& rows,
-                                  const std::vector<std::string>& extra_names);
 
 }  // namespace infracalc::cli

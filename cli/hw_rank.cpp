@@ -9,6 +9,7 @@
 
 #include "cli/catalog_views.hpp"
 #include "cli/commands.hpp"
+#include "plan/document.hpp"
 #include "catalog/check.hpp"
 #include "documents/json.hpp"
 #include "units/printable.hpp"
@@ -121,87 +122,67 @@ ExitStatus run_hw_rank(const std::vector<const Entry*>& entries, const ListFilte
   const std::string column = path.empty() ? std::string() : path;
   const std::string heading = (need_by ? "available by " + f.available_by : std::string("all")) +
                               (path.empty() ? std::string() : ", ranked by " + path + " (largest first)");
-  if (g.out.format == writers::OutputFormat::json) {
-    std::string out = "{\"schema_version\": 1";
-    if (need_by) {
-      out += ", \"available_by\": ";
-      append_json_string(out, f.available_by);
+  // For programs: the gate, the sort and each part kept with its value, then each part dropped and why.
+  using writers::Member;
+  std::vector<Member> listed, excluded;
+  for (const auto& r : kept) {
+    std::vector<Member> one = {{"id", r.entry->id()}, {"name", r.entry->name()}, {"kind", r.entry->kind()}, {"launch", r.launch}};
+    if (r.value) {
+      if (r.value->unit.empty()) one.push_back({"value", r.value->machine});
+      else
+        one.push_back({"value", std::vector<Member>{{"value", std::strtod(r.value->machine.c_str(), nullptr)}, {"unit", r.value->unit}}});
     }
-    if (!path.empty()) {
-      out += ", \"sort\": ";
-      append_json_string(out, path);
-    }
-    out += ", \"entries\": [";
-    for (std::size_t i = 0; i < kept.size(); ++i) {
-      const Entry* e = kept[i].entry;
-      out += i ? ", {\"id\": " : "{\"id\": ";
-      append_json_string(out, e->id());
-      out += ", \"name\": ";
-      append_json_string(out, e->name());
-      out += ", \"kind\": ";
-      append_json_string(out, e->kind());
-      out += ", \"launch\": ";
-      append_json_string(out, kept[i].launch);
-      if (kept[i].value) {
-        out += ", \"value\": ";
-        if (kept[i].value->unit.empty()) append_json_string(out, kept[i].value->machine);
-        else out += "{\"value\": " + kept[i].value->machine + ", \"unit\": \"" + kept[i].value->unit + "\"}";
-      }
-      out += "}";
-    }
-    out += "], \"excluded\": [";
-    for (std::size_t i = 0; i < dropped.size(); ++i) {
-      out += i ? ", {\"id\": " : "{\"id\": ";
-      append_json_string(out, dropped[i].entry->id());
-      out += ", \"launch\": ";
-      append_json_string(out, dropped[i].launch);
-      out += ", \"why\": ";
-      append_json_string(out, dropped[i].why);
-      out += "}";
-    }
-    emit(out + "]}\n");
-    return ExitStatus::ok;
+    listed.push_back({"", std::move(one)});
   }
+  for (const auto& d : dropped)
+    excluded.push_back({"", std::vector<Member>{{"id", d.entry->id()}, {"launch", d.launch}, {"why", d.why}}});
+  writers::Document doc{.title = "hw list: " + heading};
+  doc.head = {{"schema_version", std::int64_t{1}}};
+  if (need_by) doc.head.push_back({"available_by", f.available_by});
+  if (!path.empty()) doc.head.push_back({"sort", path});
+  doc.head.push_back({.key = "entries", .value = std::move(listed), .list = true});
+  doc.head.push_back({.key = "excluded", .value = std::move(excluded), .list = true});
+
+  // For people and for CSV: a row per part kept, its value as each reads it (CSV's column names its unit).
   std::vector<std::string> head = {"id", "launch"};
   if (!path.empty()) head.push_back(column);
   head.push_back("name");
-  std::vector<std::vector<std::string>> body;
+  std::vector<std::string> csv_head = head;
+  if (!path.empty() && !kept.empty() && kept.front().value && !kept.front().value->unit.empty()) csv_head[2] += " (" + kept.front().value->unit + ")";
+  std::vector<std::vector<std::string>> people, machines;
   for (const auto& r : kept) {
     std::vector<std::string> row = {r.entry->id(), r.launch.empty() ? "-" : r.launch};
-    if (!path.empty()) row.push_back(r.value ? (g.out.format == writers::OutputFormat::csv ? r.value->machine : r.value->human) : "-");
+    std::vector<std::string> machine = row;
+    if (!path.empty()) {
+      row.push_back(r.value ? r.value->human : "-");
+      machine.push_back(r.value ? r.value->machine : "-");
+    }
     row.push_back(r.entry->name());
-    body.push_back(std::move(row));
+    machine.push_back(r.entry->name());
+    people.push_back(std::move(row));
+    machines.push_back(std::move(machine));
   }
-  std::string gate;
+  const std::vector<Table> for_people = {writers::text_table("entries", "ranked", head, std::move(people))};
+  const std::vector<Table> for_csv = {writers::text_table("entries", "ranked", csv_head, std::move(machines))};
+  std::vector<std::string> notes;
+  if (kept.empty()) notes.emplace_back("no part passes the gate");
   for (const auto& d : dropped)
-    gate += fmt::format("{} ({}: {})", d.entry->id(), d.launch.empty() ? "no date" : d.launch, d.why) + (&d == &dropped.back() ? "" : ", ");
-  if (g.out.format == writers::OutputFormat::csv) {
-    if (!path.empty() && !kept.empty() && kept.front().value && !kept.front().value->unit.empty()) head[2] += " (" + kept.front().value->unit + ")";
-    std::string out;
-    for (const auto& row : std::vector<std::vector<std::string>>{head})
-      for (std::size_t i = 0; i < row.size(); ++i) out += writers::csv_cell(row[i]) + (i + 1 < row.size() ? "," : "\n");
-    for (const auto& row : body)
-      for (std::size_t i = 0; i < row.size(); ++i) out += writers::csv_cell(row[i]) + (i + 1 < row.size() ? "," : "\n");
-    emit(printable(out, Keep::lines));
-    if (!dropped.empty()) report("note", "not available by " + f.available_by + ": " + gate);
-    return ExitStatus::ok;
+    notes.push_back(fmt::format("not available by {}: {} ({}: {})", f.available_by, d.entry->id(), d.launch.empty() ? "no date" : d.launch, d.why));
+  writers::Section shown{.kind = writers::SectionKind::tables, .key = "entries", .json = false, .csv = false};
+  shown.tables = for_people;
+  writers::Section csv{.kind = writers::SectionKind::tables, .key = "entries", .json = false, .human = false};
+  csv.tables = for_csv;
+  writers::Section said{.kind = writers::SectionKind::notes, .key = "notes", .title = "notes", .json = false, .csv = false};
+  said.notes = notes;
+  doc.sections = {shown, csv, said};
+  emit(writers::render(doc, g.out));
+  // CSV has no place for the parts the gate dropped: they go to stderr, as a note.
+  if (g.out.format == writers::OutputFormat::csv && !dropped.empty()) {
+    std::string gate;
+    for (const auto& d : dropped)
+      gate += fmt::format("{} ({}: {})", d.entry->id(), d.launch.empty() ? "no date" : d.launch, d.why) + (&d == &dropped.back() ? "" : ", ");
+    report("note", "not available by " + f.available_by + ": " + gate);
   }
-  if (g.out.format == writers::OutputFormat::md) {
-    std::string out = "## hw list: " + writers::md_escape(heading) + "\n\n" + writers::md_table(head, body);
-    if (!dropped.empty()) out += "\nNot available by " + writers::md_escape(f.available_by) + ": " + writers::md_escape(gate) + "\n";
-    emit(printable(out, Keep::lines));
-    return ExitStatus::ok;
-  }
-  body.insert(body.begin(), head);
-  std::string out = heading + "\n" + writers::aligned_rows(std::move(body), {.indent = "  ", .gap = 1, .escape = false});
-  if (kept.empty()) out += "  no part passes the gate\n";
-  if (!dropped.empty()) {
-    out += fmt::format("not available by {} ({} dropped before ranking):\n", f.available_by, dropped.size());
-    std::size_t wid = 0;
-    for (const auto& d : dropped) wid = std::max(wid, d.entry->id().size());
-    for (const auto& d : dropped) out += fmt::format("  {:<{}} {:<7} {}\n", d.entry->id(), wid, d.launch.empty() ? "-" : d.launch, d.why);
-  }
-  emit(printable(out, Keep::lines));  // text from data files, escaped for the terminal
   return ExitStatus::ok;
 }
 

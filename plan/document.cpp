@@ -71,6 +71,18 @@ Document result_document(const Result& r, std::size_t record) {
   return doc;
 }
 
+Table text_table(std::string name, std::string title, const std::vector<std::string>& columns, std::vector<std::vector<std::string>> rows) {
+  Table t;
+  t.name = std::move(name);
+  t.title = std::move(title);
+  for (const auto& c : columns) t.columns.push_back(Column{c, {}, {}});
+  for (auto& r : rows) {
+    t.rows.emplace_back();
+    for (auto& c : r) t.rows.back().emplace_back(std::move(c));
+  }
+  return t;
+}
+
 std::string render(const Document& doc, const OutputOptions& opt) {
   switch (opt.format) {
     case OutputFormat::json: {

@@ -18,13 +18,18 @@ namespace infracalc::writers {
 
 struct Document;
 
-/// A JSON member of a field or record beyond its value: text, a yes/no, a number (written in machine form), a whole
-/// number, no value (null), or a list of catalog citations.
+/// A JSON member of a document's head, a field or a record: text, a yes/no, a number (written in machine form), a
+/// whole number, no value (null), a list of catalog citations, a list of text, or further members (an object, or a
+/// list of their values: a catalog entry's fields as its file nests them).
 struct Member {
-  /// The JSON key.
+  /// The JSON key (unused for the items of a list).
   std::string key{};
   /// The value.
-  std::variant<std::string, bool, double, std::int64_t, std::nullptr_t, std::vector<Provenance>> value{};
+  std::variant<std::string, bool, double, std::int64_t, std::nullptr_t, std::vector<Provenance>, std::vector<std::string>,
+               std::vector<Member>>
+      value{};
+  /// For further members: a JSON list of their values instead of an object.
+  bool list = false;
   /// The key as JSON with its colon (`"key": `), when prepare_json has made it: written as it is.
   std::string json_key{};
 };
@@ -38,6 +43,10 @@ struct Field {
   std::optional<Cell> value{};
   /// The value as people read it ("70.55 GB", "—").
   std::string shown{};
+  /// Without a value: the text programs read in CSV, and its unit (a catalog field, in the unit its schema gives).
+  std::string machine{};
+  /// The unit of `machine` ("" for text).
+  std::string unit{};
   /// What people read after the value (how it was made, what it means).
   std::vector<std::string> columns{};
   /// JSON members after the value and its unit.
@@ -82,8 +91,11 @@ struct Section {
   bool human = true;
   /// Written as CSV rows (values, fields and verdicts).
   bool csv = true;
-  /// For fields: the widest column people read before a wider cell pushes the rest of its line right (0: any width).
+  /// For fields and tables: the widest column people read before a wider cell pushes the rest of its line right (0:
+  /// any width).
   std::size_t widest = 0;
+  /// For fields and tables: a cell wider than `widest` is cut to it, ending in '~', so every line keeps the grid.
+  bool cut = false;
   /// For fields: how many of the columns after the value the terminal shows (0: all); Markdown, a report, shows all.
   std::size_t terminal_columns = 0;
   /// For fields: the headings of the columns in Markdown (the key's, the value's, then one per column).
@@ -140,11 +152,17 @@ void fill_result_document(Document& doc, const Result& r, std::size_t record = 0
 /// Writes the JSON of the keys of `doc`'s head and sections once, for a document refilled and written many times (a
 /// batch run's results).
 void prepare_json(Document& doc);
+/// A table of text cells named `name`, titled `title`, with these column keys (a catalog view's rows as people or
+/// programs read them).
+[[nodiscard]] Table text_table(std::string name, std::string title, const std::vector<std::string>& columns,
+                               std::vector<std::vector<std::string>> rows);
+
 /// Appends the document as one JSON object, without a trailing newline.
 void write_json(std::string& out, const Document& doc);
 /// The document as aligned text for the terminal; `color` makes headings bold and verdicts green or red.
 [[nodiscard]] std::string write_text(const Document& doc, const OutputOptions& opt);
-/// The document as CSV: the table --table names (or, with no values or fields, the first table), else key,value,unit
+/// The document as CSV, of its sections marked for CSV: the table --table names (or, with no values or fields, the
+/// first table), else key,value,unit
 /// rows (and the first fields section's CSV members) for its values and fields, then a row per verdict (its text in
 /// the last further column, where there is one).
 [[nodiscard]] std::string write_csv(const Document& doc, const OutputOptions& opt);

@@ -7,7 +7,9 @@
 #include <fmt/format.h>
 
 #include "plan/machine_units.hpp"
+#include "plan/document.hpp"
 #include "plan/plan_output.hpp"
+#include "host/words.hpp"
 #include "catalog/catalog.hpp"
 #include "documents/json.hpp"
 #include "units/format.hpp"
@@ -633,54 +635,65 @@ void append_csv_row(std::string& out, const std::vector<const Line*>& lines, con
     out += ',';
   }
   out += r.failed + ",";
-  if (!r.error.empty()) {
-    std::string e = r.error;
-    std::replace(e.begin(), e.end(), '"', '\'');
-    out += "\"" + e + "\"";
-  }
+  if (!r.error.empty()) out += writers::csv_cell(r.error);
   out += '\n';
 }
 
+// A point as a document of one object, written by the JSON writer: its axes, its columns (a quantity as value and
+// unit), the checks it failed and its error. One document is refilled for every point of a sweep: its keys, and
+// their JSON, are laid out once.
 void append_json_row(std::string& out, const SweepPlan& sweep, const std::vector<const Line*>& lines, const SweepRow& r) {
-  out += "{";
-  for (std::size_t a = 0; a < sweep.axes.size(); ++a) {
-    append_json_string(out, sweep.axes[a].key);
-    out += ": ";
-    append_json_string(out, r.labels[a]);
-    out += ", ";
+  using writers::Member;
+  thread_local writers::Document doc;
+  auto& head = doc.head;
+  const std::size_t fixed = sweep.axes.size() + lines.size() + 1;
+  bool fresh = head.size() < fixed;
+  for (std::size_t a = 0; !fresh && a < sweep.axes.size(); ++a) fresh = head[a].key != sweep.axes[a].key;
+  for (std::size_t c = 0; !fresh && c < lines.size(); ++c) fresh = head[sweep.axes.size() + c].key != lines[c]->key;
+  if (fresh) {
+    head.assign(fixed, Member{});
+    for (std::size_t a = 0; a < sweep.axes.size(); ++a) head[a].key = sweep.axes[a].key;
+    for (std::size_t c = 0; c < lines.size(); ++c) head[sweep.axes.size() + c].key = lines[c]->key;
+    head.back().key = "checks_failed";
+    writers::prepare_json(doc);
   }
+  auto text = [](Member& m, const std::string& t) {
+    if (auto* s = std::get_if<std::string>(&m.value)) s->assign(t);
+    else m.value = t;
+  };
+  for (std::size_t a = 0; a < sweep.axes.size(); ++a) text(head[a], r.labels[a]);
   for (std::size_t c = 0; c < lines.size(); ++c) {
-    append_json_string(out, lines[c]->key);
+    Member& m = head[sweep.axes.size() + c];
     const auto& v = r.values[c];
-    if (!v) out += ": null, ";
-    else if (const auto* q = std::get_if<Quantity>(&*v)) {
-      out += ": ";
-      writers::append_json_quantity(out, writers::machine_quantity(lines[c]->key, *q));
-      out += ", ";
-    }
-    else {
-      out += ": ";
-      append_json_string(out, std::get<std::string>(*v));
-      out += ", ";
+    if (!v) {
+      m.value = nullptr;
+    } else if (const auto* q = std::get_if<Quantity>(&*v)) {
+      const writers::MachineQuantity mq = writers::machine_quantity(lines[c]->key, *q);
+      auto* pair = std::get_if<std::vector<Member>>(&m.value);
+      if (pair == nullptr || pair->size() != 2) m.value = std::vector<Member>{{"value", mq.value}, {"unit", mq.unit}};
+      else {
+        (*pair)[0].value = mq.value;
+        text((*pair)[1], mq.unit);
+      }
+    } else {
+      text(m, std::get<std::string>(*v));
     }
   }
-  out += "\"checks_failed\": [";
-  std::size_t start = 0;
-  bool first = true;
-  while (start < r.failed.size()) {
-    auto end = r.failed.find(';', start);
-    if (end == std::string::npos) end = r.failed.size();
-    out += first ? "" : ", ";
-    first = false;
-    append_json_string(out, r.failed.substr(start, end - start));
+  auto* failed = std::get_if<std::vector<std::string>>(&head[fixed - 1].value);
+  if (failed == nullptr) failed = &head[fixed - 1].value.emplace<std::vector<std::string>>();
+  failed->clear();
+  for (std::size_t start = 0; start < r.failed.size();) {
+    const std::size_t end = std::min(r.failed.find(';', start), r.failed.size());
+    failed->push_back(r.failed.substr(start, end - start));
     start = end + 1;
   }
-  out += "]";
+  head.resize(r.error.empty() ? fixed : fixed + 1);
   if (!r.error.empty()) {
-    out += ", \"error\": ";
-    append_json_string(out, r.error);
+    head.back().key = "error";
+    text(head.back(), r.error);
   }
-  out += "}\n";
+  writers::write_json(out, doc);
+  out += '\n';
 }
 
 }  // namespace
@@ -740,59 +753,25 @@ std::string render_sweep(const Program& program, const SweepPlan& sweep, const s
     s.finish();
     return out;
   }
+  // For people: a row per point, its values as the worksheet shows them, and what failed.
   const std::vector<const Line*> lines = column_lines(program, sweep);
-  std::string out;
-  switch (opt.format) {
-    case writers::OutputFormat::csv:
-    case writers::OutputFormat::json:
-      return out;  // streamed above
-    case writers::OutputFormat::md:
-    case writers::OutputFormat::table: {
-      std::vector<std::vector<std::string>> table;
-      std::vector<std::string> head;
-      for (const auto& a : sweep.axes) head.push_back(a.key);
-      for (const auto* l : lines) head.push_back(l->key);
-      head.push_back("checks failed");
-      table.push_back(head);
-      for (const auto& r : rows) {
-        std::vector<std::string> cells = r.labels;
-        for (std::size_t c = 0; c < lines.size(); ++c) cells.push_back(show_value(*lines[c], r.values[c], opt.number));
-        cells.push_back(!r.error.empty() ? "error: " + r.error : r.failed);
-        table.push_back(std::move(cells));
-      }
-      if (opt.format == writers::OutputFormat::md) {
-        for (std::size_t k = 0; k < table.size(); ++k) {
-          out += "|";
-          for (const auto& c : table[k]) out += " " + c + " |";
-          out += "\n";
-          if (k == 0) {
-            out += "|";
-            for (std::size_t c = 0; c < table[0].size(); ++c) out += "---|";
-            out += "\n";
-          }
-        }
-        return out;
-      }
-      std::vector<std::size_t> w(head.size(), 0);
-      auto width = [](const std::string& s) {
-        std::size_t n = 0;
-        for (unsigned char ch : s)
-          if ((ch & 0xC0) != 0x80) ++n;
-        return n;
-      };
-      for (const auto& row : table)
-        for (std::size_t c = 0; c < row.size(); ++c) w[c] = std::max(w[c], width(row[c]));
-      for (const auto& row : table) {
-        std::string line;
-        for (std::size_t c = 0; c < row.size(); ++c)
-          line += row[c] + (c + 1 < row.size() ? std::string(w[c] - width(row[c]) + 2, ' ') : "");
-        while (!line.empty() && line.back() == ' ') line.pop_back();
-        out += line + "\n";
-      }
-      return out;
-    }
+  std::vector<std::string> head;
+  for (const auto& a : sweep.axes) head.push_back(a.key);
+  for (const auto* l : lines) head.push_back(l->key);
+  head.emplace_back("checks failed");
+  std::vector<std::vector<std::string>> cells;
+  for (const auto& r : rows) {
+    std::vector<std::string> row = r.labels;
+    for (std::size_t c = 0; c < lines.size(); ++c) row.push_back(show_value(*lines[c], r.values[c], opt.number));
+    row.push_back(!r.error.empty() ? "error: " + r.error : r.failed);
+    cells.push_back(std::move(row));
   }
-  return out;
+  const std::vector<Table> table = {writers::text_table("sweep", plural(static_cast<std::int64_t>(rows.size()), "point"), head, std::move(cells))};
+  writers::Document doc{.title = "sweep"};
+  writers::Section points{.kind = writers::SectionKind::tables, .key = "sweep"};
+  points.tables = table;
+  doc.sections = {points};
+  return writers::render(doc, opt);
 }
 
 }  // namespace infracalc::plan

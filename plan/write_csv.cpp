@@ -48,13 +48,13 @@ std::string write_csv(const Document& doc, const OutputOptions& opt) {
   bool rows = false;
   const std::vector<std::string>* extra = nullptr;
   for (const auto& s : doc.sections) {
+    if (!s.csv) continue;
     if (s.kind == SectionKind::tables)
       for (const auto& t : s.tables) {
         names += (names.empty() ? "" : ", ") + t.name;
         if (first == nullptr) first = &t;
         if (!opt.table.empty() && t.name == opt.table && table == nullptr) table = &t;
       }
-    if (!s.csv) continue;
     if (s.kind == SectionKind::values && !s.values.empty()) rows = true;
     if (s.kind == SectionKind::fields && !s.fields.empty()) {
       rows = true;
@@ -92,6 +92,9 @@ std::string write_csv(const Document& doc, const OutputOptions& opt) {
           } else {
             value = std::get<std::string>(*f.value);
           }
+        } else {
+          value = f.machine;
+          unit = f.unit;
         }
         out += csv_cell(f.key) + "," + csv_cell(value) + "," + csv_cell(unit);
         if (extra != nullptr)

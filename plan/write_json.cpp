@@ -166,9 +166,15 @@ void append_value_json(std::string& out, const Value& v, std::size_t position) {
   out += slot->after;
 }
 
+void append_member_value(std::string& out, const Member& m);
+
 void append_member_json(std::string& out, const Member& m) {
   if (m.json_key.empty()) append_key(out, m.key, ""sv);
   else out += m.json_key;
+  append_member_value(out, m);
+}
+
+void append_member_value(std::string& out, const Member& m) {
   if (const auto* s = std::get_if<std::string>(&m.value)) {
     append_json_string(out, *s);
   } else if (const auto* b = std::get_if<bool>(&m.value)) {
@@ -185,6 +191,21 @@ void append_member_json(std::string& out, const Member& m) {
       append_provenance_json(out, (*list)[k]);
     }
     out += ']';
+  } else if (const auto* texts = std::get_if<std::vector<std::string>>(&m.value)) {
+    out += '[';
+    for (std::size_t k = 0; k < texts->size(); ++k) {
+      if (k != 0) out += ", "sv;
+      append_json_string(out, (*texts)[k]);
+    }
+    out += ']';
+  } else if (const auto* members = std::get_if<std::vector<Member>>(&m.value)) {
+    out += m.list ? '[' : '{';
+    for (std::size_t k = 0; k < members->size(); ++k) {
+      if (k != 0) out += ", "sv;
+      if (m.list) append_member_value(out, (*members)[k]);
+      else append_member_json(out, (*members)[k]);
+    }
+    out += m.list ? ']' : '}';
   } else {
     out += "null"sv;
   }

@@ -63,7 +63,7 @@ std::string write_md(const Document& doc, const OutputOptions& opt) {
           body.push_back({f.key, f.shown});
           body.back().insert(body.back().end(), f.columns.begin(), f.columns.end());
         }
-        if (!body.empty()) block("### " + md_escape(capitalised(s.title)) + "\n\n" + md_table(s.head, body));
+        if (!body.empty()) block((s.title.empty() ? "" : "### " + md_escape(capitalised(s.title)) + "\n\n") + md_table(s.head, body));
         break;
       }
       case SectionKind::tables:

@@ -10,8 +10,8 @@ namespace infracalc::writers {
 namespace {
 
 // Aligned rows two spaces in; every cell is escaped for the terminal.
-std::string indented_rows(std::vector<std::vector<std::string>> rows, std::size_t widest = 0) {
-  return aligned_rows(std::move(rows), {.indent = "  ", .widest = widest});
+std::string indented_rows(std::vector<std::vector<std::string>> rows, std::size_t widest = 0, bool cut = false) {
+  return aligned_rows(std::move(rows), {.indent = "  ", .widest = widest, .cut = cut});
 }
 
 // Whether a section has anything for people to read.
@@ -67,7 +67,7 @@ std::string section_text(const Section& s, const OutputOptions& opt) {
         const std::size_t n = s.terminal_columns == 0 ? f.columns.size() : std::min(s.terminal_columns, f.columns.size());
         rows.back().insert(rows.back().end(), f.columns.begin(), f.columns.begin() + static_cast<std::ptrdiff_t>(n));
       }
-      return out + indented_rows(std::move(rows), s.widest);
+      return out + indented_rows(std::move(rows), s.widest, s.cut);
     case SectionKind::verdicts:
       for (const auto& v : s.verdicts)
         out += "  " + printable(v.key, Keep::text) + ": " + (v.ok ? green("yes", opt.color) : red("no", opt.color)) +
@@ -85,7 +85,7 @@ std::string section_text(const Section& s, const OutputOptions& opt) {
           for (std::size_t i = 0; i < row.size(); ++i) cells.push_back(human_cell(row[i], t.columns[i].unit_hint, nf));
           rows.push_back(cells);
         }
-        out += indented_rows(std::move(rows));
+        out += indented_rows(std::move(rows), s.widest, s.cut);
       }
       return out;
     case SectionKind::inputs:
