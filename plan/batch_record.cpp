@@ -4,6 +4,7 @@
 #include <filesystem>
 
 #include "documents/json.hpp"
+#include "plan/document.hpp"
 #include "plan/output.hpp"
 #include "plugins/registry.hpp"
 #include "units/format.hpp"
@@ -108,17 +109,14 @@ std::vector<std::string> record_sets(const Node& set) {
 }
 
 void append_batch_error(std::string& out, std::size_t record, const Node* id, const Error& e) {
-  out += "{\"schema_version\": 1";
-  if (record > 0) out += ", \"record\": " + std::to_string(record);
-  if (id != nullptr && id->kind == Node::Kind::string) {
-    out += ", \"id\": ";
-    append_json_string(out, id->str);
-  }
-  out += ", \"error\": ";
-  append_json_string(out, e.message);
-  out += ", \"hint\": ";
-  append_json_string(out, e.hint);
-  out += "}\n";
+  writers::Document doc;
+  doc.head = {{"schema_version", std::int64_t{1}}};
+  if (record > 0) doc.head.push_back({"record", static_cast<std::int64_t>(record)});
+  if (id != nullptr && id->kind == Node::Kind::string) doc.head.push_back({"id", id->str});
+  doc.head.push_back({"error", e.message});
+  doc.head.push_back({"hint", e.hint});
+  writers::write_json(out, doc);
+  out += '\n';
 }
 
 std::optional<Error> process_batch_record(std::string_view text, std::size_t record, const RunOptions& ro, std::string& out,

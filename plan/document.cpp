@@ -51,7 +51,6 @@ void fill_result_document(Document& doc, const Result& r, std::size_t record) {
     s[6] = {.kind = SectionKind::sources, .key = "provenance", .title = "sources", .group_sources = true};
     prepare_json(doc);
   }
-  doc.title.assign(r.plugin).append(" ").append(r.calculator);
   if (record > 0) doc.head[1].value = static_cast<std::int64_t>(record);
   std::get<std::string>(doc.head[head - 2].value).assign(r.plugin);
   std::get<std::string>(doc.head[head - 1].value).assign(r.calculator);
@@ -68,6 +67,7 @@ void fill_result_document(Document& doc, const Result& r, std::size_t record) {
 Document result_document(const Result& r, std::size_t record) {
   Document doc;
   fill_result_document(doc, r, record);
+  doc.title = r.plugin + " " + r.calculator;
   return doc;
 }
 

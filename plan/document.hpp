@@ -146,7 +146,8 @@ struct Document {
 /// `r` as a document: inputs, results, verdicts, tables, notes and provenance, viewing `r` (which must outlive it).
 /// A `record` above 0 is written as "record" after schema_version, as in batch lines.
 [[nodiscard]] Document result_document(const Result& r, std::size_t record = 0);
-/// Refills `doc` as result_document(r, record) without freeing what it holds (the batch hot path).
+/// Refills `doc` as result_document(r, record), but for the title, which only people read, without freeing what it
+/// holds (the batch hot path, which writes JSON).
 void fill_result_document(Document& doc, const Result& r, std::size_t record = 0);
 
 /// Writes the JSON of the keys of `doc`'s head and sections once, for a document refilled and written many times (a

@@ -236,18 +236,28 @@ void append_table_json(std::string& out, const Table& t) {
   out += ": {\"title\": "sv;
   append_json_string(out, t.title);
   out += ", \"columns\": ["sv;
-  // Each column's unit and factor, found once for all its rows.
-  std::vector<MachineConversion> conversions;
-  conversions.reserve(t.columns.size());
+  // Each column's unit and factor, found once for all its rows; batch records write the same tables again, so the
+  // last ones found are kept, keyed by the column's key and dimension.
+  struct Kept {
+    std::string key;
+    Dim dim;
+    MachineConversion conversion;
+  };
+  thread_local std::vector<Kept> kept;
+  thread_local std::vector<const MachineConversion*> conversions;
+  conversions.clear();
+  if (kept.size() < t.columns.size()) kept.resize(t.columns.size());
   for (std::size_t c = 0; c < t.columns.size(); ++c) {
-    out += c ? ", " : "";
+    if (c != 0) out += ", "sv;
     out += "{\"key\": "sv;
     append_json_string(out, t.columns[c].key);
-    conversions.push_back(machine_conversion(t.columns[c].key, t.columns[c].dim));
+    if (kept[c].key != t.columns[c].key || kept[c].dim != t.columns[c].dim || kept[c].conversion.unit.empty())
+      kept[c] = {t.columns[c].key, t.columns[c].dim, machine_conversion(t.columns[c].key, t.columns[c].dim)};
+    conversions.push_back(&kept[c].conversion);
     const bool text = !t.rows.empty() && std::holds_alternative<std::string>(t.rows.front()[c]);
     if (!text) {
       out += ", \"unit\": "sv;
-      append_json_string(out, conversions.back().unit);
+      append_json_string(out, kept[c].conversion.unit);
     }
     out += "}"sv;
   }
@@ -260,7 +270,7 @@ void append_table_json(std::string& out, const Table& t) {
       if (q != nullptr && c < t.columns.size() && (q->point || q->dim != t.columns[c].dim))
         append_machine(out, machine_quantity(t.columns[c].key, *q).value);
       else if (q != nullptr && c < t.columns.size())
-        append_machine(out, q->value / conversions[c].factor);
+        append_machine(out, q->value / conversions[c]->factor);
       else
         append_cell_json(out, t.rows[k][c]);
     }

@@ -63,7 +63,13 @@ std::string write_md(const Document& doc, const OutputOptions& opt) {
           body.push_back({f.key, f.shown});
           body.back().insert(body.back().end(), f.columns.begin(), f.columns.end());
         }
-        if (!body.empty()) block((s.title.empty() ? "" : "### " + md_escape(capitalised(s.title)) + "\n\n") + md_table(s.head, body));
+        // Without headings of its own, a fields section's table is headed key, value and blank further columns.
+        std::vector<std::string> head = s.head;
+        if (head.empty() && !body.empty()) {
+          head = {"key", "value"};
+          head.resize(body.front().size());
+        }
+        if (!body.empty()) block((s.title.empty() ? "" : "### " + md_escape(capitalised(s.title)) + "\n\n") + md_table(head, body));
         break;
       }
       case SectionKind::tables:

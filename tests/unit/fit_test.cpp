@@ -20,9 +20,9 @@ namespace fs = std::filesystem;
 
 namespace {
 
-struct Overlay {
+struct FitOverlay {
   fs::path path;
-  Overlay() {
+  FitOverlay() {
     path = fs::temp_directory_path() / ("infracalc-fit-test-" + std::to_string(::getpid()));
     fs::create_directories(path / "models");
     // Architectures from the published Hugging Face config.json files (test data only).
@@ -90,7 +90,7 @@ basis = "published"
     Catalog::instance().reset();
     Catalog::instance().add_overlay_dir(path.string());
   }
-  ~Overlay() {
+  ~FitOverlay() {
     Catalog::instance().reset();
     fs::remove_all(path);
   }
@@ -185,7 +185,7 @@ TEST_CASE("fit inference: waterfall, searches and bad layouts", "[fit][calc]") {
 }
 
 TEST_CASE("MoE with sliding windows (gpt-oss-120b overlay)", "[fit][calc][overlay]") {
-  Overlay o;
+  FitOverlay o;
   const Result w = run("fit", "weights", {{"model", "test-gpt-oss-120b"}, {"dtype", "bf16"}, {"expert_dtype", "mxfp4"}, {"gpu", "h100-sxm"}});
   CHECK(value(w, "params") == Approx(116.8e9).epsilon(0.01));
   // OpenAI's 5.13e9 active leaves out the input-embedding lookup (0.58e9); the count here includes it.
@@ -200,7 +200,7 @@ TEST_CASE("MoE with sliding windows (gpt-oss-120b overlay)", "[fit][calc][overla
 }
 
 TEST_CASE("MLA and MoE (DeepSeek-V3 overlay)", "[fit][calc][overlay]") {
-  Overlay o;
+  FitOverlay o;
   const Result w = run("fit", "weights", {{"model", "test-deepseek-v3"}, {"dtype", "fp8"}});
   CHECK(value(w, "params") == Approx(671e9).epsilon(0.01));
   CHECK(value(w, "active_params") == Approx(37e9).epsilon(0.03));

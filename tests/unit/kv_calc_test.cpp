@@ -16,9 +16,9 @@ namespace fs = std::filesystem;
 
 namespace {
 
-struct Overlay {
+struct KvOverlay {
   fs::path path;
-  Overlay() {
+  KvOverlay() {
     path = fs::temp_directory_path() / ("infracalc-kv-test-" + std::to_string(::getpid()));
     fs::create_directories(path / "models");
     std::ofstream(path / "models" / "test-deepseek-v3.toml") << R"toml(id = "test-deepseek-v3"
@@ -93,7 +93,7 @@ basis = "estimate"
     Catalog::instance().reset();
     Catalog::instance().add_overlay_dir(path.string());
   }
-  ~Overlay() {
+  ~KvOverlay() {
     Catalog::instance().reset();
     fs::remove_all(path);
   }
@@ -109,7 +109,7 @@ bool verdict(const Result& r, std::string_view key) {
 }  // namespace
 
 TEST_CASE("DeepSeek-V3 from its model file: the MLA latent, per token and per device", "[kv][calc]") {
-  Overlay o;
+  KvOverlay o;
   const auto r = run("kv", "size", {{"model", "test-deepseek-v3"}, {"dtype", "bf16"}, {"tokens", "1"}, {"tp", "8"}});
   CHECK(value(r, "kv_bytes_per_token") == 70272);
   CHECK(value(r, "kv_bytes_per_token_per_device") == 70272);
@@ -122,7 +122,7 @@ TEST_CASE("DeepSeek-V3 from its model file: the MLA latent, per token and per de
 }
 
 TEST_CASE("Gemma 3 27B from its model file: windows from the layer pattern", "[kv][calc]") {
-  Overlay o;
+  KvOverlay o;
   const auto r = run("kv", "size", {{"model", "test-gemma-3-27b"}, {"dtype", "bf16"}, {"tokens", "128Ki"}});
   CHECK(value(r, "kv_total") == 11173625856.0);
   CHECK(value(r, "sliding_layers") == 52);
@@ -136,7 +136,7 @@ TEST_CASE("Gemma 3 27B from its model file: windows from the layer pattern", "[k
 }
 
 TEST_CASE("capacity puts the weights in first", "[kv][calc]") {
-  Overlay o;
+  KvOverlay o;
   const auto r = run("kv", "capacity", {{"model", "test-deepseek-v3"}, {"dtype", "fp8"}, {"system", "gb200-nvl72"}, {"tokens", "1M"}});
   CHECK(value(r, "devices") == 72);
   CHECK(value(r, "weights_total") == Approx(value(r, "weights_per_device") * 72));
@@ -203,7 +203,7 @@ TEST_CASE("offload and prefix figures", "[kv][calc]") {
 }
 
 TEST_CASE("prompt-cache multipliers come from a price entry, dated or plain", "[kv][calc]") {
-  Overlay o;
+  KvOverlay o;
   const Plugin& p = kv_plugin();
   const RawInputs raw = {{"prefix", "2000"}, {"requests", "10"}, {"price", "test-cache-prices"}};
   const auto newest = run_calculator(p, *p.find("prefix"), raw);
