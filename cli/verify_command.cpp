@@ -11,6 +11,7 @@
 #include "cli/commands.hpp"
 #include "cli/progress.hpp"
 #include "cli/verify_workers.hpp"
+#include "plan/document.hpp"
 #include "documents/atomic_file.hpp"
 #include "documents/json.hpp"
 #include "host/worker_processes.hpp"
@@ -136,54 +137,50 @@ ExitStatus run_verify(const std::vector<std::string>& plugins, const KernelOptio
     failed += r.pass ? 0 : 1;
     warned += r.warn ? 1 : 0;
   }
-  if (g.out.format == writers::OutputFormat::json) {
-    std::string out = "{\"schema_version\": 1, \"verify\": [";
-    for (std::size_t i = 0; i < rows.size(); ++i) {
-      const auto& r = rows[i];
-      out += i ? ", " : "";
-      out += "{\"plugin\": ";
-      append_json_string(out, r.plugin);
-      out += ", \"kernel\": ";
-      append_json_string(out, r.kernel);
-      out += ", \"figure\": ";
-      append_json_string(out, r.check.figure);
-      out += ", \"formula\": ";
-      writers::append_json_quantity(out, r.check.formula);
-      out += ", \"kernel_value\": ";
-      writers::append_json_quantity(out, r.check.kernel);
-      out += ", \"rel_diff\": " + format_machine(rel_diff(r.check));
-      out += ", \"rel_tol\": " + format_machine(r.check.rel_tol);
-      out += std::string(", \"pass\": ") + (r.pass ? "true" : "false");
-      if (r.check.timing) out += std::string(", \"timing\": true, \"within_tolerance\": ") + (r.warn ? "false" : "true");
-      if (!r.error.empty()) {
-        out += ", \"error\": ";
-        append_json_string(out, r.error);
-      }
-      out += "}";
+  // For programs: every comparison with both figures in base units; for people: a verdict per comparison (a timing
+  // outside its tolerance holds, and says "warn"), then the counts.
+  using writers::Member;
+  auto quantity = [](const Quantity& q) { return std::vector<Member>{{"value", q.value}, {"unit", writers::machine_unit(q)}}; };
+  std::vector<Member> checks;
+  std::vector<Verdict> verdicts;
+  for (const auto& r : rows) {
+    std::vector<Member> one = {{"plugin", r.plugin},
+                               {"kernel", r.kernel},
+                               {"figure", r.check.figure},
+                               {"formula", quantity(r.check.formula)},
+                               {"kernel_value", quantity(r.check.kernel)},
+                               {"rel_diff", rel_diff(r.check)},
+                               {"rel_tol", r.check.rel_tol},
+                               {"pass", r.pass}};
+    if (r.check.timing) {
+      one.push_back({"timing", true});
+      one.push_back({"within_tolerance", !r.warn});
     }
-    out += "], \"passed\": " + std::to_string(rows.size() - failed) + ", \"failed\": " + std::to_string(failed) +
-           ", \"timing_warnings\": " + std::to_string(warned) + "}\n";
-    emit(out);
-  } else {
-    std::string out;
-    for (const auto& r : rows) {
-      const std::string status = r.warn   ? (g.out.color ? "\x1b[33mwarn\x1b[0m" : "warn")
-                                 : r.pass ? (g.out.color ? "\x1b[32mpass\x1b[0m" : "pass")
-                                          : (g.out.color ? "\x1b[31mFAIL\x1b[0m" : "FAIL");
-      if (!r.error.empty()) {
-        out += fmt::format("{}  {:<6} {:<18} error: {}\n", status, r.plugin, r.kernel, r.error);
-        continue;
-      }
-      out += fmt::format("{}  {:<6} {:<18} {}\n      formula {}  kernel {}  {}\n", status, r.plugin, r.kernel, r.check.figure,
-                         format_human(r.check.formula, g.out.number), format_human(r.check.kernel, g.out.number),
-                         difference_text(r.check, g.out.number));
-    }
-    out += fmt::format("\n{} checks: {} passed, {} failed\n", rows.size(), rows.size() - failed, failed);
-    if (warned > 0)
-      out += fmt::format("{} timing check{} outside tolerance (warn): timing on a shared machine is reported, never a failure\n", warned,
-                         warned == 1 ? "" : "s");
-    emit(out);
+    if (!r.error.empty()) one.push_back({"error", r.error});
+    checks.push_back({"", std::move(one)});
+    const std::string what = r.plugin + " " + r.kernel + (r.error.empty() ? ": " + r.check.figure : "");
+    verdicts.push_back({what, r.pass,
+                        !r.error.empty() ? "error: " + r.error
+                                         : (r.warn ? "warn: " : "") + fmt::format("formula {}  kernel {}  {}", format_human(r.check.formula, g.out.number),
+                                                                                   format_human(r.check.kernel, g.out.number),
+                                                                                   difference_text(r.check, g.out.number))});
   }
+  std::vector<std::string> counts = {fmt::format("{} checks: {} passed, {} failed", rows.size(), rows.size() - failed, failed)};
+  if (warned > 0)
+    counts.push_back(fmt::format("{} timing check{} outside tolerance (warn): timing on a shared machine is reported, never a failure", warned,
+                                 warned == 1 ? "" : "s"));
+  writers::Document doc{.title = "verify"};
+  doc.head = {{"schema_version", std::int64_t{1}},
+              {.key = "verify", .value = std::move(checks), .list = true},
+              {"passed", static_cast<std::int64_t>(rows.size() - failed)},
+              {"failed", static_cast<std::int64_t>(failed)},
+              {"timing_warnings", static_cast<std::int64_t>(warned)}};
+  writers::Section compared{.kind = writers::SectionKind::verdicts, .key = "verify", .json = false};
+  compared.verdicts = verdicts;
+  writers::Section summary{.kind = writers::SectionKind::notes, .key = "summary", .title = "summary", .json = false, .csv = false};
+  summary.notes = counts;
+  doc.sections = {compared, summary};
+  emit(writers::render(doc, g.out));
   return failed == 0 ? ExitStatus::ok : ExitStatus::check_failed;
 }
 

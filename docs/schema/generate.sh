@@ -8,6 +8,6 @@ bin=${1:-$here/../../build/bin/infracalc}
 out=${2:-$here}
 mkdir -p "$out"
 "$bin" schema >"$out/result.schema.json"
-"$bin" list | awk '/^[a-z]+ / { plugin = $1; next } /^  [a-z]/ { print plugin, $1 }' | while read -r plugin calc; do
+"$bin" list | awk '/^built-in commands/ { exit } /^[a-z]+ / { plugin = $1; next } /^  [a-z]/ { print plugin, $1 }' | while read -r plugin calc; do
   "$bin" schema "$plugin" "$calc" >"$out/$plugin-$calc.schema.json"
 done
