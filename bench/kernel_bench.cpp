@@ -13,7 +13,7 @@
 #include <vector>
 
 #include "plugins/decode/decode_host.hpp"
-#include "plugins/decode/decode_workload.hpp"
+#include "plugins/decode/decode_math.hpp"
 #include "plugins/formats/storage.hpp"
 #include "plugins/kernels/bandwidth_probe.hpp"
 #include "plugins/kernels/thread_team.hpp"

@@ -5,7 +5,7 @@
 
 #include "plugins/cluster/cluster_calculators.hpp"
 #include "plugins/cluster/cluster_hw.hpp"
-#include "plugins/cluster/train_math.hpp"
+#include "plugins/cluster/cluster_math.hpp"
 #include "plugins/cluster/train_work.hpp"
 #include "host/catalog_input.hpp"
 #include "units/counts.hpp"

@@ -5,7 +5,7 @@
 #include <fmt/format.h>
 
 #include "plugins/cluster/pipeline.hpp"
-#include "plugins/cluster/train_math.hpp"
+#include "plugins/cluster/cluster_math.hpp"
 #include "units/bridge.hpp"
 #include "units/format.hpp"
 

@@ -2,7 +2,7 @@
 
 #include <fmt/format.h>
 
-#include "plugins/cluster/train_math.hpp"
+#include "plugins/cluster/cluster_math.hpp"
 
 namespace infracalc::cluster {
 

@@ -5,7 +5,7 @@
 
 #include "plugins/cooling/coolant_input.hpp"
 #include "plugins/cooling/cooling_calculators.hpp"
-#include "plugins/cooling/heat_math.hpp"
+#include "plugins/cooling/cooling_math.hpp"
 #include "host/words.hpp"
 #include "units/format.hpp"
 

@@ -5,7 +5,7 @@
 
 #include "plugins/cooling/coolant_input.hpp"
 #include "plugins/cooling/cooling_calculators.hpp"
-#include "plugins/cooling/heat_math.hpp"
+#include "plugins/cooling/cooling_math.hpp"
 #include "plugins/cooling/hydraulics.hpp"
 #include "plugins/cooling/pipe_catalog.hpp"
 #include "host/catalog_input.hpp"

@@ -6,7 +6,7 @@
 
 #include "plugins/cooling/coolant.hpp"
 #include "plugins/cooling/cooling_plugin.hpp"
-#include "plugins/cooling/heat_math.hpp"
+#include "plugins/cooling/cooling_math.hpp"
 #include "plugins/cooling/hydraulics.hpp"
 #include "plugins/cooling/loop_solver.hpp"
 #include "units/bridge.hpp"

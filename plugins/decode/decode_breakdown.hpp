@@ -6,7 +6,7 @@
 #include <string>
 #include <vector>
 
-#include "plugins/decode/decode_workload.hpp"
+#include "plugins/decode/decode_math.hpp"
 
 namespace infracalc::decode {
 

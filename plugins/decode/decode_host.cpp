@@ -9,7 +9,7 @@
 #include <memory>
 #include <optional>
 
-#include "plugins/decode/decode_workload.hpp"
+#include "plugins/decode/decode_math.hpp"
 #include "plugins/formats/storage.hpp"
 #include "plugins/kernels/gemm_probe.hpp"
 #include "plugins/kernels/timer.hpp"

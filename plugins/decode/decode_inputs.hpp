@@ -8,7 +8,7 @@
 #include "host/context.hpp"
 #include "plugins/decode/decode_parallel.hpp"
 #include "plugins/decode/decode_roofline.hpp"
-#include "plugins/decode/decode_workload.hpp"
+#include "plugins/decode/decode_math.hpp"
 #include "host/plugin.hpp"
 
 namespace infracalc::decode {

@@ -11,7 +11,7 @@
 #include "plugins/decode/decode_parallel.hpp"
 #include "plugins/decode/decode_plugin.hpp"
 #include "plugins/decode/decode_speculative.hpp"
-#include "plugins/decode/decode_workload.hpp"
+#include "plugins/decode/decode_math.hpp"
 #include "plugins/decode/kernel_attention.hpp"
 #include "plugins/decode/kernel_decode_loop.hpp"
 #include "plugins/decode/kernel_montecarlo.hpp"

@@ -5,7 +5,7 @@
 #include <optional>
 
 #include "plugins/decode/decode_roofline.hpp"
-#include "plugins/decode/decode_workload.hpp"
+#include "plugins/decode/decode_math.hpp"
 #include "units/system.hpp"
 
 namespace infracalc::decode {

@@ -7,7 +7,7 @@
 #include "host/context.hpp"
 #include "plugins/decode/decode_roofline.hpp"
 #include "plugins/decode/efficiency.hpp"
-#include "plugins/decode/decode_workload.hpp"
+#include "plugins/decode/decode_math.hpp"
 
 namespace infracalc::decode {
 

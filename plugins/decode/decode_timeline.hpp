@@ -9,7 +9,7 @@
 
 #include "plugins/decode/decode_parallel.hpp"
 #include "plugins/decode/decode_roofline.hpp"
-#include "plugins/decode/decode_workload.hpp"
+#include "plugins/decode/decode_math.hpp"
 #include "units/expected.hpp"
 
 namespace infracalc::decode {

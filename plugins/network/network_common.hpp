@@ -9,7 +9,7 @@
 
 #include "host/context.hpp"
 #include "host/number_list.hpp"
-#include "plugins/network/link_math.hpp"
+#include "plugins/network/network_math.hpp"
 
 namespace infracalc::net {
 

@@ -10,7 +10,7 @@
 
 #include "plugins/network/allreduce.hpp"
 #include "plugins/network/fabric_graph.hpp"
-#include "plugins/network/link_math.hpp"
+#include "plugins/network/network_math.hpp"
 #include "plugins/network/maxflow.hpp"
 #include "plugins/network/network_plugin.hpp"
 #include "plugins/network/topology_graph.hpp"

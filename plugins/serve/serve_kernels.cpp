@@ -5,7 +5,7 @@
 #include <fmt/format.h>
 
 #include "catalog/model_arch.hpp"
-#include "plugins/decode/decode_workload.hpp"
+#include "plugins/decode/decode_math.hpp"
 #include "plugins/formats/storage.hpp"
 #include "plugins/serve/serve_math.hpp"
 #include "plugins/serve/serve_plugin.hpp"

@@ -10,7 +10,7 @@
 #include <vector>
 
 #include "host/context.hpp"
-#include "plugins/decode/decode_workload.hpp"
+#include "plugins/decode/decode_math.hpp"
 #include "plugins/serve/serve_sim.hpp"
 #include "plugins/serve/serve_step.hpp"
 

@@ -11,7 +11,7 @@
 
 #include "plugins/decode/decode_parallel.hpp"
 #include "plugins/decode/decode_roofline.hpp"
-#include "plugins/decode/decode_workload.hpp"
+#include "plugins/decode/decode_math.hpp"
 #include "plugins/decode/efficiency.hpp"
 #include "units/system.hpp"
 

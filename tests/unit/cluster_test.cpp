@@ -11,7 +11,7 @@
 #include "plugins/cluster/pipeline.hpp"
 #include "plugins/cluster/recompute.hpp"
 #include "plugins/cluster/reliability.hpp"
-#include "plugins/cluster/train_math.hpp"
+#include "plugins/cluster/cluster_math.hpp"
 #include "host/context.hpp"
 #include "plugins/registry.hpp"
 #include "tests/unit/calc_test_util.hpp"

@@ -6,7 +6,7 @@
 #include "catalog/catalog.hpp"
 #include "plugins/cooling/coolant.hpp"
 #include "plugins/cooling/facility_math.hpp"
-#include "plugins/cooling/heat_math.hpp"
+#include "plugins/cooling/cooling_math.hpp"
 #include "plugins/cooling/hydraulics.hpp"
 #include "plugins/cooling/loop_solver.hpp"
 

@@ -2,7 +2,7 @@
 #include <catch2/catch.hpp>
 
 #include "catalog/catalog.hpp"
-#include "plugins/cluster/train_math.hpp"
+#include "plugins/cluster/cluster_math.hpp"
 #include "host/context.hpp"
 #include "plugins/cost/cost_math.hpp"
 #include "plugins/cost/cost_ledger.hpp"

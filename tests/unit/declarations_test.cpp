@@ -127,7 +127,8 @@ TEST_CASE("every plugin has the same files in the same places, and a command's c
     const Plugin& p = e.get();
     const std::string name(p.name);
     INFO("plugin " << name);
-    for (const std::string& f : {name + "_plugin.hpp", name + "_plugin.cpp", name + "_calculators.hpp", name + "_kernels.cpp"}) {
+    for (const std::string& f : {name + "_plugin.hpp", name + "_plugin.cpp", name + "_calculators.hpp", name + "_kernels.cpp", name + "_math.hpp",
+                                 name + "_math.cpp"}) {
       INFO("file " << f);
       CHECK(fs::is_regular_file(root / name / f));
     }

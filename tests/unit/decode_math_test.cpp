@@ -6,7 +6,7 @@
 #include "plugins/decode/decode_parallel.hpp"
 #include "plugins/decode/decode_roofline.hpp"
 #include "plugins/decode/decode_speculative.hpp"
-#include "plugins/decode/decode_workload.hpp"
+#include "plugins/decode/decode_math.hpp"
 #include "plugins/decode/efficiency.hpp"
 #include "plugins/formats/storage.hpp"
 #include "plugins/kv/kv_layout.hpp"

@@ -6,7 +6,7 @@
 #include "plugins/network/energy_math.hpp"
 #include "plugins/network/fabric_graph.hpp"
 #include "plugins/network/fabric_math.hpp"
-#include "plugins/network/link_math.hpp"
+#include "plugins/network/network_math.hpp"
 #include "plugins/network/maxflow.hpp"
 #include "plugins/network/network_common.hpp"
 #include "plugins/network/topology_graph.hpp"

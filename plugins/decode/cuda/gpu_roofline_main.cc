@@ -11,7 +11,7 @@
 #include <vector>
 
 #include "plugins/decode/cuda/gpu_bench.hpp"
-#include "plugins/decode/decode_workload.hpp"
+#include "plugins/decode/decode_math.hpp"
 #include "plugins/decode/kernel_decode_loop.hpp"
 #include "plugins/formats/storage.hpp"
 

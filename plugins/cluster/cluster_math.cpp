@@ -1,4 +1,4 @@
-#include "plugins/cluster/train_math.hpp"
+#include "plugins/cluster/cluster_math.hpp"
 
 #include <algorithm>
 #include <array>

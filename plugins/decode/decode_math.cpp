@@ -1,4 +1,4 @@
-#include "plugins/decode/decode_workload.hpp"
+#include "plugins/decode/decode_math.hpp"
 
 #include <algorithm>
 #include <cmath>

@@ -1,4 +1,6 @@
 // Link arithmetic: lanes, encodings, directions, SerDes symbol rate and Nyquist frequency.
+// The plugin's other math is in files named for their model: allreduce, energy_math, fabric_math, fabric_graph,
+// topology_math, topology_graph and maxflow.
 #pragma once
 
 #include <optional>

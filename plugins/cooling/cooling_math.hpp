@@ -1,5 +1,7 @@
 // Sensible-heat balance of a liquid loop: mass flow for a heat load and a temperature rise
 // (m = Q / (c_p ΔT)), the rise for a given flow, and volume flow at the coolant's density.
+// The plugin's other math is in files named for their model: coolant, hydraulics, loop_solver, facility_math,
+// climate and ladder (the cooling technology for a rack).
 #pragma once
 
 #include "plugins/cooling/coolant.hpp"

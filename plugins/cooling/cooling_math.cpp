@@ -1,4 +1,4 @@
-#include "plugins/cooling/heat_math.hpp"
+#include "plugins/cooling/cooling_math.hpp"
 
 #include <cmath>
 

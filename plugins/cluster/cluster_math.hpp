@@ -1,5 +1,7 @@
 // Training compute: the 6·N·D rule, the attention-score term a model adds, run time for a device count and
 // the device count for a deadline, and the model-FLOPs vs hardware-FLOPs utilisation under recomputation.
+// The plugin's other math is in files named for their model: collectives, experts, layout, pipeline, recompute,
+// reliability and train_work (a training step's work).
 #pragma once
 
 #include <span>

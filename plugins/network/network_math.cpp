@@ -1,4 +1,4 @@
-#include "plugins/network/link_math.hpp"
+#include "plugins/network/network_math.hpp"
 
 #include <array>
 #include <utility>

@@ -1,5 +1,8 @@
 // What one forward step of a model reads and computes: weights (with the experts a batch touches in a
 // mixture-of-experts model), the KV cache at a context length, and the matrix and attention arithmetic.
+// The plugin's other math is in files named for their model: decode_roofline, efficiency (calibrated rates),
+// decode_parallel (TP and EP communication), decode_attention, decode_offload, decode_speculative, decode_sampling,
+// decode_timeline and decode_breakdown.
 #pragma once
 
 #include <optional>
