@@ -39,9 +39,6 @@ std::string lower(std::string s) {
 using writers::Member;
 using Members = std::vector<Member>;
 
-// A machine number as a JSON member: the text view_cell wrote, read back (format_machine's text reads back exactly).
-Member number_member(std::string key, const std::string& machine) { return {std::move(key), std::strtod(machine.c_str(), nullptr)}; }
-
 // "value" and "unit" (and "text", a quantity as the file writes it) of one value node; `kind`/`path` pick the unit of
 // bare numbers.
 void value_members(Members& out, const Node& v, std::string_view kind, const std::string& path) {
@@ -50,7 +47,7 @@ void value_members(Members& out, const Node& v, std::string_view kind, const std
     if (c.unit.empty()) {
       out.push_back({"value", v.str});
     } else {
-      out.push_back(number_member("value", c.machine));
+      out.push_back({"value", c.number});
       out.push_back({"unit", c.unit});
       if (v.kind == Node::Kind::string) out.push_back({"text", v.str});
     }
@@ -372,7 +369,7 @@ ExitStatus run_hw_compare(const std::vector<std::string>& ids, const GlobalOptio
     const auto& a = v.cells[0];
     const auto& b = v.cells[1];
     if (!a || !b || a->unit.empty() || a->unit != b->unit) return std::nullopt;
-    const double x = std::strtod(a->machine.c_str(), nullptr), y = std::strtod(b->machine.c_str(), nullptr);
+    const double x = a->number, y = b->number;
     if (y == 0.0 || !std::isfinite(x / y)) return std::nullopt;
     return x / y;
   };
@@ -389,7 +386,7 @@ ExitStatus run_hw_compare(const std::vector<std::string>& ids, const GlobalOptio
       if (!c) continue;
       const std::string key = r.field.substr(r.field.find('.') + 1);
       if (c->unit.empty()) one.push_back({key, c->machine});
-      else one.push_back({key, Members{number_member("value", c->machine), {"unit", c->unit}}});
+      else one.push_back({key, Members{{"value", c->number}, {"unit", c->unit}}});
     }
     per_entry.push_back({"", std::move(one)});
   }

@@ -14,7 +14,7 @@ namespace {
 
 ViewCell quantity_cell(std::string_view key, const Quantity& q, std::string human) {
   const writers::MachineQuantity m = writers::machine_quantity(key, q);
-  return {std::move(human), format_machine(m.value), m.unit};
+  return {std::move(human), format_machine(m.value), m.unit, m.value};
 }
 
 std::optional<Quantity> field_quantity(const Entry& e, std::string_view path, const Dim& dim) {
@@ -72,16 +72,16 @@ ViewCell view_cell(const Node& v, std::string_view kind, const std::string& path
   if (v.kind == Node::Kind::string) {
     auto q = parse_quantity(v.str);
     if (q && quantity_text(v.str)) return quantity_cell(path_leaf(path), *q, std::move(human));
-    return {std::move(human), v.str, ""};
+    return {std::move(human), v.str, "", 0};
   }
   if (v.is_number()) {
     const FieldSpec* spec = find_field_spec(kind, path);
     if (spec != nullptr && !spec->text) return quantity_cell(path_leaf(path), Quantity{v.number, spec->dim}, std::move(human));
-    return {std::move(human), format_machine(v.number), "1"};
+    return {std::move(human), format_machine(v.number), "1", v.number};
   }
-  if (v.kind == Node::Kind::date) return {human, v.date.str(), ""};
-  if (v.kind == Node::Kind::boolean) return {human, human, ""};
-  return {human, human, ""};
+  if (v.kind == Node::Kind::date) return {human, v.date.str(), "", 0};
+  if (v.kind == Node::Kind::boolean) return {human, human, "", 0};
+  return {human, human, "", 0};
 }
 
 ViewCell view_cell(std::string_view key, const Quantity& q, std::string_view hint, const FormatOptions& f) {
@@ -132,7 +132,7 @@ std::vector<ViewRow> compare_derived_rows(const std::vector<const Entry*>& entri
   if (std::any_of(price_ids.begin(), price_ids.end(), [](const auto& s) { return !s.empty(); })) {
     ViewRow src{"derived.price_entry", std::vector<std::optional<ViewCell>>(n), {}};
     for (std::size_t i = 0; i < n; ++i)
-      if (!price_ids[i].empty()) src.cells[i] = ViewCell{price_ids[i], price_ids[i], ""};
+      if (!price_ids[i].empty()) src.cells[i] = ViewCell{price_ids[i], price_ids[i], "", 0};
     rows.push_back(std::move(src));
   }
   return rows;

@@ -19,6 +19,8 @@ struct ViewCell {
   std::string machine;
   /// The unit of `machine` (machine_quantity: base units, or the unit the key names); empty for text.
   std::string unit;
+  /// Where `unit` is set: the number `machine` writes, for programs that compare, rank or write it as JSON.
+  double number = 0;
 };
 
 /// One row: a field path and one cell per entry (nullopt where an entry lacks the field).

@@ -115,7 +115,7 @@ ExitStatus run_hw_rank(const std::vector<const Entry*>& entries, const ListFilte
     kept.push_back({e, launch, std::move(value)});
   }
   // By kind (a pod is not ranked against a chip), then largest first; parts without the field last, by id.
-  const auto number = [](const Ranked& r) { return r.value && !r.value->unit.empty() ? std::strtod(r.value->machine.c_str(), nullptr) : -1e308; };
+  const auto number = [](const Ranked& r) { return r.value && !r.value->unit.empty() ? r.value->number : -1e308; };
   std::stable_sort(kept.begin(), kept.end(), [&](const Ranked& a, const Ranked& b) {
     return a.entry->kind() != b.entry->kind() ? a.entry->kind() < b.entry->kind() : number(a) > number(b);
   });
@@ -130,7 +130,7 @@ ExitStatus run_hw_rank(const std::vector<const Entry*>& entries, const ListFilte
     if (r.value) {
       if (r.value->unit.empty()) one.push_back({"value", r.value->machine});
       else
-        one.push_back({"value", std::vector<Member>{{"value", std::strtod(r.value->machine.c_str(), nullptr)}, {"unit", r.value->unit}}});
+        one.push_back({"value", std::vector<Member>{{"value", r.value->number}, {"unit", r.value->unit}}});
     }
     listed.push_back({"", std::move(one)});
   }

@@ -39,6 +39,15 @@ void append_key(std::string& out, std::string_view key, std::string_view tail) {
   out += tail;
 }
 
+// Each item written by `write`, with ", " between them.
+template <class T, class Write>
+void append_joined(std::string& out, std::span<const T> items, Write write) {
+  for (std::size_t i = 0; i < items.size(); ++i) {
+    if (i != 0) out += ", "sv;
+    write(items[i], i);
+  }
+}
+
 void append_cell_json(std::string& out, const Cell& c) {
   if (const auto* q = std::get_if<Quantity>(&c))
     append_machine(out, q->value);
@@ -186,25 +195,18 @@ void append_member_value(std::string& out, const Member& m) {
     out.append(digits, static_cast<std::size_t>(std::to_chars(digits, digits + sizeof digits, *n).ptr - digits));
   } else if (const auto* list = std::get_if<std::vector<Provenance>>(&m.value)) {
     out += '[';
-    for (std::size_t k = 0; k < list->size(); ++k) {
-      if (k != 0) out += ", "sv;
-      append_provenance_json(out, (*list)[k]);
-    }
+    append_joined<Provenance>(out, *list, [&](const Provenance& p, std::size_t) { append_provenance_json(out, p); });
     out += ']';
   } else if (const auto* texts = std::get_if<std::vector<std::string>>(&m.value)) {
     out += '[';
-    for (std::size_t k = 0; k < texts->size(); ++k) {
-      if (k != 0) out += ", "sv;
-      append_json_string(out, (*texts)[k]);
-    }
+    append_joined<std::string>(out, *texts, [&](const std::string& t, std::size_t) { append_json_string(out, t); });
     out += ']';
   } else if (const auto* members = std::get_if<std::vector<Member>>(&m.value)) {
     out += m.list ? '[' : '{';
-    for (std::size_t k = 0; k < members->size(); ++k) {
-      if (k != 0) out += ", "sv;
-      if (m.list) append_member_value(out, (*members)[k]);
-      else append_member_json(out, (*members)[k]);
-    }
+    append_joined<Member>(out, *members, [&](const Member& item, std::size_t) {
+      if (m.list) append_member_value(out, item);
+      else append_member_json(out, item);
+    });
     out += m.list ? ']' : '}';
   } else {
     out += "null"sv;
@@ -322,91 +324,51 @@ std::string_view opening(const Section& s) {
   return "{"sv;
 }
 
+void append_record_json(std::string& out, const Record& r, bool keyed) {
+  if (keyed) {
+    append_json_string(out, r.key);
+    out += ": "sv;
+  }
+  out += '{';
+  append_joined<Member>(out, r.members, [&](const Member& m, std::size_t) { append_member_json(out, m); });
+  if (r.nested != nullptr) {
+    out += r.members.empty() ? ""sv : ", "sv;
+    append_json_string(out, r.nested_key);
+    out += ": "sv;
+    write_json(out, *r.nested);
+  }
+  out += '}';
+}
+
 void append_section_json(std::string& out, const Section& s) {
-  if (s.json_open.empty()) append_key(out, s.key, opening(s));
+  const std::string_view open = opening(s);
+  if (s.json_open.empty()) append_key(out, s.key, open);
   else out += s.json_open;
   switch (s.kind) {
-    case SectionKind::values:
-      for (std::size_t i = 0; i < s.values.size(); ++i) {
-        if (i != 0) out += ", "sv;
-        append_value_json(out, s.values[i], i);
-      }
-      out += '}';
-      return;
+    case SectionKind::values: append_joined<Value>(out, s.values, [&](const Value& v, std::size_t i) { append_value_json(out, v, i); }); break;
     case SectionKind::inputs:
-      for (std::size_t i = 0; i < s.inputs.size(); ++i) {
-        if (i != 0) out += ", "sv;
-        append_input_json(out, s.inputs[i], i);
-      }
-      out += '}';
-      return;
-    case SectionKind::fields:
-      for (std::size_t i = 0; i < s.fields.size(); ++i) {
-        if (i != 0) out += ", "sv;
-        append_field_json(out, s.fields[i]);
-      }
-      out += '}';
-      return;
+      append_joined<ResolvedInput>(out, s.inputs, [&](const ResolvedInput& in, std::size_t i) { append_input_json(out, in, i); });
+      break;
+    case SectionKind::fields: append_joined<Field>(out, s.fields, [&](const Field& f, std::size_t) { append_field_json(out, f); }); break;
     case SectionKind::verdicts:
-      for (std::size_t i = 0; i < s.verdicts.size(); ++i) {
-        if (i != 0) out += ", "sv;
-        append_json_string(out, s.verdicts[i].key);
+      append_joined<Verdict>(out, s.verdicts, [&](const Verdict& v, std::size_t) {
+        append_json_string(out, v.key);
         out += ": {\"ok\": "sv;
-        out += s.verdicts[i].ok ? "true"sv : "false"sv;
+        out += v.ok ? "true"sv : "false"sv;
         out += ", \"text\": "sv;
-        append_json_string(out, s.verdicts[i].text);
+        append_json_string(out, v.text);
         out += '}';
-      }
-      out += '}';
-      return;
-    case SectionKind::tables:
-      for (std::size_t i = 0; i < s.tables.size(); ++i) {
-        if (i != 0) out += ", "sv;
-        append_table_json(out, s.tables[i]);
-      }
-      out += '}';
-      return;
-    case SectionKind::records: {
-      const bool keyed = s.keyed;
-      for (std::size_t i = 0; i < s.records.size(); ++i) {
-        const Record& r = s.records[i];
-        if (i != 0) out += ", "sv;
-        if (keyed) {
-          append_json_string(out, r.key);
-          out += ": "sv;
-        }
-        out += '{';
-        for (std::size_t k = 0; k < r.members.size(); ++k) {
-          if (k != 0) out += ", "sv;
-          append_member_json(out, r.members[k]);
-        }
-        if (r.nested != nullptr) {
-          out += r.members.empty() ? ""sv : ", "sv;
-          append_json_string(out, r.nested_key);
-          out += ": "sv;
-          write_json(out, *r.nested);
-        }
-        out += '}';
-      }
-      out += keyed ? '}' : ']';
-      return;
-    }
-    case SectionKind::notes:
-      append_notes_json(out, s.notes);
-      out += ']';
-      return;
+      });
+      break;
+    case SectionKind::tables: append_joined<Table>(out, s.tables, [&](const Table& t, std::size_t) { append_table_json(out, t); }); break;
+    case SectionKind::records: append_joined<Record>(out, s.records, [&](const Record& r, std::size_t) { append_record_json(out, r, s.keyed); }); break;
+    case SectionKind::notes: append_notes_json(out, s.notes); break;
     case SectionKind::sources:
-      if (s.citations != nullptr) {
-        append_citations_json(out, *s.citations);
-      } else {
-        for (std::size_t i = 0; i < s.sources.size(); ++i) {
-          if (i != 0) out += ", "sv;
-          append_provenance_json(out, s.sources[i]);
-        }
-      }
-      out += ']';
-      return;
+      if (s.citations != nullptr) append_citations_json(out, *s.citations);
+      else append_joined<Provenance>(out, s.sources, [&](const Provenance& p, std::size_t) { append_provenance_json(out, p); });
+      break;
   }
+  out += open == "["sv ? ']' : '}';
 }
 
 }  // namespace
