@@ -1,6 +1,7 @@
 #include "plugins/serve/serve_sim.hpp"
 
 #include <algorithm>
+#include <bit>
 #include <cmath>
 #include <deque>
 #include <fmt/format.h>
@@ -98,12 +99,26 @@ struct StepKey {
 struct PricedStep {
   StepKey key;
   double seconds = 0;
+  std::uint64_t run = 0;  // the simulator run that priced it
 };
 
 // Steps of that shape repeat: a replica serving one request at a time prices the same contexts for every request of
 // the same lengths. A table of this many sets of kPricedWays prices keeps them; a full set gives up its oldest.
 constexpr std::size_t kPricedSets = 1024;
 constexpr std::size_t kPricedWays = 4;
+
+// The table, one per thread for its runs one after another (a latency-target search runs seventeen): an entry counts
+// only in the run that priced it, so a run starts empty without clearing or allocating 256 kB.
+struct PriceTable {
+  std::vector<PricedStep> steps = std::vector<PricedStep>(kPricedSets * kPricedWays);
+  std::vector<std::uint8_t> next_way = std::vector<std::uint8_t>(kPricedSets);  // the way of each set priced next
+  std::uint64_t runs = 0;
+};
+
+PriceTable& price_table() {
+  thread_local PriceTable table;
+  return table;
+}
 
 struct Arrival {
   double time;
@@ -122,7 +137,7 @@ class Simulator {
         obs_(obs),
         pool_(cfg.kv_blocks, cfg.block_size),
         think_(in.seed ^ kThinkStream),
-        grow_ring_(static_cast<std::size_t>(std::min<std::int64_t>(cfg.block_size + 1, 4096))),
+        grow_ring_(std::bit_ceil(static_cast<std::size_t>(std::min<std::int64_t>(cfg.block_size + 1, 4096)))),
         window_(model.window()) {
     const auto n = in.requests.size();
     seqs_.resize(n);
@@ -217,15 +232,16 @@ class Simulator {
                               static_cast<std::uint64_t>(key.group.below_window_context) * 0x94D049BB133111EBULL ^
                               static_cast<std::uint64_t>(key.one.context) * 0x165667B19E3779F9ULL ^
                               static_cast<std::uint64_t>(key.one.tokens) * 0x27D4EB2F165667C5ULL ^ (key.one.prefill ? 1ULL : 0ULL);
-    const std::size_t set = static_cast<std::size_t>((mix ^ (mix >> 29)) % kPricedSets) * kPricedWays;
+    const auto set = static_cast<std::size_t>((mix ^ (mix >> 29)) % kPricedSets);
+    PricedStep* ways = prices_.steps.data() + set * kPricedWays;
     for (std::size_t w = 0; w < kPricedWays; ++w)
-      if (priced_[set + w].key == key) return priced_[set + w].seconds;
-    // Its ways shift down one, the oldest falling out, and the new price goes first.
-    std::move_backward(priced_.begin() + static_cast<std::ptrdiff_t>(set),
-                       priced_.begin() + static_cast<std::ptrdiff_t>(set + kPricedWays - 1),
-                       priced_.begin() + static_cast<std::ptrdiff_t>(set + kPricedWays));
-    PricedStep& slot = priced_[set];
+      if (ways[w].run == run_ && ways[w].key == key) return ways[w].seconds;
+    // The set's ways take new prices in turn, so the oldest gives way.
+    std::uint8_t& next = prices_.next_way[set];
+    PricedStep& slot = ways[next];
+    next = static_cast<std::uint8_t>((next + 1) % kPricedWays);
     slot.key = key;
+    slot.run = run_;
     slot.seconds = (group_ ? model_.group_time(*group_, work_) : model_.time(work_)).value();
     return slot.seconds;
   }
@@ -404,12 +420,12 @@ class Simulator {
 
   // A sequence needs a block at most every block_size decode steps, so its next need waits in a ring of buckets by
   // decode step instead of a heap: a step looks at one bucket.
-  void schedule_grow(const Due& d) { grow_ring_[static_cast<std::size_t>(d.epoch) % grow_ring_.size()].push_back(d); }
+  void schedule_grow(const Due& d) { grow_ring_[static_cast<std::size_t>(d.epoch) & (grow_ring_.size() - 1)].push_back(d); }
 
   // The live entries of this step's bucket that are due now, in running order; the later ones stay.
   void take_grows() {
     due_.clear();
-    auto& bucket = grow_ring_[static_cast<std::size_t>(epoch_) % grow_ring_.size()];
+    auto& bucket = grow_ring_[static_cast<std::size_t>(epoch_) & (grow_ring_.size() - 1)];
     std::size_t kept = 0;
     for (const Due& d : bucket) {
       if (!live(d)) continue;
@@ -786,7 +802,8 @@ class Simulator {
   std::int64_t step_decodes_ = 0;
   std::vector<StepItem> items_;
   std::vector<std::int32_t> admitted_, preempted_, finished_;
-  std::vector<PricedStep> priced_ = std::vector<PricedStep>(kPricedSets * kPricedWays);
+  PriceTable& prices_ = price_table();
+  const std::uint64_t run_ = ++prices_.runs;
 };
 
 }  // namespace

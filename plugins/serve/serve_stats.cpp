@@ -93,6 +93,21 @@ Summary summarize(const SimResult& r, std::int64_t kv_blocks) {
   return s;
 }
 
+TargetLatencies target_latencies(const SimResult& r) {
+  std::vector<double> ttft, tpot;
+  ttft.reserve(r.requests.size());
+  tpot.reserve(r.requests.size());
+  for (const auto& q : r.requests) {
+    ttft.push_back(q.ttft().value());
+    if (q.output > 1) tpot.push_back(q.tpot().value());
+  }
+  TargetLatencies t;
+  t.ttft_p95 = from_base<Seconds>(quantile(ttft, 0.95));
+  t.tpot_p95 = from_base<Seconds>(quantile(tpot, 0.95));
+  t.tpot_count = static_cast<std::int64_t>(tpot.size());
+  return t;
+}
+
 std::int64_t within_targets(const SimResult& r, Seconds ttft_target, Seconds tpot_target) {
   std::int64_t n = 0;
   for (const auto& q : r.requests) {

@@ -77,6 +77,20 @@ struct Summary {
 /// Summarises a run; `kv_blocks` is the pool size (0: not limited).
 [[nodiscard]] Summary summarize(const SimResult& r, std::int64_t kv_blocks);
 
+/// The p95 TTFT and TPOT of a run, as summarize gives them, without the rest of its summary.
+struct TargetLatencies {
+  /// 95th percentile of the time to first token.
+  Seconds ttft_p95;
+  /// 95th percentile of the time per output token (0 when no request has more than one).
+  Seconds tpot_p95;
+  /// Requests with more than one output token, behind tpot_p95.
+  std::int64_t tpot_count = 0;
+};
+
+/// The latencies a latency-target search compares with its targets: what summarize(r).ttft.p95 and .tpot.p95 are,
+/// for the search's dozens of runs, without sorting the run's other latencies and events.
+[[nodiscard]] TargetLatencies target_latencies(const SimResult& r);
+
 /// Requests answered within both targets (a target of zero is not checked).
 [[nodiscard]] std::int64_t within_targets(const SimResult& r, Seconds ttft_target, Seconds tpot_target);
 
