@@ -7,18 +7,23 @@
 
 namespace infracalc::svg {
 
-std::string esc(const std::string& s) {
+std::string esc(std::string_view s) {
   std::string out;
-  for (char c : s) {
-    switch (c) {
-      case '&': out += "&amp;"; break;
-      case '<': out += "&lt;"; break;
-      case '>': out += "&gt;"; break;
-      case '"': out += "&quot;"; break;
-      default: out += c;
+  out.reserve(s.size());
+  std::size_t from = 0;
+  for (std::size_t i = 0; i < s.size(); ++i) {
+    std::string_view entity;
+    switch (s[i]) {
+      case '&': entity = "&amp;"; break;
+      case '<': entity = "&lt;"; break;
+      case '>': entity = "&gt;"; break;
+      case '"': entity = "&quot;"; break;
+      default: continue;
     }
+    out.append(s.substr(from, i - from)).append(entity);
+    from = i + 1;
   }
-  return out;
+  return out.append(s.substr(from));
 }
 
 std::string num(double v) { return fmt::format("{:.2f}", v); }

@@ -4,6 +4,7 @@
 
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "units/dim.hpp"
@@ -11,7 +12,7 @@
 namespace infracalc::svg {
 
 /// Text for an SVG element or attribute: &, <, > and " as entities (text from input or data never reaches a chart raw).
-[[nodiscard]] std::string esc(const std::string& s);
+[[nodiscard]] std::string esc(std::string_view s);
 /// A coordinate in pixels with two decimals.
 [[nodiscard]] std::string num(double v);
 /// The series colors, in order.
