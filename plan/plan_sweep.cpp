@@ -59,12 +59,22 @@ std::string range_label(const KeyDef& def, const Quantity& q) {
 
 std::size_t Axis::size() const { return range ? range->points : labels.size(); }
 
+namespace {
+
+// Point i of n from lo to hi. Linear points are lo + (hi - lo) * i / (n - 1), multiplied before dividing: a point that
+// is a whole number (500..5200:48 steps by 100) comes out exactly whole, where lo + (hi - lo) * (i / (n - 1)) gave
+// 3200.0000000000005, which a token count refuses. The last point is hi itself.
+double range_point(double lo, double hi, std::size_t i, std::size_t n, bool log) {
+  if (i + 1 == n) return hi;
+  if (log) return lo * std::pow(hi / lo, static_cast<double>(i) / static_cast<double>(n - 1));
+  return lo + (hi - lo) * static_cast<double>(i) / static_cast<double>(n - 1);
+}
+
+}  // namespace
+
 Cell Axis::cell(std::size_t i) const {
   if (!range) return cells[i];
-  const double t = static_cast<double>(i) / static_cast<double>(range->points - 1);
-  const double lo = range->low.value, hi = range->high.value;
-  const double v = range->log ? lo * std::pow(hi / lo, t) : lo + (hi - lo) * t;
-  return Quantity{v, range->low.dim, range->low.point};
+  return Quantity{range_point(range->low.value, range->high.value, i, range->points, range->log), range->low.dim, range->low.point};
 }
 
 std::string Axis::label(std::size_t i) const {
@@ -125,9 +135,7 @@ bool parse_range(const KeyDef& def, const std::string& text, const std::string& 
     return true;
   }
   for (std::size_t i = 0; i < n; ++i) {
-    const double t = static_cast<double>(i) / static_cast<double>(n - 1);
-    double v = log ? a->value * std::pow(b->value / a->value, t) : a->value + (b->value - a->value) * t;
-    v = std::round(v);
+    const double v = std::round(range_point(a->value, b->value, i, n, log));
     Quantity q{v, a->dim, a->point};
     if (!axis.cells.empty() && std::get<Quantity>(axis.cells.back()).value == v) continue;  // rounding repeats a count
     axis.cells.emplace_back(q);

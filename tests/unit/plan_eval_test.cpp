@@ -307,6 +307,25 @@ TEST_CASE("ranges give evenly spaced points", "[plan]") {
   CHECK(std::get<Quantity>(g.cells[1]).value == 2);
 }
 
+TEST_CASE("a linear range's whole steps are exact, so token counts swept by a range stay whole", "[plan]") {
+  auto l = plan_test::load_example("llama3-70b-h100.toml");
+  Problems problems;
+  // 500 + 4700 x (27 / 47) is 3200.0000000000005 in doubles, which serve capacity refused as --prompt-tokens.
+  const Axis prompt = parse_axis("workload.prompt=500..5200:48", "serve", l->spec, problems);
+  REQUIRE(problems.empty());
+  for (std::size_t i = 0; i < prompt.size(); ++i) CHECK(std::get<Quantity>(prompt.cell(i)).value == 500.0 + 100.0 * static_cast<double>(i));
+  const Axis rate = parse_axis("workload.rate=1/s..1000/s:1000", "serve", l->spec, problems);
+  REQUIRE(problems.empty());
+  for (std::size_t i = 0; i < rate.size(); ++i) CHECK(rate.label(i) == std::to_string(i + 1) + "/s");
+  // Ends that are not whole: the first and last points are the ends as given.
+  const Axis tariff = parse_axis("site.tariff=$0.03/kWh..$0.15/kWh:7", "serve", l->spec, problems);
+  REQUIRE(problems.empty());
+  const Axis tariff_ends = parse_axis("site.tariff=$0.03/kWh,$0.15/kWh", "serve", l->spec, problems);
+  REQUIRE(problems.empty());
+  CHECK(std::get<Quantity>(tariff.cell(0)).value == std::get<Quantity>(tariff_ends.cells[0]).value);
+  CHECK(std::get<Quantity>(tariff.cell(6)).value == std::get<Quantity>(tariff_ends.cells[1]).value);
+}
+
 TEST_CASE("quantities cross to plugins as text that reads back exactly", "[plan]") {
   const std::vector<Quantity> qs = {
       {1.41107412992e11, dims::information, false}, {0.000540742766732317, dims::money_rate, false},
