@@ -16,7 +16,7 @@ namespace infracalc::plan {
 namespace {
 
 // Text in an element or an attribute: the SVG writer's escaper, which handles &, <, > and ".
-std::string h(std::string_view text) { return svg::esc(std::string(text)); }
+std::string h(std::string_view text) { return svg::esc(text); }
 
 // `lines`, when given, names each row's line: its value cell carries data-line, which the what-if panel updates.
 std::string table(const std::vector<std::string>& head, const std::vector<std::vector<std::string>>& rows,
@@ -107,17 +107,56 @@ constexpr std::string_view kWhatIfScript = R"js((function () {
     });
     return Object.keys(keys).length;
   }
+  // Brings the page's report to the engine's, changing only the nodes and attributes that differ: a move changes some
+  // values and charts, and the browser then lays out and paints those instead of a whole new report.
+  function morph(live, fresh) {
+    if (live.nodeType !== fresh.nodeType || live.nodeName !== fresh.nodeName) {
+      live.parentNode.replaceChild(document.importNode(fresh, true), live);
+      return;
+    }
+    if (live.nodeType !== 1) {
+      if (live.nodeValue !== fresh.nodeValue) live.nodeValue = fresh.nodeValue;
+      return;
+    }
+    if (live.isEqualNode(fresh)) return;  // the browser's own comparison passes over what did not change
+    var i, a, kept = live.attributes, wanted = fresh.attributes;
+    for (i = kept.length - 1; i !== -1; --i) {
+      a = kept[i];
+      if (!fresh.hasAttributeNS(a.namespaceURI, a.localName)) live.removeAttributeNS(a.namespaceURI, a.localName);
+    }
+    for (i = 0; i !== wanted.length; ++i) {
+      a = wanted[i];
+      if (live.getAttributeNS(a.namespaceURI, a.localName) !== a.value) live.setAttributeNS(a.namespaceURI, a.name, a.value);
+    }
+    var l = live.firstChild, f = fresh.firstChild, next;
+    while (f) {
+      next = f.nextSibling;
+      if (l) {
+        var after = l.nextSibling;
+        morph(l, f);
+        l = after;
+      } else {
+        live.appendChild(document.importNode(f, true));
+      }
+      f = next;
+    }
+    while (l) {
+      next = l.nextSibling;
+      live.removeChild(l);
+      l = next;
+    }
+  }
   function rerun() {
-    var t0 = performance.now(), set = overrides();
+    var t0 = performance.now(), set = overrides(), t1 = t0;
     try {
       var r = engine_run(set);
+      t1 = performance.now();
       if (r.error) {
         say(r.error, true);
       } else {
         var fresh = new DOMParser().parseFromString(r.page, 'text/html').getElementById('report');
         var n = changed_values(fresh);
-        var old = document.getElementById('report');
-        old.parentNode.replaceChild(document.importNode(fresh, true), old);
+        morph(document.getElementById('report'), fresh);
         say(n === 0 ? 'No value differs from the plan as written.' : n + (n === 1 ? ' value differs' : ' values differ') +
             ' from the plan as written (marked; hover for the written value).', false);
       }
@@ -125,6 +164,7 @@ constexpr std::string_view kWhatIfScript = R"js((function () {
       say('The engine failed: ' + message(e), true);
     }
     section.setAttribute('data-overrides', JSON.stringify(set));
+    section.setAttribute('data-engine-ms', (t1 - t0).toFixed(1));
     section.setAttribute('data-redraw-ms', (performance.now() - t0).toFixed(1));
   }
   function ready(engine) {
@@ -148,11 +188,17 @@ constexpr std::string_view kWhatIfScript = R"js((function () {
     else say('Ready: change a value to run the plan again in this page.', false);
     document.body.dataset.ready = '1';
     // The browser first runs WebAssembly through its baseline compiler and compiles the code that runs often again,
-    // optimised, in the background: the run above used the first, and the first change would take two to three times
-    // as long as later ones. One more run of every step while the page is idle, its result dropped, warms the engine.
-    (window.requestIdleCallback || window.setTimeout)(function () {
-      try { engine_run(D.set, 'fresh'); } catch (e) { /* a failing plan says so when it is changed */ }
-    });
+    // optimised, in the background: the run above used the first, and the first changes would take two to four times
+    // as long as later ones. Three more runs of every step while the page is idle, their results dropped, warm the
+    // engine (measured: a capacity-search move costs about as much as a warm one from the third run on).
+    var warmups = 3;
+    (function warm() {
+      (window.requestIdleCallback || window.setTimeout)(function () {
+        try { engine_run(D.set, 'fresh'); } catch (e) { /* a failing plan says so when it is changed */ }
+        if (--warmups !== 0) warm();
+        else section.setAttribute('data-warm', '1');
+      });
+    })();
   }
   try {
     if (typeof DecompressionStream !== 'function') throw new Error('this browser cannot unpack it (no DecompressionStream)');
