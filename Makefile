@@ -116,15 +116,15 @@ web-test: web build
 	node tests/web/plan_engine_test.mjs $(WEB_BUILD)/infracalc_engine.js $(BUILD)/bin/infracalc examples
 
 # The page in a real browser: Debian's chromium, headless, driven over its DevTools pipe by tests/web/browser_test.mjs
-# (no npm package). It moves every control of every widget, and of the what-if panel of BROWSER_PLAN's report, by
-# keyboard and compares the numbers shown with the native binary's; it writes the README's screenshot to
-# $(WEB_BUILD)/screenshot.png.
-BROWSER_PLAN ?= examples/llama3-70b-h100.toml
+# (no npm package). It moves every control of every widget, and of the what-if panel of each BROWSER_PLAN's report (a
+# serving, a training and a site plan), by keyboard and compares the numbers shown with the native binary's; it writes
+# the README's screenshot to $(WEB_BUILD)/screenshot.png.
+BROWSER_PLAN ?= examples/llama3-70b-h100.toml examples/llama3-405b-train-16k-h100.toml examples/site-100mw.toml
 browser-test: web build
 	@dpkg -s chromium >/dev/null 2>&1 || { sudo=""; [ "$$(id -u)" -eq 0 ] || sudo="sudo"; \
 	  $$sudo apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$sudo apt-get install -y -qq --no-install-recommends chromium; }
 	node tests/web/browser_test.mjs --chromium /usr/bin/chromium --site $(WEB_BUILD)/site/index.html \
-	  --infracalc $(BUILD)/bin/infracalc --plan $(BROWSER_PLAN) --screenshot $(WEB_BUILD)/screenshot.png
+	  --infracalc $(BUILD)/bin/infracalc $(foreach p,$(BROWSER_PLAN),--plan $(p)) --screenshot $(WEB_BUILD)/screenshot.png
 
 clean:
 	rm -rf $(BUILD) $(ASAN_BUILD) $(FUZZ_BUILD) $(WEB_BUILD)

@@ -246,7 +246,7 @@ std::optional<PerSecond> rate_within_targets(Context& ctx, const Throughput& t, 
   const double saturated = t.replica_rate.value() / static_cast<double>(t.sim_answer);
   // Latency grows with the load, so the nearly unloaded trial decides only when no loaded one meets the targets: it is
   // then the answer, or the proof that none is. It runs last because it is the longest run by far (every request
-  // alone: a step per output token, about a hundred times the steps of a loaded trial).
+  // alone: a step per output token, about seventy times the steps of a loaded trial).
   const double unloaded = saturated * 1e-3;
   double lo = unloaded, hi = saturated;
   std::optional<Trial> best;

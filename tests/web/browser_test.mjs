@@ -327,6 +327,7 @@ async function check_report(browser, plan) {
       if (ids.length === 0) fail(`report ${plan}: no value carries data-line`);
       for (const id of ids)
         if (expected[id] !== shown[id]) fail(`report ${plan} ${sets.join(' ')}: line ${id} shows "${shown[id]}", the native report "${expected[id]}"`);
+      for (const pair of await colliding_labels(page, '#report')) fail(`report ${plan} ${sets.join(' ')}: the chart labels ${pair} overlap`);
     }
     before = await page.eval(overrides_now);
     await page.eval('document.getElementById("wi-reset").click(), true');
