@@ -260,7 +260,7 @@ void Evaluator::eval_step(int s, Sheet& sheet) {
     return;
   }
   if (run->error) {
-    sheet.errors.push_back("step " + step.key + " (" + step.plugin + " " + step.calculator + "): " + run->error->text());
+    sheet.step_errors[us].push_back("step " + step.key + " (" + step.plugin + " " + step.calculator + "): " + run->error->text());
     sheet.step_failed[us] = 1;
   }
   if (step.cross_check && run->result) {
@@ -272,7 +272,7 @@ void Evaluator::eval_step(int s, Sheet& sheet) {
       CrossCheck x{s, output, l, v->q, *q, false};
       x.ok = v->q.dim == q->dim && std::fabs(v->q.value - q->value) <= 1e-9 * std::max(std::fabs(v->q.value), std::fabs(q->value));
       if (!x.ok)
-        sheet.errors.push_back("cross-check " + step.key + ": " + step.plugin + " " + step.calculator + " gives " + output + " = " +
+        sheet.step_errors[us].push_back("cross-check " + step.key + ": " + step.plugin + " " + step.calculator + " gives " + output + " = " +
                                machine_text(v->q) + ", the worksheet's " + program_.lines[static_cast<std::size_t>(l)].key + " is " +
                                machine_text(*q));
       sheet.crosses.push_back(std::move(x));
@@ -370,8 +370,8 @@ void Evaluator::eval_line(int i, const InputSet& in, Sheet& sheet) {
         if (!ref) ref = e->field(l.field);
         if (l.dated && ref && ref->value != nullptr && ref->value->kind == Node::Kind::array) {
           // A dated series with no entry on or before --as-of: an error, not a silently missing price.
-          sheet.errors.push_back(entry_id + "." + l.field + ": no entry on or before --as-of " + options_.as_of.str() +
-                                 "; hint: give a later --as-of, or the value itself");
+          sheet.line_errors[ui] = entry_id + "." + l.field + ": no entry on or before --as-of " + options_.as_of.str() +
+                                  "; hint: give a later --as-of, or the value itself";
           sheet.failed[ui] = 1;
           why = "no entry on or before --as-of";
           return;
@@ -382,7 +382,7 @@ void Evaluator::eval_line(int i, const InputSet& in, Sheet& sheet) {
           } else {
             auto q = node_quantity(*ref->value, l.want, ref->location + ": " + l.field);
             if (!q) {
-              sheet.errors.push_back(q.error().text());
+              sheet.line_errors[ui] = q.error().text();
               sheet.failed[ui] = 1;
               why = "error";
               return;
@@ -431,7 +431,7 @@ void Evaluator::eval_line(int i, const InputSet& in, Sheet& sheet) {
         return std::nullopt;
       });
       if (!v) {
-        sheet.errors.push_back("line " + l.key + " = " + l.formula + ": " + v.error().text() + zero_trace(l, sheet));
+        sheet.line_errors[ui] = "line " + l.key + " = " + l.formula + ": " + v.error().text() + zero_trace(l, sheet);
         why = "error";
         sheet.failed[ui] = 1;
         return;
@@ -489,10 +489,13 @@ Sheet Evaluator::evaluate(const InputSet& in) {
   sheet.runs.resize(program_.steps.size());
   sheet.skipped.resize(program_.steps.size());
   sheet.step_failed.assign(program_.steps.size(), 0);
+  sheet.step_errors.resize(program_.steps.size());
+  sheet.line_errors.resize(n);
   for (const auto& op : program_.order) {
     if (op.is_step) eval_step(op.index, sheet);
     else eval_line(op.index, in, sheet);
   }
+  gather_errors(sheet);
   sheet.checks.resize(program_.checks.size());
   for (std::size_t c = 0; c < program_.checks.size(); ++c) eval_check(c, sheet);
   return sheet;
@@ -511,7 +514,6 @@ void Evaluator::update(const InputSet& in, const std::vector<int>& changed, Shee
   std::vector<char> dirty(program_.lines.size(), 0);
   for (int i : changed) dirty[static_cast<std::size_t>(i)] = 1;
   std::vector<char> step_dirty(program_.steps.size(), 0);
-  sheet.errors.clear();
   sheet.crosses.clear();
   auto any = [&](const std::vector<int>& deps) {
     for (int d : deps)
@@ -526,6 +528,7 @@ void Evaluator::update(const InputSet& in, const std::vector<int>& changed, Shee
       const char failed_before = sheet.step_failed[k];
       sheet.runs[k] = nullptr;
       sheet.skipped[k].clear();
+      sheet.step_errors[k].clear();
       eval_step(op.index, sheet);
       step_dirty[k] = before != sheet.runs[k] || failed_before != sheet.step_failed[k] ? 1 : 0;
       continue;
@@ -541,11 +544,22 @@ void Evaluator::update(const InputSet& in, const std::vector<int>& changed, Shee
     sheet.cites[k].clear();
     sheet.chosen[k] = -1;
     sheet.failed[k] = 0;
+    sheet.line_errors[k].clear();
     eval_line(op.index, in, sheet);
     dirty[k] = (dirty[k] != 0 && l.kind == LineKind::input) || !same(before, sheet.values[k]) || failed_before != sheet.failed[k] ? 1 : 0;
   }
   for (std::size_t c = 0; c < program_.checks.size(); ++c)
     if (any(program_.checks[c].deps)) eval_check(c, sheet);
+  gather_errors(sheet);
+}
+
+void Evaluator::gather_errors(Sheet& sheet) const {
+  sheet.errors.clear();
+  for (const auto& op : program_.order) {
+    const auto k = static_cast<std::size_t>(op.index);
+    if (op.is_step) sheet.errors.insert(sheet.errors.end(), sheet.step_errors[k].begin(), sheet.step_errors[k].end());
+    else if (!sheet.line_errors[k].empty()) sheet.errors.push_back(sheet.line_errors[k]);
+  }
 }
 
 std::optional<Quantity> RuleContext::q(std::string_view key) const {

@@ -76,6 +76,8 @@ class Evaluator {
   [[nodiscard]] std::string zero_trace(const Line& l, const Sheet& sheet) const;
   void eval_line(int i, const InputSet& in, Sheet& sheet);
   void eval_step(int s, Sheet& sheet);
+  /// Lists the steps' and lines' errors in sheet.errors, in the program's order.
+  void gather_errors(Sheet& sheet) const;
   std::shared_ptr<const StepRun> run_raw(int s, RawInputs raw);
   void eval_check(std::size_t c, Sheet& sheet);
   /// Adds a problem for each given choice that a calculator input it feeds does not take.

@@ -247,6 +247,17 @@ void check_catalog_id(const KeyDef& key, const std::string& id, const std::strin
   }
 }
 
+std::vector<std::string> catalog_ids(const KeyDef& key) {
+  std::vector<std::string> out;
+  if (key.auto_ok) out.emplace_back("auto");
+  for (const auto kind : key.kinds)
+    for (const Entry* e : Catalog::instance().all(kind))
+      if ((key.facility_type.empty() || e->text("type").value_or("") == key.facility_type) &&
+          std::find(out.begin(), out.end(), e->id()) == out.end())
+        out.push_back(e->id());
+  return out;
+}
+
 const SpecValue* PlanSpec::get(std::string_view path) const {
   for (const auto& [k, v] : values)
     if (k == path) return &v;

@@ -138,6 +138,10 @@ void apply_sets(PlanSpec& spec, const std::vector<std::string>& sets, Problems& 
 [[nodiscard]] Expected<Cell> parse_value(const KeyDef& key, const std::string& text, const std::string& label);
 /// Checks that a catalog id exists with one of the key's kinds (and facility type); problems go to `problems`.
 void check_catalog_id(const KeyDef& key, const std::string& id, const std::string& where, Problems& problems);
+
+/// The catalog ids an id key accepts, each once in catalog order: the entries of its kinds, of its facility type where
+/// it names one, and "auto" first where the key takes it (the what-if panel's list).
+[[nodiscard]] std::vector<std::string> catalog_ids(const KeyDef& key);
 /// Checks every value's type, unit, range and catalog id, and that what the workload needs is given (a key
 /// swept on the command line, named in `swept`, or in the file's [sweep] or set by every [[variant]] counts as given).
 void validate(const PlanSpec& spec, Problems& problems, const std::vector<std::string>& swept = {});

@@ -157,8 +157,11 @@ constexpr std::string_view kWhatIfScript = R"js((function () {
         var fresh = new DOMParser().parseFromString(r.page, 'text/html').getElementById('report');
         var n = changed_values(fresh);
         morph(document.getElementById('report'), fresh);
-        say(n === 0 ? 'No value differs from the plan as written.' : n + (n === 1 ? ' value differs' : ' values differ') +
-            ' from the plan as written (marked; hover for the written value).', false);
+        var failed = document.getElementById('failed-steps');
+        if (failed) say('A step of the plan failed with these values (the report says which; its values show as \u2014): ' +
+                        failed.textContent.trim(), true);
+        else say(n === 0 ? 'No value differs from the plan as written.' : n + (n === 1 ? ' value differs' : ' values differ') +
+                 ' from the plan as written (marked; hover for the written value).', false);
       }
     } catch (e) {
       say('The engine failed: ' + message(e), true);
@@ -259,7 +262,7 @@ std::string control_number(double v) { return fmt::format("{:.12g}", v); }
 
 // One control of the panel: the key's value as the worksheet has it, in its display unit where the key is a
 // quantity (a number input with the key's bounds, when the number and unit read back as the same value), a select
-// for a choice, text otherwise.
+// for a choice or a catalog id (the ids the catalog has of its kinds), text otherwise.
 std::string control(const Worksheet& w, const KeyDef& key, const SpecValue& given) {
   const std::string path = key.path();
   std::string id = "wi-" + path;
@@ -273,8 +276,13 @@ std::string control(const Worksheet& w, const KeyDef& key, const SpecValue& give
   std::string out = "<label for=\"" + h(id) + "\" title=\"" + h(key.help) + "\">" + h(path) + "</label>\n";
   const std::string common = "id=\"" + h(id) + "\" name=\"" + h(path) + "\" data-key=\"" + h(path) + "\"";
 
-  if (key.kind == KeyKind::choice) {
+  if (key.kind == KeyKind::choice || key.kind == KeyKind::id) {
+    std::vector<std::string> ids;
     std::vector<std::string_view> options = key.choices;
+    if (key.kind == KeyKind::id) {
+      ids = catalog_ids(key);
+      options.assign(ids.begin(), ids.end());
+    }
     options.insert(options.end(), key.more_choices.begin(), key.more_choices.end());
     if (key.auto_ok) options.emplace_back("auto");
     options.emplace_back(shown);
@@ -315,7 +323,7 @@ std::string control(const Worksheet& w, const KeyDef& key, const SpecValue& give
     }
   }
   out += "<input type=\"text\" " + common + " data-initial=\"" + h(shown) + "\" value=\"" + h(shown) + "\"/>\n";
-  return out + "<span class=\"unit\">" + h(key.kind == KeyKind::id ? "catalog id" : "") + "</span>\n";
+  return out + "<span class=\"unit\"></span>\n";
 }
 
 // The panel, its data (the plan, its overrides and the engine, base64) and its code.
@@ -365,6 +373,12 @@ std::string render_html(const Worksheet& w, const FormatOptions& number, const W
            "<code>make web</code>, then write the page again.</p>\n";
   out += "<div id=\"report\">\n<p>A " + h(w.program.mode) + " plan" + (w.spec.file.empty() ? "" : " (<code>" + h(w.spec.file) + "</code>)") +
          ", computed by infracalc. Units: GB = 10<sup>9</sup> B, GiB = 2<sup>30</sup> B; a year is 365.25 days.</p>\n";
+  // A sweep's page shows its first point even when a step failed there (other points may not have): it says so first.
+  if (!w.sheet.errors.empty()) {
+    out += "<h2>Failed steps</h2>\n<ul id=\"failed-steps\">\n";
+    for (const auto& e : w.sheet.errors) out += "<li class=\"fail\">" + h(e) + "</li>\n";
+    out += "</ul>\n<p>Every value that needs a failed step shows as —.</p>\n";
+  }
 
   std::vector<std::vector<std::string>> rows;
   std::vector<std::string> keys;

@@ -221,8 +221,14 @@ struct Sheet {
   std::vector<std::optional<std::pair<bool, std::string>>> checks;
   /// Comparisons made by cross-check steps.
   std::vector<CrossCheck> crosses;
-  /// Errors of steps and expressions (the plan is incomplete when there are any).
+  /// Errors of steps and expressions (the plan is incomplete when there are any), in the program's order: those of
+  /// step_errors and line_errors, gathered after every evaluation, so a sweep point updated from the last reads the
+  /// same errors as one evaluated afresh.
   std::vector<std::string> errors;
+  /// Per step: the errors of its run (its failure, a cross-check's disagreements).
+  std::vector<std::vector<std::string>> step_errors;
+  /// Per line: the error its evaluation gave ("" when none).
+  std::vector<std::string> line_errors;
 };
 
 /// Builds the chain for the spec's workload; problems in [[line]] expressions go to `problems`.

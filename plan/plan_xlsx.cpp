@@ -206,6 +206,12 @@ class Writer {
       write_text(ws, r, 5, l.key, nullptr);
       ++row;
     }
+    // A sweep's workbook shows its first point even when a step failed there: the values it left empty say why here.
+    if (!w_.sheet.errors.empty()) {
+      ++row;
+      xl().worksheet_write_string(ws, static_cast<lxw_row_t>(row++), 0, "failed steps", bold_);
+      for (const auto& e : w_.sheet.errors) write_text(ws, static_cast<lxw_row_t>(row++), 0, e, nullptr);
+    }
     ++row;
     xl().worksheet_write_string(ws, static_cast<lxw_row_t>(row++), 0, "checks", bold_);
     for (std::size_t c = 0; c < w_.program.checks.size(); ++c) {

@@ -73,7 +73,9 @@ std::string run_plan(std::string_view toml, std::string_view request_json) {
         throw UserError{{path + " names a file, which the engine in a page cannot read", "run the plan with `infracalc plan`"}};
   if (view == "json") return plan::plan_json_text(p, options);
   const plan::Sheet sheet = plan::worksheet_sheet(p, options);
-  plan::throw_if_failed(sheet);
+  // As `plan --html` and `--xlsx`: a single plan with a failed step is refused; a sweep's page shows its first point
+  // and the steps that failed there.
+  if (p.sweep.axes.empty()) plan::throw_if_failed(sheet);
   const plan::Worksheet w{p.spec, p.program, sheet, p.runs.get()};
   if (view == "worksheet") return plan::plan_json(w);
   std::string page = plan::render_html(w, options.number);

@@ -40,6 +40,15 @@ status_is $? $s1 "--jobs 3 with failed checks"
 status_is $s1 1 "a sweep with failed checks"
 same "$tmp/f1.json" "$tmp/f3.json" "--jobs 3 JSON rows"
 same "$tmp/f1.err" "$tmp/f3.err" "--jobs 3 failed-check counts"
+# A step that fails at every point (tp 5 does not divide Llama 3 70B's 64 heads) while the rate moves: each row names
+# the step as a point evaluated afresh does, whichever worker reached it first (a point updated from the one before
+# once gave the calculator's message alone).
+"$bin" plan "$ex" --set hardware.tp=5 --sweep 'workload.rate=1/s..300/s:6' --json --jobs 1 >"$tmp/e1.json" 2>"$tmp/e1.err"
+status_is $? 1 "a sweep whose step fails, --jobs 1"
+"$bin" plan "$ex" --set hardware.tp=5 --sweep 'workload.rate=1/s..300/s:6' --json --jobs 3 >"$tmp/e3.json" 2>"$tmp/e3.err"
+same "$tmp/e1.json" "$tmp/e3.json" "--jobs 3 rows of a failed step"
+named=$(grep -c '"error": "step fit_tp (fit inference): --tp 5 does not divide' "$tmp/e1.json")
+if [ "$named" -eq 6 ]; then ok; else bad "$named of 6 rows name the failed step"; fi
 
 # --shard K/N + plan merge = the unsplit sweep, for each format, with and without a front; N = 5 shards of a
 # 3-point sweep leaves two of them empty.

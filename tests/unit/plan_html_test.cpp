@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "plan/plan_file.hpp"
 #include "plan/plan_html.hpp"
 #include "plan/plan_svg.hpp"
 #include "plan_test_util.hpp"
@@ -138,4 +139,36 @@ TEST_CASE("with the engine the page carries the what-if panel, the engine and th
     for (std::size_t c = 0; c < l->program->checks.size(); ++c)
       if (l->sheet.checks[c]) CHECK(page.find("<li data-line=\"check." + l->program->checks[c].key + "\">") != std::string::npos);
   }
+  // A catalog id is a list of the catalog's ids of its kinds, the plan's selected: every control moves by a key.
+  auto l = plan_test::load_example("llama3-70b-h100.toml");
+  plan::WhatIf engine;
+  engine.engine_js = "x";
+  engine.engine_wasm_gz = "x";
+  engine.engine_loader = "x";
+  const std::string page = plan::render_html({l->spec, *l->program, l->sheet}, FormatOptions{}, &engine);
+  CHECK(page.find("type=\"text\"") == std::string::npos);
+  const std::size_t model = page.find("<select id=\"wi-model-id\" name=\"model.id\" data-key=\"model.id\" data-initial=\"llama-3-70b\">");
+  REQUIRE(model != std::string::npos);
+  const std::string models = page.substr(model, page.find("</select>", model) - model);
+  CHECK(models.find("<option selected=\"selected\">llama-3-70b</option>") != std::string::npos);
+  CHECK(count(models, "<option") == plan::catalog_ids(*plan::find_key("model.id", "serve")).size());
+  CHECK(count(models, "<option") >= 20);
+  const std::size_t gpu = page.find("<select id=\"wi-hardware-system\"");
+  REQUIRE(gpu != std::string::npos);
+  CHECK(page.substr(gpu, page.find("</select>", gpu) - gpu).find(">dgx-b200</option>") != std::string::npos);
+}
+
+TEST_CASE("a sweep's page whose first point failed a step says which steps failed before its values", "[plan][html]") {
+  // tp 5 does not divide the 64 heads of Llama 3 70B: fit_tp fails, and everything that needs it has no value.
+  auto l = plan_test::load_example("site-100mw.toml", {"hardware.tp=5"});
+  REQUIRE(l->problems.empty());
+  REQUIRE_FALSE(l->sheet.errors.empty());
+  const std::string page = plan::render_html({l->spec, *l->program, l->sheet}, FormatOptions{});
+  const std::size_t failed = page.find("<h2>Failed steps</h2>\n<ul id=\"failed-steps\">\n<li class=\"fail\">step fit_tp (fit inference): --tp 5 does not divide");
+  REQUIRE(failed != std::string::npos);
+  CHECK(failed < page.find("<h2>Summary</h2>"));
+  CHECK(xml_problem(page.substr(page.find('\n') + 1)).empty());
+  // A plan that runs has no such block.
+  auto ok = plan_test::load_example("site-100mw.toml");
+  CHECK(plan::render_html({ok->spec, *ok->program, ok->sheet}, FormatOptions{}).find("failed-steps") == std::string::npos);
 }

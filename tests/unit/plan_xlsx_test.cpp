@@ -593,6 +593,26 @@ TEST_CASE("a fine-tuning plan's workbook: fit finetune's figures as numbers, its
 #endif
 }
 
+TEST_CASE("a sweep's workbook whose first point failed a step lists the failed steps on its summary", "[plan]") {
+  if (!workbook_testable()) return;
+#ifdef INFRACALC_TEST_ZLIB
+  auto l = plan_test::load_example("site-100mw.toml", {"hardware.tp=5"});
+  REQUIRE(l->problems.empty());
+  REQUIRE_FALSE(l->sheet.errors.empty());
+  const Book book = workbook_of(plan::Worksheet{l->spec, *l->program, l->sheet});
+  std::vector<std::string> column_a;
+  for (int row = 1; book.at("Summary").count("A" + std::to_string(row)) != 0 || row < 40; ++row)
+    if (auto it = book.at("Summary").find("A" + std::to_string(row)); it != book.at("Summary").end()) column_a.push_back(it->second.text);
+  const auto head = std::find(column_a.begin(), column_a.end(), "failed steps");
+  REQUIRE(head != column_a.end());
+  REQUIRE(head + 1 != column_a.end());
+  CHECK(head[1].rfind("step fit_tp (fit inference): --tp 5 does not divide", 0) == 0);
+  auto ok = plan_test::load_example("site-100mw.toml");
+  const Book fine = workbook_of(plan::Worksheet{ok->spec, *ok->program, ok->sheet});
+  for (const auto& [ref, cell] : fine.at("Summary")) CHECK(cell.text != "failed steps");
+#endif
+}
+
 TEST_CASE("the workbook reads and prints well: number formats, human labels, short formulas, a marker on fixed values, print "
           "setup and native charts", "[plan]") {
   if (!workbook_testable()) return;

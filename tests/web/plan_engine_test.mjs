@@ -79,6 +79,8 @@ plans.push(
   { file: single, set: { 'hardware.system': 'dgx-b200', 'money.capex_per_gpu': '$50000', 'money.rental': '' } },
   { file: join(examples, 'llama3-405b-train-16k-h100.toml'), set: { 'hardware.gpus': 8192 } },
   { file: join(examples, 'site-100mw.toml'), set: { 'money.life': '5 yr' } },
+  // A sweep whose first point fails a step: both write its page, the steps that failed first.
+  { file: join(examples, 'site-100mw.toml'), set: { 'hardware.tp': '5' } },
 );
 const wasmGz = readFileSync(join(engineDir, 'infracalc_engine.wasm.gz')).toString('base64');
 for (const { file, set } of plans) {
