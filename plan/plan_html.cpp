@@ -38,7 +38,9 @@ std::string table(const std::vector<std::string>& head, const std::vector<std::v
 }
 
 // Print on A4 or Letter: tables do not break inside a row, charts keep to the page width, headings stay with
-// what follows them.
+// what follows them. On screen the browser lays out and paints a table, list or chart only when it comes into view
+// (content-visibility): a what-if move that changes much of the report (another system) was painted 10-15 ms later
+// without it, the text of the tables below the window shaped again.
 constexpr std::string_view kStyle =
     "body{font-family:sans-serif;max-width:60em;margin:2em auto;padding:0 1em;color:#222;line-height:1.35}"
     "table{border-collapse:collapse;margin:0.5em 0 1.5em;font-size:0.9em}"
@@ -46,7 +48,9 @@ constexpr std::string_view kStyle =
     "td.num{text-align:right;white-space:nowrap}th{background:#f3f3f3}"
     ".fail{color:#b00020;font-weight:bold}.pass{color:#1b5e20}"
     "figure{margin:1em 0}svg{max-width:100%;height:auto}"
-    "@media print{body{margin:0;max-width:none}h2{break-after:avoid}tr,figure{break-inside:avoid}}";
+    "#report>table,#report>ul,#report>figure{content-visibility:auto;contain-intrinsic-size:auto 20em}"
+    "@media print{body{margin:0;max-width:none}h2{break-after:avoid}tr,figure{break-inside:avoid}"
+    "#report>table,#report>ul,#report>figure{content-visibility:visible}}";
 
 // The what-if panel's look: controls in a grid, changed values marked.
 constexpr std::string_view kWhatIfStyle =
@@ -107,8 +111,9 @@ constexpr std::string_view kWhatIfScript = R"js((function () {
     });
     return Object.keys(keys).length;
   }
-  // Brings the page's report to the engine's, changing only the nodes and attributes that differ: a move changes some
-  // values and charts, and the browser then lays out and paints those instead of a whole new report.
+  // Brings the page's report to the engine's, changing only the nodes and attributes that differ (a chart that differs
+  // is replaced whole): a move changes some values and charts, and the browser then lays out and paints those instead
+  // of a whole new report.
   function morph(live, fresh) {
     if (live.nodeType !== fresh.nodeType || live.nodeName !== fresh.nodeName) {
       live.parentNode.replaceChild(document.importNode(fresh, true), live);
@@ -119,6 +124,11 @@ constexpr std::string_view kWhatIfScript = R"js((function () {
       return;
     }
     if (live.isEqualNode(fresh)) return;  // the browser's own comparison passes over what did not change
+    // A chart that changed changes nearly everywhere: one new subtree costs less than its attributes one by one.
+    if (live.nodeName === 'svg') {
+      live.parentNode.replaceChild(document.importNode(fresh, true), live);
+      return;
+    }
     var i, a, kept = live.attributes, wanted = fresh.attributes;
     for (i = kept.length - 1; i !== -1; --i) {
       a = kept[i];

@@ -85,18 +85,22 @@ function shown_matches(text, value) {
   return false;
 }
 
-// Pairs of text labels whose rendered boxes overlap (by more than a pixel each way) in the charts under `selector`.
+// What is wrong with the labels of the charts under `selector`: text labels whose rendered boxes overlap (by more than
+// a pixel each way), or a chart none of whose labels has a box to compare (not laid out: the check would pass without
+// looking).
 async function colliding_labels(page, selector) {
   return page.eval(`[...document.querySelectorAll(${JSON.stringify(selector + ' svg')})].flatMap((svg) => {
-    const boxes = [...svg.querySelectorAll('text')].filter((t) => t.textContent.trim() !== '').map((t) => {
+    const labels = [...svg.querySelectorAll('text')].filter((t) => t.textContent.trim() !== '');
+    const boxes = labels.map((t) => {
       const r = t.getBoundingClientRect();
       return { text: t.textContent.trim(), x0: r.left + 1, y0: r.top + 1, x1: r.right - 1, y1: r.bottom - 1 };
     }).filter((b) => b.x1 > b.x0 && b.y1 > b.y0);
+    if (labels.length > 0 && boxes.length === 0) return ["chart's " + labels.length + " labels have no box to compare"];
     const pairs = [];
     for (let i = 0; i < boxes.length; ++i)
       for (let j = i + 1; j < boxes.length; ++j) {
         const a = boxes[i], b = boxes[j];
-        if (a.x0 < b.x1 && b.x0 < a.x1 && a.y0 < b.y1 && b.y0 < a.y1) pairs.push('"' + a.text + '" and "' + b.text + '"');
+        if (a.x0 < b.x1 && b.x0 < a.x1 && a.y0 < b.y1 && b.y0 < a.y1) pairs.push('chart labels "' + a.text + '" and "' + b.text + '" overlap');
       }
     return pairs;
   })`);
@@ -105,7 +109,7 @@ async function colliding_labels(page, selector) {
 // Every figure of one widget against native batch on the records the widget ran, and its chart's labels apart.
 // Returns the redraw time.
 async function check_widget(page, id, when) {
-  for (const pair of await colliding_labels(page, `#${id}`)) fail(`${id} ${when}: the chart's labels ${pair} overlap`);
+  for (const problem of await colliding_labels(page, `#${id}`)) fail(`${id} ${when}: the ${problem}`);
   const state = await page.eval(`(() => {
     const s = document.getElementById(${JSON.stringify(id)});
     return { records: JSON.parse(s.dataset.records ?? '[]'), ms: Number(s.dataset.redrawMs), text: s.innerText,
@@ -271,7 +275,7 @@ async function check_report(browser, plan) {
   native(['plan', plan, '--html', report, '--force']);
   const { page, load_ms } = await open(browser, report);
   console.log(`report ${plan}: loaded in ${load_ms.toFixed(0)} ms`);
-  for (const pair of await colliding_labels(page, '#report')) fail(`report ${plan}: the chart labels ${pair} overlap`);
+  for (const problem of await colliding_labels(page, '#report')) fail(`report ${plan}: the ${problem}`);
   const controls = await page.eval('[...document.querySelectorAll("#what-if select, #what-if input")].map((c) => ({ id: c.id, tag: c.tagName, type: c.type }))');
   if (controls.length === 0) fail(`report ${plan}: the what-if panel has no controls`);
   const reached = new Set(await tab_order(page));
@@ -331,7 +335,7 @@ async function check_report(browser, plan) {
       if (ids.length === 0) fail(`report ${plan}: no value carries data-line`);
       for (const id of ids)
         if (expected[id] !== shown[id]) fail(`report ${plan} ${sets.join(' ')}: line ${id} shows "${shown[id]}", the native report "${expected[id]}"`);
-      for (const pair of await colliding_labels(page, '#report')) fail(`report ${plan} ${sets.join(' ')}: the chart labels ${pair} overlap`);
+      for (const problem of await colliding_labels(page, '#report')) fail(`report ${plan} ${sets.join(' ')}: the ${problem}`);
     }
     before = await page.eval(overrides_now);
     await page.eval('document.getElementById("wi-reset").click(), true');
