@@ -515,6 +515,9 @@ void Evaluator::update(const InputSet& in, const std::vector<int>& changed, Shee
   for (int i : changed) dirty[static_cast<std::size_t>(i)] = 1;
   std::vector<char> step_dirty(program_.steps.size(), 0);
   sheet.crosses.clear();
+  // The errors are gathered again only when a step or line that had one, or has one now, was evaluated again: the
+  // walk over the program would otherwise cost every sweep point.
+  bool errors_moved = false;
   auto any = [&](const std::vector<int>& deps) {
     for (int d : deps)
       if (dirty[static_cast<std::size_t>(d)] != 0) return true;
@@ -528,8 +531,10 @@ void Evaluator::update(const InputSet& in, const std::vector<int>& changed, Shee
       const char failed_before = sheet.step_failed[k];
       sheet.runs[k] = nullptr;
       sheet.skipped[k].clear();
+      errors_moved = errors_moved || !sheet.step_errors[k].empty();
       sheet.step_errors[k].clear();
       eval_step(op.index, sheet);
+      errors_moved = errors_moved || !sheet.step_errors[k].empty();
       step_dirty[k] = before != sheet.runs[k] || failed_before != sheet.step_failed[k] ? 1 : 0;
       continue;
     }
@@ -544,13 +549,15 @@ void Evaluator::update(const InputSet& in, const std::vector<int>& changed, Shee
     sheet.cites[k].clear();
     sheet.chosen[k] = -1;
     sheet.failed[k] = 0;
+    errors_moved = errors_moved || !sheet.line_errors[k].empty();
     sheet.line_errors[k].clear();
     eval_line(op.index, in, sheet);
+    errors_moved = errors_moved || !sheet.line_errors[k].empty();
     dirty[k] = (dirty[k] != 0 && l.kind == LineKind::input) || !same(before, sheet.values[k]) || failed_before != sheet.failed[k] ? 1 : 0;
   }
   for (std::size_t c = 0; c < program_.checks.size(); ++c)
     if (any(program_.checks[c].deps)) eval_check(c, sheet);
-  gather_errors(sheet);
+  if (errors_moved) gather_errors(sheet);
 }
 
 void Evaluator::gather_errors(Sheet& sheet) const {

@@ -221,31 +221,7 @@ void read_report(const Node& table, const std::string& source, PlanSpec& spec, P
   }
 }
 
-// Ids of facility entries of one type, for did-you-mean.
-std::vector<std::string> facility_ids(std::string_view type) {
-  std::vector<std::string> out;
-  for (const Entry* e : Catalog::instance().all("facility"))
-    if (e->text("type").value_or("") == type) out.push_back(e->id());
-  return out;
-}
-
 }  // namespace
-
-void check_catalog_id(const KeyDef& key, const std::string& id, const std::string& where, Problems& problems) {
-  if (key.auto_ok && id == "auto") return;
-  try {
-    const Entry& e = Catalog::instance().get(id, key.kinds, key.path());
-    if (!key.facility_type.empty() && e.text("type").value_or("") != key.facility_type) {
-      const auto ids = facility_ids(key.facility_type);
-      std::string list;
-      for (const auto& x : ids) list += (list.empty() ? "" : ", ") + x;
-      problems.add(where, key.path() + ": '" + id + "' is not a " + std::string(key.facility_type) + " entry",
-                   list.empty() ? "" : "choose one of " + list);
-    }
-  } catch (const UserError& err) {
-    problems.add(where, err.error.message, err.error.hint);
-  }
-}
 
 std::vector<std::string> catalog_ids(const KeyDef& key) {
   std::vector<std::string> out;
@@ -256,6 +232,22 @@ std::vector<std::string> catalog_ids(const KeyDef& key) {
           std::find(out.begin(), out.end(), e->id()) == out.end())
         out.push_back(e->id());
   return out;
+}
+
+void check_catalog_id(const KeyDef& key, const std::string& id, const std::string& where, Problems& problems) {
+  if (key.auto_ok && id == "auto") return;
+  try {
+    const Entry& e = Catalog::instance().get(id, key.kinds, key.path());
+    if (!key.facility_type.empty() && e.text("type").value_or("") != key.facility_type) {
+      std::string list;
+      for (const auto& x : catalog_ids(key))
+        if (x != "auto") list += (list.empty() ? "" : ", ") + x;
+      problems.add(where, key.path() + ": '" + id + "' is not a " + std::string(key.facility_type) + " entry",
+                   list.empty() ? "" : "choose one of " + list);
+    }
+  } catch (const UserError& err) {
+    problems.add(where, err.error.message, err.error.hint);
+  }
 }
 
 const SpecValue* PlanSpec::get(std::string_view path) const {
